@@ -1,0 +1,561 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * FEN castling dialects (docs/dialects.md): parse a FEN far enough to know the
+ * kings, the back-rank rooks and the pawns around the en-passant square, turn
+ * each castling letter into a canonical (colour, wing, rook file), and print
+ * the castling field as X-FEN or Shredder-FEN.
+ *
+ * No I/O and no allocation in this file. It never plays moves: following a
+ * game is game tracking's job. A malformed FEN is never partly translated.
+ */
+#include "fenbridge/fen.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+static const char *const colour_name[2] = {"white", "black"};
+static const char *const wing_name[2] = {"king side", "queen side"};
+
+static bool
+is_blank(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+static int
+back_rank(int colour)
+{
+	return colour == FB_WHITE ? 0 : FB_FEN_RANKS - 1;
+}
+
+static char
+own_rook(int colour)
+{
+	return colour == FB_WHITE ? 'R' : 'r';
+}
+
+static void
+rep_add(struct fb_fen_report *rep, int code, size_t offset, const char *fmt,
+	...)
+{
+	va_list ap;
+	struct fb_diag *d;
+
+	if (rep == NULL)
+		return;
+	if (rep->ndiag >= FB_FEN_MAX_DIAGS) {
+		rep->nmore++;
+		return;
+	}
+	d = &rep->diag[rep->ndiag++];
+	d->code = code;
+	d->offset = offset;
+	va_start(ap, fmt);
+	vsnprintf(d->msg, sizeof d->msg, fmt, ap);
+	va_end(ap);
+}
+
+/* Records a malformed FEN: the report then holds this one error only. */
+static int
+fail(struct fb_fen_report *rep, int code, size_t offset, const char *fmt, ...)
+{
+	va_list ap;
+	struct fb_diag *d;
+
+	if (rep == NULL)
+		return code;
+	rep->error = code;
+	rep->ndiag = 1;
+	rep->nmore = 0;
+	d = &rep->diag[0];
+	d->code = code;
+	d->offset = offset;
+	va_start(ap, fmt);
+	vsnprintf(d->msg, sizeof d->msg, fmt, ap);
+	va_end(ap);
+	return code;
+}
+
+static int
+split_fields(struct fb_fen *fen, struct fb_fen_report *rep)
+{
+	const char *t = fen->text;
+	size_t i = 0, n = fen->len;
+
+	fen->nfields = 0;
+	for (i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)t[i];
+		if ((c < 0x20 && c != '\t') || c > 0x7e)
+			return fail(rep, FB_EBYTE, i,
+				    "byte 0x%02x is not printable ASCII", c);
+	}
+	i = 0;
+	for (;;) {
+		while (i < n && is_blank(t[i]))
+			i++;
+		if (i == n)
+			break;
+		if (fen->nfields == FB_FEN_MAX_FIELDS)
+			return fail(rep, FB_EFIELDS, i,
+				    "more than 6 fields (extra text at '%.12s')",
+				    t + i);
+		fen->off[fen->nfields] = i;
+		while (i < n && !is_blank(t[i]))
+			i++;
+		fen->flen[fen->nfields] = i - fen->off[fen->nfields];
+		fen->nfields++;
+	}
+	if (fen->nfields < 4)
+		return fail(rep, FB_EFIELDS, n,
+			    "%u field%s; a FEN needs board, side, castling and "
+			    "en passant",
+			    fen->nfields, fen->nfields == 1 ? "" : "s");
+	return 0;
+}
+
+static int
+piece_ok(char c)
+{
+	switch (c) {
+	case 'P': case 'N': case 'B': case 'R': case 'Q': case 'K':
+	case 'p': case 'n': case 'b': case 'r': case 'q': case 'k':
+		return 1;
+	case 'A': case 'C': case 'a': case 'c':
+		return 2; /* Capablanca pieces: 10x8 only */
+	default:
+		return 0;
+	}
+}
+
+static int
+parse_board(struct fb_fen *fen, struct fb_fen_report *rep)
+{
+	const char *t = fen->text + fen->off[0];
+	size_t n = fen->flen[0], i = 0, capa_at = 0;
+	unsigned rank = 0, width = 0, files = 0, kings[2] = {0, 0};
+	bool capa = false;
+	int king_rank[2] = {-1, -1}, king_file[2] = {-1, -1};
+
+	memset(fen->board, 0, sizeof fen->board);
+	for (;;) {
+		char c = i < n ? t[i] : '/';
+		size_t at = fen->off[0] + i;
+
+		if (c == '/') {
+			if (rank == 0)
+				width = files;
+			else if (files != width)
+				return fail(rep, FB_EWIDTH, at,
+					    "rank %u has %u files, rank 8 has %u",
+					    FB_FEN_RANKS - rank, files, width);
+			if (width != 8 && width != FB_FEN_MAX_FILES)
+				return fail(rep, FB_EWIDTH, at,
+					    "ranks are %u files wide; only 8 and "
+					    "10 are known", width);
+			rank++;
+			files = 0;
+			if (i >= n)
+				break;
+			if (rank == FB_FEN_RANKS)
+				return fail(rep, FB_ERANKS, at,
+					    "more than 8 ranks");
+			i++;
+			continue;
+		}
+		if (c >= '0' && c <= '9') {
+			size_t j = i;
+			unsigned run;
+			while (j < n && t[j] >= '0' && t[j] <= '9')
+				j++;
+			if (j - i == 2 && t[i] == '1' && t[i + 1] == '0')
+				run = 10;
+			else if (j - i == 1 && c != '0')
+				run = (unsigned)(c - '0');
+			else
+				return fail(rep, FB_EDIGITS, at,
+					    "'%.*s' is not a run of 1 to 10 "
+					    "empty squares", (int)(j - i > 8 ? 8 : j - i),
+					    t + i);
+			files += run;
+			if (files > FB_FEN_MAX_FILES)
+				return fail(rep, FB_EWIDTH, at,
+					    "rank %u is wider than 10 files",
+					    FB_FEN_RANKS - rank);
+			i = j;
+			continue;
+		}
+		switch (piece_ok(c)) {
+		case 0:
+			return fail(rep, FB_EPIECE, at,
+				    "unknown piece letter '%c'", c);
+		case 2:
+			if (!capa)
+				capa_at = at;
+			capa = true;
+			break;
+		}
+		if (files >= FB_FEN_MAX_FILES)
+			return fail(rep, FB_EWIDTH, at,
+				    "rank %u is wider than 10 files",
+				    FB_FEN_RANKS - rank);
+		fen->board[FB_FEN_RANKS - 1 - rank][files] = c;
+		if (c == 'K' || c == 'k') {
+			int col = c == 'K' ? FB_WHITE : FB_BLACK;
+			kings[col]++;
+			king_rank[col] = (int)(FB_FEN_RANKS - 1 - rank);
+			king_file[col] = (int)files;
+		}
+		files++;
+		i++;
+	}
+	if (rank != FB_FEN_RANKS)
+		return fail(rep, FB_ERANKS, fen->off[0] + n,
+			    "%u rank%s; a board has 8", rank,
+			    rank == 1 ? "" : "s");
+	if (capa && width != FB_FEN_MAX_FILES)
+		return fail(rep, FB_EPIECE, capa_at,
+			    "pieces 'A' and 'C' exist only on 10x8 boards");
+	for (int col = 0; col < 2; col++) {
+		if (kings[col] != 1)
+			return fail(rep, FB_EKINGS, fen->off[0],
+				    "%u %s kings; a FEN needs exactly one",
+				    kings[col], colour_name[col]);
+		fen->king[col] = king_rank[col] == back_rank(col)
+					 ? king_file[col]
+					 : -1;
+	}
+	fen->width = width;
+	return 0;
+}
+
+/* Syntax of the castling field; resolving letters to rooks comes later. */
+static int
+check_castling(struct fb_fen *fen, struct fb_fen_report *rep)
+{
+	const char *t = fen->text + fen->off[2];
+	size_t n = fen->flen[2], i = 0;
+	char last_file = (char)('a' + fen->width - 1);
+
+	fen->prefix = 0;
+	if (n == 1 && t[0] == '-')
+		return 0;
+	if (n > 1 && (t[0] == 's' || t[0] == 'm')) {
+		fen->prefix = t[0];
+		i = 1;
+	}
+	for (; i < n; i++) {
+		char c = t[i], lc = (char)(c | 0x20);
+		size_t at = fen->off[2] + i;
+
+		if (c == '-')
+			return fail(rep, FB_ECASTLING, at,
+				    "castling field mixes '-' with letters");
+		bool kq = lc == 'k' || lc == 'q';
+
+		if (!kq && !(lc >= 'a' && lc <= 'j'))
+			return fail(rep, FB_ECASTLING, at,
+				    "castling letter '%c' is not KQkq or a file",
+				    c);
+		if (!kq && lc > last_file)
+			return fail(rep, FB_ECASTLING, at,
+				    "castling letter '%c' is beyond the %u-file "
+				    "board", c, fen->width);
+		if (memchr(t + (fen->prefix ? 1 : 0), c,
+			   i - (fen->prefix ? 1 : 0)) != NULL)
+			return fail(rep, FB_ECASTLING, at,
+				    "castling letter '%c' is repeated", c);
+	}
+	return 0;
+}
+
+/*
+ * Turns each castling letter into a (colour, wing) slot holding a rook file.
+ * Impossible rights become warnings; two letters for one slot are malformed.
+ */
+static int
+resolve_castling(struct fb_fen *fen, struct fb_fen_report *rep)
+{
+	const char *t = fen->text + fen->off[2];
+	size_t n = fen->flen[2];
+	char slot_letter[2][2] = {{0, 0}, {0, 0}};
+
+	fen->castle[0][0] = fen->castle[0][1] = -1;
+	fen->castle[1][0] = fen->castle[1][1] = -1;
+	if (n == 1 && t[0] == '-')
+		return 0;
+	for (size_t i = fen->prefix ? 1 : 0; i < n; i++) {
+		char c = t[i];
+		size_t at = fen->off[2] + i;
+		int col = (c >= 'A' && c <= 'Z') ? FB_WHITE : FB_BLACK;
+		int br = back_rank(col), king = fen->king[col], wing, file = -1;
+		char lc = (char)(c | 0x20);
+
+		if (king < 0) {
+			rep_add(rep, FB_WKING, at,
+				"castling letter '%c' dropped: the %s king is "
+				"not on rank %d", c, colour_name[col], br + 1);
+			continue;
+		}
+		if (lc == 'k' || lc == 'q') {
+			wing = lc == 'k' ? FB_HSIDE : FB_ASIDE;
+			if (wing == FB_HSIDE) {
+				for (int f = (int)fen->width - 1; f > king; f--)
+					if (fen->board[br][f] == own_rook(col)) {
+						file = f;
+						break;
+					}
+			} else {
+				for (int f = 0; f < king; f++)
+					if (fen->board[br][f] == own_rook(col)) {
+						file = f;
+						break;
+					}
+			}
+			if (file < 0) {
+				rep_add(rep, FB_WROOK, at,
+					"castling letter '%c' dropped: no %s rook "
+					"on the %s of rank %d", c, colour_name[col],
+					wing_name[wing], br + 1);
+				continue;
+			}
+		} else {
+			file = lc - 'a';
+			if (file == king) {
+				rep_add(rep, FB_WROOK, at,
+					"castling letter '%c' dropped: the %s king "
+					"stands on %c%d", c, colour_name[col], lc,
+					br + 1);
+				continue;
+			}
+			if (fen->board[br][file] != own_rook(col)) {
+				rep_add(rep, FB_WROOK, at,
+					"castling letter '%c' dropped: no %s rook "
+					"on %c%d", c, colour_name[col], lc, br + 1);
+				continue;
+			}
+			wing = file > king ? FB_HSIDE : FB_ASIDE;
+		}
+		if (fen->castle[col][wing] == file)
+			return fail(rep, FB_ECONFLICT, at,
+				    "castling letters '%c' and '%c' name the same "
+				    "rook", slot_letter[col][wing], c);
+		if (fen->castle[col][wing] >= 0)
+			return fail(rep, FB_ECONFLICT, at,
+				    "castling letters '%c' and '%c' are two "
+				    "rights on the %s %s", slot_letter[col][wing],
+				    c, colour_name[col], wing_name[wing]);
+		fen->castle[col][wing] = file;
+		slot_letter[col][wing] = c;
+	}
+	return 0;
+}
+
+static int
+check_ep(struct fb_fen *fen, struct fb_fen_report *rep)
+{
+	const char *t = fen->text + fen->off[3];
+	size_t n = fen->flen[3];
+	char rank = fen->side == 'w' ? '6' : '3';
+
+	if (n == 1 && t[0] == '-')
+		return 0;
+	if (n != 2 || t[0] < 'a' || t[0] >= (char)('a' + fen->width) ||
+	    t[1] != rank)
+		return fail(rep, FB_EEP, fen->off[3],
+			    "en passant '%.*s' is not '-' or a square on rank "
+			    "%c", (int)(n > 8 ? 8 : n), t, rank);
+	return 0;
+}
+
+static int
+check_counters(struct fb_fen *fen, struct fb_fen_report *rep)
+{
+	for (unsigned f = 4; f < fen->nfields; f++) {
+		const char *t = fen->text + fen->off[f];
+		for (size_t i = 0; i < fen->flen[f]; i++)
+			if (t[i] < '0' || t[i] > '9')
+				return fail(rep, FB_ECOUNTER, fen->off[f] + i,
+					    "%s counter '%.*s' is not a number",
+					    f == 4 ? "halfmove" : "fullmove",
+					    (int)(fen->flen[f] > 12 ? 12
+								    : fen->flen[f]),
+					    t);
+	}
+	return 0;
+}
+
+int
+fb_fen_parse(struct fb_fen *fen, const char *text, size_t len,
+	     struct fb_fen_report *rep)
+{
+	int rc;
+
+	if (rep != NULL) {
+		rep->error = 0;
+		rep->ndiag = 0;
+		rep->nmore = 0;
+	}
+	fen->text = text;
+	fen->len = len;
+	if ((rc = split_fields(fen, rep)) < 0 ||
+	    (rc = parse_board(fen, rep)) < 0)
+		return rc;
+	if (fen->flen[1] != 1 || (text[fen->off[1]] != 'w' &&
+				  text[fen->off[1]] != 'b'))
+		return fail(rep, FB_ESIDE, fen->off[1],
+			    "side to move '%.*s' is not 'w' or 'b'",
+			    (int)(fen->flen[1] > 8 ? 8 : fen->flen[1]),
+			    text + fen->off[1]);
+	fen->side = text[fen->off[1]];
+	if ((rc = check_castling(fen, rep)) < 0 ||
+	    (rc = check_ep(fen, rep)) < 0 ||
+	    (rc = check_counters(fen, rep)) < 0 ||
+	    (rc = resolve_castling(fen, rep)) < 0)
+		return rc;
+	return 0;
+}
+
+/* True when another own rook stands further out than file on that wing. */
+static bool
+outer_rook(const struct fb_fen *fen, int col, int wing, int file)
+{
+	const char *rank = fen->board[back_rank(col)];
+	int lo = wing == FB_HSIDE ? file + 1 : 0;
+	int hi = wing == FB_HSIDE ? (int)fen->width : file;
+
+	for (int f = lo; f < hi; f++)
+		if (rank[f] == own_rook(col))
+			return true;
+	return false;
+}
+
+int
+fb_fen_print_castling(const struct fb_fen *fen,
+		      const struct fb_fen_style *style, char *out, size_t cap)
+{
+	char buf[8];
+	size_t n = 0;
+	bool xfen = style->notation == FB_XFEN;
+
+	for (int col = 0; col < 2; col++) {
+		char base = col == FB_WHITE ? 'A' : 'a';
+		for (int wing = 0; wing < 2; wing++) {
+			int file = fen->castle[col][wing];
+			if (file < 0)
+				continue;
+			if (n == 0 && xfen && (fen->prefix || style->prefix))
+				buf[n++] = fen->prefix ? fen->prefix
+						       : style->prefix;
+			if (xfen && !outer_rook(fen, col, wing, file))
+				buf[n++] = (char)((wing == FB_HSIDE ? 'K' : 'Q') +
+						  (base - 'A'));
+			else
+				buf[n++] = (char)(base + file);
+		}
+	}
+	if (n == 0)
+		buf[n++] = '-';
+	if (n > cap)
+		return FB_ENOSPC;
+	memcpy(out, buf, n);
+	return (int)n;
+}
+
+bool
+fb_fen_ep_capturable(const struct fb_fen *fen)
+{
+	const char *t = fen->text + fen->off[3];
+	int file, sq_rank, pawn_rank;
+	char theirs, ours;
+
+	if (fen->flen[3] != 2)
+		return false;
+	file = t[0] - 'a';
+	sq_rank = fen->side == 'w' ? 5 : 2;
+	pawn_rank = fen->side == 'w' ? 4 : 3;
+	theirs = fen->side == 'w' ? 'p' : 'P';
+	ours = fen->side == 'w' ? 'P' : 'p';
+	if (fen->board[sq_rank][file] != 0 ||
+	    fen->board[pawn_rank][file] != theirs)
+		return false;
+	return (file > 0 && fen->board[pawn_rank][file - 1] == ours) ||
+	       (file + 1 < (int)fen->width &&
+		fen->board[pawn_rank][file + 1] == ours);
+}
+
+int
+fb_fen_print(const struct fb_fen *fen, const struct fb_fen_style *style,
+	     char *out, size_t cap)
+{
+	char castling[8];
+	int clen = fb_fen_print_castling(fen, style, castling, sizeof castling);
+	bool drop_ep = style->notation == FB_XFEN && !style->keep_ep &&
+		       fen->flen[3] == 2 && !fb_fen_ep_capturable(fen);
+	size_t c0 = fen->off[2], c1 = c0 + fen->flen[2];
+	size_t e0 = fen->off[3], e1 = e0 + fen->flen[3];
+	size_t n = c0 + (size_t)clen + (e0 - c1) + (drop_ep ? 1 : e1 - e0) +
+		   (fen->len - e1);
+
+	if (clen < 0)
+		return clen;
+	if (n > cap)
+		return FB_ENOSPC;
+	memcpy(out, fen->text, c0);
+	out += c0;
+	memcpy(out, castling, (size_t)clen);
+	out += clen;
+	memcpy(out, fen->text + c1, e0 - c1);
+	out += e0 - c1;
+	if (drop_ep) {
+		*out++ = '-';
+	} else {
+		memcpy(out, fen->text + e0, e1 - e0);
+		out += e1 - e0;
+	}
+	memcpy(out, fen->text + e1, fen->len - e1);
+	return (int)n;
+}
+
+int
+fb_fen_translate(const char *in, size_t len, const struct fb_fen_style *style,
+		 char *out, size_t cap, struct fb_fen_report *rep)
+{
+	struct fb_fen fen;
+
+	if (cap < len + FB_FEN_GROWTH)
+		return FB_ENOSPC;
+	if (fb_fen_parse(&fen, in, len, rep) < 0) {
+		memcpy(out, in, len);
+		return (int)len;
+	}
+	return fb_fen_print(&fen, style, out, cap);
+}
+
+int
+fb_fen_parse_notation(const char *name, enum fb_notation *out)
+{
+	static const struct {
+		const char *name;
+		enum fb_notation notation;
+	} names[] = {
+		{"xfen", FB_XFEN},
+		{"x-fen", FB_XFEN},
+		{"shredder", FB_SHREDDER},
+		{"shredder-fen", FB_SHREDDER},
+		{"shredderfen", FB_SHREDDER},
+	};
+
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+		const char *a = name, *b = names[i].name;
+		while (*a != '\0' && (char)(*a | 0x20) == *b) {
+			a++;
+			b++;
+		}
+		if (*a == '\0' && *b == '\0') {
+			*out = names[i].notation;
+			return 0;
+		}
+	}
+	return FB_EINVAL;
+}
