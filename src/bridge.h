@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef FB_BRIDGE_H
+#define FB_BRIDGE_H
+
+#include "fenbridge/config.h"
+
+/*
+ * Runs the bridge for cfg until the engine has exited and everything it
+ * wrote is delivered. Returns the exit status for fenbridge: the engine's
+ * status, 128+N if it died of signal N, 126/127 if it could not be started,
+ * 1 if fenbridge itself failed.
+ */
+int
+fb_bridge_run(const struct fb_config *cfg);
+
+#endif
