@@ -1,42 +1,111 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * XBoard (CECP): rewrites the FEN of `setboard <FEN>` into the engine's
- * dialect and the FEN of the engine's `setup [(PIECES)] [WxH+S_PARENT] FEN`
- * into the GUI's, while the current variant is one whose castling fenbridge
- * knows. Tracks `new` (normal chess) and `variant NAME`; for any other
- * variant the lines pass unchanged.
+ * XBoard (CECP, "Chess Engine Communication Protocol", T. Mann, H.G. Muller).
  *
- * No I/O in this file.
+ * GUI -> engine: the FEN of `setboard <FEN>` goes into the engine's dialect;
+ * moves (`usermove M` or a bare M) are followed and castling moves written
+ * in the engine's notation. `new`, `variant NAME`, `undo` and `remove` keep
+ * the game in step. Engine -> GUI: castling in `move M` goes into the GUI's
+ * notation, and the FEN of `setup [(PIECES)] [WxH+S_PARENT] FEN` into the
+ * GUI's dialect. `feature oocastle=0` (read by XBoard, undocumented) means
+ * the engine wants king-takes-rook instead of O-O.
+ *
+ * Only variants whose castling fenbridge knows are touched; for any other
+ * variant every line passes unchanged. No I/O in this file.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "fenbridge/filter.h"
 
-/* Variants whose castling follows the king-and-rook rules fenbridge reads,
- * with the X-FEN castling prefix a variant needs (dialects.md, Boards). */
+/* Variants whose castling follows the king-and-rook rules fenbridge reads;
+ * start is the white back rank, NULL where the GUI sends setboard. */
 static const struct {
 	const char *name;
-	char prefix;
+	const char *start;
+	bool random; /* FRC-style: the GUI writes castling as O-O */
 } known_variants[] = {
-	{"normal", 0},     {"fischerandom", 0}, {"capablanca", 0},
-	{"caparandom", 0}, {"gothic", 0},       {"janus", 's'},
+	{"normal", FB_GAME_NORMAL, false},
+	{"fischerandom", NULL, true},
+	{"capablanca", FB_GAME_CAPABLANCA, false},
+	{"caparandom", NULL, true},
+	{"gothic", FB_GAME_GOTHIC, false},
 };
+
+static int
+variant_index(const char *name)
+{
+	for (int i = 0; i < (int)(sizeof known_variants /
+				  sizeof known_variants[0]);
+	     i++)
+		if (strcmp(known_variants[i].name, name) == 0)
+			return i;
+	return -1;
+}
+
+static enum fb_castle_notation
+gui_notation(const struct fb_filter *f)
+{
+	int v = variant_index(f->variant);
+
+	if (f->opt.gui_castling != FB_CASTLE_AUTO)
+		return (enum fb_castle_notation)f->opt.gui_castling;
+	if (v >= 0 && known_variants[v].random)
+		return f->oocastle_off ? FB_CASTLE_KXR : FB_CASTLE_OO;
+	return FB_CASTLE_KING;
+}
+
+static enum fb_castle_notation
+engine_notation(const struct fb_filter *f)
+{
+	if (f->opt.engine_castling != FB_CASTLE_AUTO)
+		return (enum fb_castle_notation)f->opt.engine_castling;
+	return gui_notation(f);
+}
 
 static void
 set_variant(struct fb_filter *f, const char *name, size_t n)
 {
+	int v;
+
 	if (n >= sizeof f->variant)
 		n = sizeof f->variant - 1;
 	memcpy(f->variant, name, n);
 	f->variant[n] = '\0';
-	f->variant_known = false;
+	v = variant_index(f->variant);
+	f->variant_known = v >= 0;
 	f->variant_prefix = 0;
-	for (size_t i = 0; i < sizeof known_variants / sizeof known_variants[0];
-	     i++)
-		if (strcmp(known_variants[i].name, f->variant) == 0) {
-			f->variant_known = true;
-			f->variant_prefix = known_variants[i].prefix;
+	f->nhistory = 0;
+	f->game_known = v >= 0 && known_variants[v].start != NULL;
+	if (f->game_known)
+		fb_game_start(&f->game, known_variants[v].start);
+}
+
+static bool
+push_history(struct fb_filter *f)
+{
+	if (f->nhistory == f->history_cap) {
+		size_t cap = f->history_cap ? f->history_cap * 2 : 64;
+		struct fb_game *h = realloc(f->history, cap * sizeof *h);
+		if (h == NULL)
+			return false;
+		f->history = h;
+		f->history_cap = cap;
+	}
+	f->history[f->nhistory++] = f->game;
+	return true;
+}
+
+static void
+undo(struct fb_filter *f, unsigned plies)
+{
+	for (unsigned i = 0; i < plies; i++) {
+		if (f->nhistory == 0) {
+			f->game_known = false;
+			return;
 		}
+		f->game = f->history[--f->nhistory];
+	}
 }
 
 /* The FEN runs from its first token to the last non-blank of the line. */
@@ -48,12 +117,66 @@ fen_end(const char *text, size_t len)
 	return len;
 }
 
+/* Follows the move token at text[start..start+n) and emits the line with
+ * a castling move in notation to. */
+static void
+move_line(struct fb_filter *f, const char *text, size_t len, size_t term,
+	  size_t start, size_t n, enum fb_castle_notation to,
+	  const char *what, const struct fb_sink *out)
+{
+	struct fb_edit edit;
+	char pool[8];
+	bool pushed;
+
+	if (!f->game_known) {
+		out->emit(out->ctx, text, len + term);
+		return;
+	}
+	pushed = push_history(f);
+	if (fb_filter_move(&f->game, text, start, n, to, &edit, pool, out,
+			   what) < 0) {
+		if (pushed)
+			f->nhistory--;
+		fb_filter_report(out, FB_LOG_WARN,
+				 "%s: cannot follow the game at '%.*s'; "
+				 "castling moves pass unchanged until the "
+				 "next new or setboard", what, (int)n,
+				 text + start);
+		f->game_known = false;
+		out->emit(out->ctx, text, len + term);
+		return;
+	}
+	if (!pushed)
+		f->nhistory = 0; /* out of memory: undo will lose the game */
+	if (edit.len > 0) {
+		fb_filter_report(out, FB_LOG_DEBUG, "%s: castling '%.*s' sent "
+				 "as '%.*s'", what, (int)n, text + start,
+				 (int)edit.tlen, edit.text);
+		fb_filter_emit_edited(text, len, term, &edit, 1, out);
+	} else {
+		out->emit(out->ctx, text, len + term);
+	}
+}
+
+/* A bare move: one token that reads as a move in the current game. */
+static bool
+is_bare_move(const struct fb_filter *f, const char *text, size_t len,
+	     size_t start, size_t n)
+{
+	struct fb_move m;
+	size_t pos = start + n, s2;
+
+	return f->game_known && fb_filter_token(text, len, &pos, &s2) == 0 &&
+	       fb_game_parse_move(&f->game, text + start, n, &m) == 0;
+}
+
 static void
 xboard_gui_line(struct fb_filter *f, const char *text, size_t len,
 		size_t term, const struct fb_sink *out)
 {
-	struct fb_fen_style style = {.notation = f->engine_fen,
+	struct fb_fen_style style = {.notation = f->opt.engine_fen,
 				     .prefix = f->variant_prefix};
+	struct fb_fen fen;
 	size_t pos = 0, start, n;
 
 	n = fb_filter_token(text, len, &pos, &start);
@@ -62,50 +185,87 @@ xboard_gui_line(struct fb_filter *f, const char *text, size_t len,
 	} else if (fb_filter_is(text, start, n, "variant")) {
 		n = fb_filter_token(text, len, &pos, &start);
 		set_variant(f, text + start, n);
+	} else if (fb_filter_is(text, start, n, "undo")) {
+		undo(f, 1);
+	} else if (fb_filter_is(text, start, n, "remove")) {
+		undo(f, 2);
+	} else if (fb_filter_is(text, start, n, "usermove")) {
+		n = fb_filter_token(text, len, &pos, &start);
+		move_line(f, text, len, term, start, n, engine_notation(f),
+			  "usermove", out);
+		return;
 	} else if (fb_filter_is(text, start, n, "setboard")) {
 		n = fb_filter_token(text, len, &pos, &start);
 		if (n == 0) {
-			out->report(out->ctx, FB_LOG_WARN,
-				    "setboard: no FEN on the line; passed "
-				    "unchanged");
+			fb_filter_report(out, FB_LOG_WARN,
+					 "setboard: no FEN on the line; "
+					 "passed unchanged");
 		} else if (!f->variant_known) {
-			out->report(out->ctx, FB_LOG_DEBUG,
-				    "setboard: variant not known to fenbridge; "
-				    "passed unchanged");
+			fb_filter_report(out, FB_LOG_DEBUG,
+					 "setboard: variant %s is not known "
+					 "to fenbridge; passed unchanged",
+					 f->variant);
 		} else {
-			fb_filter_splice_fen(f, text, len, term, start,
-					     fen_end(text, len), &style,
-					     "setboard", out);
+			f->nhistory = 0;
+			f->game_known = fb_filter_splice_fen(
+				text, len, term, start, fen_end(text, len),
+				&style, "setboard", out, &fen);
+			if (f->game_known)
+				fb_game_from_fen(&f->game, &fen);
 			return;
 		}
+	} else if (n > 0 && is_bare_move(f, text, len, start, n)) {
+		move_line(f, text, len, term, start, n, engine_notation(f),
+			  "move", out);
+		return;
 	}
 	out->emit(out->ctx, text, len + term);
+}
+
+static void
+read_features(struct fb_filter *f, const char *text, size_t len)
+{
+	size_t pos = 0, start, n;
+
+	while ((n = fb_filter_token(text, len, &pos, &start)) > 0) {
+		if (fb_filter_is(text, start, n, "oocastle=0"))
+			f->oocastle_off = true;
+		else if (fb_filter_is(text, start, n, "oocastle=1"))
+			f->oocastle_off = false;
+	}
 }
 
 static void
 xboard_engine_line(struct fb_filter *f, const char *text, size_t len,
 		   size_t term, const struct fb_sink *out)
 {
-	struct fb_fen_style style = {.notation = f->gui_fen,
+	struct fb_fen_style style = {.notation = f->opt.gui_fen,
 				     .prefix = f->variant_prefix};
 	size_t pos = 0, start, n;
 
 	n = fb_filter_token(text, len, &pos, &start);
-	if (!fb_filter_is(text, start, n, "setup")) {
-		out->emit(out->ctx, text, len + term);
+	if (fb_filter_is(text, start, n, "move")) {
+		n = fb_filter_token(text, len, &pos, &start);
+		move_line(f, text, len, term, start, n, gui_notation(f),
+			  "engine move", out);
 		return;
 	}
-	/* Skip the optional (PIECES) and WxH+S_PARENT tokens: the FEN is the
-	 * first token holding a '/' (its board). */
-	while ((n = fb_filter_token(text, len, &pos, &start)) > 0 &&
-	       memchr(text + start, '/', n) == NULL)
-		;
-	if (n == 0 || !f->variant_known) {
-		out->emit(out->ctx, text, len + term);
-		return;
+	if (fb_filter_is(text, start, n, "feature")) {
+		read_features(f, text, len);
+	} else if (fb_filter_is(text, start, n, "setup") && f->variant_known) {
+		/* Skip the optional (PIECES) and WxH+S_PARENT tokens: the FEN
+		 * is the first token holding a '/' (its board). */
+		while ((n = fb_filter_token(text, len, &pos, &start)) > 0 &&
+		       memchr(text + start, '/', n) == NULL)
+			;
+		if (n > 0) {
+			fb_filter_splice_fen(text, len, term, start,
+					     fen_end(text, len), &style,
+					     "setup", out, NULL);
+			return;
+		}
 	}
-	fb_filter_splice_fen(f, text, len, term, start, fen_end(text, len),
-			     &style, "setup", out);
+	out->emit(out->ctx, text, len + term);
 }
 
 const struct fb_protocol fb_protocol_xboard = {

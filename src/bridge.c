@@ -292,6 +292,22 @@ log_queued(struct direction *d, size_t from)
 	}
 }
 
+/* Lines back toward the sender of the line being filtered. */
+static void
+sink_reply(void *ctx, const char *data, size_t len)
+{
+	struct direction *d = ctx;
+	struct direction *back = d == &d->b->up ? &d->b->down : &d->b->up;
+	size_t before = back->q.len;
+
+	if (!back->q.at_line_start)
+		outq_append(&back->q, "\n", 1);
+	outq_append(&back->q, data, len);
+	if (fb_log_enabled())
+		log_queued(back, before);
+	outq_flush(&back->q);
+}
+
 static void
 on_line(void *ctx, const char *text, size_t len, size_t term, unsigned flags)
 {
@@ -336,8 +352,9 @@ inject(struct direction *d, const char *fmt, ...)
 	if ((size_t)n > sizeof buf - 2)
 		n = (int)sizeof buf - 2;
 	buf[n++] = '\n';
-	if (!d->q.at_line_start && (d->q.len > 0 || d->q.wlen > 0 ||
-				    fb_line_pending(&d->framer) > 0))
+	/* at_line_start also covers bytes already written: a half line
+	 * the peer has got still needs ending. */
+	if (!d->q.at_line_start)
 		outq_append(&d->q, "\n", 1);
 	outq_append(&d->q, buf, (size_t)n);
 	log_queued(d, before);
@@ -725,6 +742,7 @@ direction_init(struct fb_bridge *b, struct direction *d, struct endpoint *src,
 	d->in_tag = to_engine ? FB_TAG_GUI_IN : FB_TAG_ENGINE_IN;
 	d->out_tag = to_engine ? FB_TAG_ENGINE_OUT : FB_TAG_GUI_OUT;
 	d->sink.emit = sink_emit;
+	d->sink.reply = sink_reply;
 	d->sink.report = sink_report;
 	d->sink.ctx = d;
 	fb_line_init(&d->framer, FB_LINE_DEFAULT_MAX);
@@ -741,6 +759,7 @@ free_all(struct fb_bridge *b)
 		fb_line_free(&dirs[i]->framer);
 	}
 	fb_line_free(&b->err_framer);
+	fb_filter_free(&b->filter);
 	free(b->gui_in.rbuf);
 	free(b->eng_out.rbuf);
 	free(b->eng_err.rbuf);
@@ -759,6 +778,7 @@ int
 fb_bridge_run(const struct fb_config *cfg)
 {
 	struct fb_bridge bridge, *b = &bridge;
+	struct fb_filter_options fopt;
 	uv_loop_t loop;
 	int rc;
 
@@ -770,8 +790,12 @@ fb_bridge_run(const struct fb_config *cfg)
 		return 1;
 	}
 	b->loop = &loop;
-	fb_filter_init(&b->filter, fb_protocol_find(cfg->protocol),
-		       cfg->engine_fen, cfg->gui_fen);
+	fopt.proto = fb_protocol_find(cfg->protocol);
+	fopt.engine_fen = cfg->engine_fen;
+	fopt.gui_fen = cfg->gui_fen;
+	fopt.gui_castling = cfg->gui_castling;
+	fopt.engine_castling = cfg->engine_castling;
+	fb_filter_init(&b->filter, &fopt);
 	fb_line_init(&b->err_framer, FB_LINE_DEFAULT_MAX);
 	direction_init(b, &b->up, &b->gui_in, &b->eng_in, true);
 	direction_init(b, &b->down, &b->eng_out, &b->gui_out, false);

@@ -29,6 +29,16 @@ const char fb_config_usage[] =
 	" first\n"
 	"                              command (uci, or xboard/protover)"
 	" (default auto)\n"
+	"  --gui-castling=auto|kxr|king|oo\n"
+	"                              castling moves toward the GUI: king takes"
+	" rook\n"
+	"                              (e1h1), king move (e1g1) or O-O; auto"
+	" follows\n"
+	"                              UCI_Chess960 / the XBoard variant"
+	" (default auto)\n"
+	"  --engine-castling=auto|kxr|king|oo\n"
+	"                              castling moves toward the engine"
+	" (default auto)\n"
 	"  --log=FILE                  append a timestamped log of both"
 	" directions,\n"
 	"                              rewrites and diagnostics to FILE\n"
@@ -54,6 +64,8 @@ fb_config_init(struct fb_config *c)
 	c->engine_fen = FB_XFEN;
 	c->gui_fen = FB_SHREDDER;
 	c->protocol = "auto";
+	c->gui_castling = FB_CASTLE_AUTO;
+	c->engine_castling = FB_CASTLE_AUTO;
 	c->grace_ms = FB_CONFIG_DEFAULT_GRACE_MS;
 }
 
@@ -102,6 +114,16 @@ set_option(struct fb_config *c, const char *name, const char *val, char *err,
 				   "unknown protocol '%s' (auto, uci or xboard)",
 				   val);
 		c->protocol = val;
+	} else if (strcmp(name, "--gui-castling") == 0 ||
+		   strcmp(name, "--engine-castling") == 0) {
+		enum fb_castle_notation n = FB_CASTLE_KXR;
+		int rc = fb_game_parse_notation(val, &n);
+		if (rc < 0)
+			return bad(err, errlen,
+				   "unknown castling notation '%s' (auto, kxr, "
+				   "king or oo)", val);
+		*(name[2] == 'g' ? &c->gui_castling : &c->engine_castling) =
+			rc == 1 ? FB_CASTLE_AUTO : (int)n;
 	} else if (strcmp(name, "--log") == 0) {
 		if (*val == '\0')
 			return bad(err, errlen, "%s", "--log needs a file name");
@@ -122,8 +144,9 @@ int
 fb_config_parse_args(struct fb_config *c, int argc, char **argv, char *err,
 		     size_t errlen)
 {
-	static const char *const valued[] = {"--engine-fen", "--gui-fen",
-					     "--protocol", "--log", "--grace"};
+	static const char *const valued[] = {
+		"--engine-fen", "--gui-fen", "--protocol",     "--gui-castling",
+		"--engine-castling", "--log", "--grace"};
 	int i;
 
 	for (i = 1; i < argc; i++) {

@@ -548,7 +548,9 @@ fb_fen_parse_notation(const char *name, enum fb_notation *out)
 
 	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
 		const char *a = name, *b = names[i].name;
-		while (*a != '\0' && (char)(*a | 0x20) == *b) {
+		/* Fold letters only: '\r' | 0x20 is '-'. */
+		while (*a != '\0' &&
+		       (*a >= 'A' && *a <= 'Z' ? (char)(*a | 0x20) : *a) == *b) {
 			a++;
 			b++;
 		}

@@ -106,6 +106,12 @@ fb_line_push(struct fb_line *lf, const char *data, size_t n, fb_line_fn fn,
 			i = 1;
 		}
 	}
+	/*
+	 * Against the cap a terminator counts as one byte, CRLF included: a CR
+	 * that ends a push is handed on at once, before its LF is seen, so
+	 * counting both bytes would make the verdict depend on where the
+	 * stream happened to be split.
+	 */
 	while (i < n) {
 		size_t term, at = i + find_term(data + i, n - i, &term);
 		size_t end = at + term; /* one past the terminator */
@@ -123,13 +129,15 @@ fb_line_push(struct fb_line *lf, const char *data, size_t n, fb_line_fn fn,
 			}
 			return rc;
 		}
-		if (end == n && data[at] == '\r')
+		/* Only a lone CR ending the push may be followed by its LF in
+		 * the next push; a whole CRLF there leaves nothing pending. */
+		if (end == n && term == 1 && data[at] == '\r')
 			lf->after_cr = true;
 		if (lf->overlong) {
 			fn(ctx, data + i, at - i, term, FB_LINE_RAW);
 			lf->overlong = false;
 		} else if (lf->len > 0) {
-			if (lf->len + (end - i) > lf->max) {
+			if (lf->len + (at - i) + 1 > lf->max) {
 				spill(lf, fn, ctx);
 				fn(ctx, data + i, at - i, term, FB_LINE_RAW);
 				lf->overlong = false;
@@ -144,7 +152,7 @@ fb_line_push(struct fb_line *lf, const char *data, size_t n, fb_line_fn fn,
 			}
 		} else {
 			fn(ctx, data + i, at - i, term,
-			   end - i > lf->max ? FB_LINE_RAW : 0);
+			   at - i + 1 > lf->max ? FB_LINE_RAW : 0);
 		}
 		i = end;
 	}

@@ -10,6 +10,7 @@
 #include <stddef.h>
 
 #include "fenbridge/fen.h"
+#include "fenbridge/filter.h"
 
 #define FB_CONFIG_DEFAULT_GRACE_MS 5000
 
@@ -24,6 +25,8 @@ struct fb_config {
 	enum fb_notation engine_fen; /* default X-FEN */
 	enum fb_notation gui_fen;    /* default Shredder-FEN */
 	const char *protocol;        /* "auto", "uci" or "xboard" */
+	int gui_castling;    /* FB_CASTLE_AUTO or an enum fb_castle_notation */
+	int engine_castling; /* likewise */
 	const char *log_path;        /* NULL: no log file */
 	unsigned grace_ms;           /* wait for the engine after quit/EOF */
 	char **engine_argv;          /* borrowed from argv, NULL-terminated */

@@ -2,12 +2,16 @@
 /*
  * Protocol filters: one whole line in, the same line or its rewrite out.
  *
- * A filter sees every line of both directions. It emits each line exactly
- * once, through the sink, either byte for byte as it came or with a FEN
- * rewritten; it never drops a line. The state both directions update (which
- * protocol, which XBoard variant, whether the GUI said quit) is a plain
- * struct. Each protocol (protocols/uci.c, protocols/xboard.c) exports one
- * const struct fb_protocol; protocols/protocols.c lists them.
+ * A filter sees every line of both directions. It emits each line once,
+ * through the sink, either byte for byte as it came or with a FEN or a
+ * castling move rewritten. The few exceptions are documented where they
+ * happen (a swallowed `setoption name UCI_Chess960` for an engine without
+ * it, an injected `option` or `setoption` line) and reported. The state both
+ * directions update (protocol, Chess960 mode, variant, the game each side
+ * sees) is one struct.
+ *
+ * Each protocol (protocols/uci.c, protocols/xboard.c) exports one const
+ * struct fb_protocol; protocols/protocols.c lists them.
  *
  * Pure code: no I/O. The bridge owns the sink and decides what to do with
  * the bytes and the reports.
@@ -19,12 +23,19 @@
 #include <stddef.h>
 
 #include "fenbridge/fen.h"
+#include "fenbridge/game.h"
 
 enum fb_level { FB_LOG_DEBUG, FB_LOG_INFO, FB_LOG_WARN, FB_LOG_ERROR };
+
+/* A castling notation option: a fixed notation, or decided by the filter. */
+#define FB_CASTLE_AUTO (-1)
 
 struct fb_sink {
 	/* Bytes toward the peer, in order; borrowed for the call only. */
 	void (*emit)(void *ctx, const char *data, size_t len);
+	/* Whole lines back toward the sender of the line being filtered (an
+	 * `info string` to the GUI about the GUI's own command). */
+	void (*reply)(void *ctx, const char *data, size_t len);
 	/* A diagnostic about the line being filtered (NUL-terminated). */
 	void (*report)(void *ctx, enum fb_level level, const char *msg);
 	void *ctx;
@@ -45,17 +56,42 @@ struct fb_protocol {
 			    size_t term, const struct fb_sink *out);
 };
 
-struct fb_filter {
-	const struct fb_protocol *proto; /* NULL until the GUI's first command */
+struct fb_filter_options {
+	const struct fb_protocol *proto; /* NULL: decided by the GUI */
 	enum fb_notation engine_fen;     /* dialect of FENs sent to the engine */
 	enum fb_notation gui_fen;        /* dialect of FENs sent to the GUI */
-	/* XBoard: the current variant and whether fenbridge knows its
-	 * castling; 'new' resets it to normal chess. */
+	int gui_castling;    /* FB_CASTLE_AUTO or an enum fb_castle_notation */
+	int engine_castling; /* likewise */
+};
+
+struct fb_uci_position; /* protocols/uci.c: the last position line */
+
+struct fb_filter {
+	struct fb_filter_options opt;
+	const struct fb_protocol *proto; /* NULL until the GUI's first command */
+	bool gui_quit;                   /* the GUI sent quit */
+	unsigned long rewrites;          /* lines changed so far */
+
+	/* The game as the engine sees it after the GUI's last command. */
+	struct fb_game game;
+	bool game_known;
+
+	/* UCI: Chess960 mode on both sides. */
+	bool engine_has_960;  /* engine advertised option UCI_Chess960 */
+	bool fake_960;        /* fenbridge advertised it on the engine's behalf */
+	bool gui_960;         /* the GUI set UCI_Chess960 true */
+	bool engine_960;      /* UCI_Chess960 is true in the engine */
+	char uci_variant[32]; /* UCI_Variant as the GUI set it, or "" */
+	char *engine_vars;    /* the engine's UCI_Variant `var` list, or NULL */
+	struct fb_uci_position *uci_pos;
+
+	/* XBoard: the variant, the engine's features, undo history. */
 	char variant[32];
 	bool variant_known;
 	char variant_prefix; /* X-FEN castling prefix of the variant, or 0 */
-	bool gui_quit;       /* the GUI sent quit */
-	unsigned long rewrites;
+	bool oocastle_off;   /* engine sent feature oocastle=0 */
+	struct fb_game *history;
+	size_t nhistory, history_cap;
 };
 
 /* The protocols fenbridge speaks, looked up by name ("uci", "xboard"). */
@@ -67,12 +103,15 @@ const struct fb_protocol *
 fb_protocol_find(const char *name);
 
 /*
- * Sets up a filter. proto may be NULL: the GUI's first command then decides
- * (`uci` -> UCI; `xboard` or `protover` -> XBoard).
+ * Sets up a filter. opt->proto may be NULL: the GUI's first command then
+ * decides (`uci` -> UCI; `xboard` or `protover` -> XBoard).
  */
 void
-fb_filter_init(struct fb_filter *f, const struct fb_protocol *proto,
-	       enum fb_notation engine_fen, enum fb_notation gui_fen);
+fb_filter_init(struct fb_filter *f, const struct fb_filter_options *opt);
+
+/* Frees what the filter allocated (position cache, XBoard history). */
+void
+fb_filter_free(struct fb_filter *f);
 
 /*
  * Filters one line from the framer (see line.h for text, len, term, flags)
@@ -86,10 +125,12 @@ void
 fb_filter_engine_line(struct fb_filter *f, const char *text, size_t len,
 		      size_t term, unsigned flags, const struct fb_sink *out);
 
+/* ---- helpers for protocol files ---- */
+
 /*
- * Helpers for protocol files. fb_filter_token() finds the next token at or
- * after *pos in text[0..len): returns its length (0 at the end) and sets
- * *start; *pos moves past it. Tokens are separated by spaces and tabs.
+ * Finds the next token at or after *pos in text[0..len): returns its length
+ * (0 at the end) and sets *start; *pos moves past it. Tokens are separated
+ * by spaces and tabs.
  */
 size_t
 fb_filter_token(const char *text, size_t len, size_t *pos, size_t *start);
@@ -98,15 +139,69 @@ fb_filter_token(const char *text, size_t len, size_t *pos, size_t *start);
 bool
 fb_filter_is(const char *text, size_t start, size_t n, const char *word);
 
+/* Reports a formatted diagnostic through out. */
+void
+fb_filter_report(const struct fb_sink *out, enum fb_level level,
+		 const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
 /*
- * Emits the line with the FEN at text[b..e) translated to the given style,
- * or unchanged when it is malformed (with a report); what names the command
- * in reports ("position fen", "setboard").
+ * Translates the FEN at text[b..e) to style into buf (cap bytes), parsing it
+ * into *fen and reporting what is wrong, with what naming the command.
+ * Returns the translation's length, or -1 when the FEN is malformed or too
+ * long (it must then pass unchanged; *fen is not usable).
+ */
+int
+fb_filter_translate_fen(const char *text, size_t b, size_t e,
+			const struct fb_fen_style *style, const char *what,
+			const struct fb_sink *out, struct fb_fen *fen,
+			char *buf, size_t cap);
+
+/*
+ * Emits the line with the FEN at text[b..e) translated to style, or
+ * unchanged when it is malformed (with a report). Returns true when the FEN
+ * was understood (then *fen holds it, if fen is not NULL).
+ */
+bool
+fb_filter_splice_fen(const char *text, size_t len, size_t term, size_t b,
+		     size_t e, const struct fb_fen_style *style,
+		     const char *what, const struct fb_sink *out,
+		     struct fb_fen *fen);
+
+/* A replacement of text[off..off+len) by the bytes text_out[0..tlen). */
+struct fb_edit {
+	size_t off, len;
+	const char *text;
+	size_t tlen;
+};
+
+/*
+ * Reads the move token text[start..start+n) in g and plays it. When it
+ * castles and notation `to` spells it differently, fills *edit (text in
+ * pool) and sets edit->len > 0; otherwise edit->len is 0. A castling move
+ * `to` cannot express is reported and left as it is. Returns 0, or
+ * FB_EINVAL when the token is not a move (g unchanged).
+ */
+int
+fb_filter_move(struct fb_game *g, const char *text, size_t start, size_t n,
+	       enum fb_castle_notation to, struct fb_edit *edit,
+	       char pool[static 8], const struct fb_sink *out,
+	       const char *what);
+
+/* Emits the line with the edits (in increasing offset order) applied. */
+void
+fb_filter_emit_edited(const char *text, size_t len, size_t term,
+		      const struct fb_edit *edits, unsigned n,
+		      const struct fb_sink *out);
+
+/*
+ * Queues a whole line toward the sender (reply) or the peer (emit), built
+ * from a format, with the terminator "\n".
  */
 void
-fb_filter_splice_fen(struct fb_filter *f, const char *text, size_t len,
-		     size_t term, size_t b, size_t e,
-		     const struct fb_fen_style *style, const char *what,
-		     const struct fb_sink *out);
+fb_filter_reply(const struct fb_sink *out, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void
+fb_filter_inject(const struct fb_sink *out, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
 #endif

@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Game tracking: follows a game far enough to know where the kings and the
+ * castling rooks are and which rights remain, so that a castling move can be
+ * recognised in any notation and written in another.
+ *
+ * Castling notations:
+ *   FB_CASTLE_KXR   king takes own rook (e1h1): UCI with UCI_Chess960
+ *   FB_CASTLE_KING  the king's destination (e1g1): standard UCI, XBoard
+ *   FB_CASTLE_OO    O-O / O-O-O: XBoard in fischerandom
+ * Recognition accepts all three whatever a side declared: a king moving onto
+ * an own rook that holds a right, a king moving two or more files along its
+ * back rank to its castling square while the right remains, and O-O/O-O-O.
+ *
+ * No legality checking and no I/O. Pure code; the struct is plain data that
+ * may be copied (to play a pv on a scratch copy).
+ */
+#ifndef FENBRIDGE_GAME_H
+#define FENBRIDGE_GAME_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "fenbridge/fen.h"
+
+enum fb_castle_notation {
+	FB_CASTLE_KXR,
+	FB_CASTLE_KING,
+	FB_CASTLE_OO,
+};
+
+struct fb_game {
+	unsigned width;                                /* 8 or 10 */
+	char board[FB_FEN_RANKS][FB_FEN_MAX_FILES];    /* [rank][file], 0 empty */
+	int side;                                      /* FB_WHITE or FB_BLACK */
+	int castle[2][2]; /* [colour][wing]: castling rook's file, or -1 */
+	int ep_file;      /* file of an en-passant target square, or -1 */
+};
+
+struct fb_move {
+	int from_file, from_rank, to_file, to_rank;
+	char promo;  /* promotion piece as written (any case), or 0 */
+	int castle;  /* FB_HSIDE, FB_ASIDE, or -1: not castling */
+	bool null;   /* UCI null move 0000 */
+};
+
+/* White's back rank in the start positions fenbridge knows. */
+#define FB_GAME_NORMAL "RNBQKBNR"
+#define FB_GAME_CAPABLANCA "RNABQKBCNR"
+#define FB_GAME_GOTHIC "RNBQCKABNR"
+
+/* Sets g to the start position whose white back rank is row (8 or 10
+ * pieces, one of the FB_GAME_* arrays), pawns in front, black mirrored,
+ * all four rights on the corner rooks. */
+void
+fb_game_start(struct fb_game *g, const char *row);
+
+/* Sets g from a parsed FEN (rights already cleaned of impossible ones). */
+void
+fb_game_from_fen(struct fb_game *g, const struct fb_fen *fen);
+
+/* True when a side to move has any castling right left. */
+bool
+fb_game_can_castle(const struct fb_game *g);
+
+/*
+ * Parses a move token text[0..len) in the position g: coordinates with an
+ * optional promotion letter (e7e8q, also e7e8=Q), UCI's 0000, or
+ * O-O / O-O-O (also 0-0, 0-0-0, with a trailing + or #). Sets m, including
+ * whether and how it castles. Returns 0, or FB_EINVAL when text is not a
+ * move fenbridge can follow.
+ */
+int
+fb_game_parse_move(const struct fb_game *g, const char *text, size_t len,
+		   struct fb_move *m);
+
+/*
+ * Writes castling move m (m->castle >= 0) of the side to move in notation n
+ * to out (not NUL-terminated). Returns the length, or FB_EINVAL when the
+ * notation cannot express it (king notation with the king already on, or
+ * one file from, its castling square), or FB_ENOSPC.
+ */
+int
+fb_game_print_castle(const struct fb_game *g, const struct fb_move *m,
+		     enum fb_castle_notation n, char *out, size_t cap);
+
+/* Plays m in g: moves pieces, updates rights, side to move, e.p. file. */
+void
+fb_game_play(struct fb_game *g, const struct fb_move *m);
+
+/*
+ * True when every castling right of g can be written in standard chess
+ * notation: king on the e-file (f-file on 10x8) and castling rooks in the
+ * corners. Engines without Chess960 support need this.
+ */
+bool
+fb_game_is_standard_castling(const struct fb_game *g);
+
+/* Parses "auto" (returns 1), "kxr", "king", "oo" (return 0, set *n), or
+ * returns FB_EINVAL. */
+int
+fb_game_parse_notation(const char *name, enum fb_castle_notation *n);
+
+#endif

@@ -1,0 +1,312 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Game tracking (see game.h): a board, the side to move, the castling rooks
+ * and the en-passant file, updated move by move without legality checks.
+ * Enough to tell a castling move from a king move in any notation and to
+ * write it in another.
+ *
+ * No I/O and no allocation in this file.
+ */
+#include "fenbridge/game.h"
+
+#include <string.h>
+
+/* Where king and rook land when castling (8x8 chess and the 10x8 family:
+ * Capablanca, Gothic, CRC all castle to the c- and i-files). */
+static int
+king_target(unsigned width, int wing)
+{
+	return wing == FB_ASIDE ? 2 : (int)width - 2;
+}
+
+static int
+rook_target(unsigned width, int wing)
+{
+	return wing == FB_ASIDE ? 3 : (int)width - 3;
+}
+
+static int
+back_rank(int colour)
+{
+	return colour == FB_WHITE ? 0 : FB_FEN_RANKS - 1;
+}
+
+static int
+colour_of(char piece)
+{
+	return piece >= 'a' ? FB_BLACK : FB_WHITE;
+}
+
+/* File of colour's king on its back rank, or -1. */
+static int
+king_file(const struct fb_game *g, int colour)
+{
+	const char *rank = g->board[back_rank(colour)];
+	char k = colour == FB_WHITE ? 'K' : 'k';
+
+	for (int f = 0; f < (int)g->width; f++)
+		if (rank[f] == k)
+			return f;
+	return -1;
+}
+
+void
+fb_game_start(struct fb_game *g, const char *row)
+{
+	memset(g, 0, sizeof *g);
+	g->width = strlen(row) == 10 ? 10 : 8;
+	for (unsigned f = 0; f < g->width; f++) {
+		g->board[0][f] = row[f];
+		g->board[1][f] = 'P';
+		g->board[6][f] = 'p';
+		g->board[7][f] = (char)(row[f] | 0x20);
+	}
+	g->side = FB_WHITE;
+	g->castle[0][FB_HSIDE] = g->castle[1][FB_HSIDE] = (int)g->width - 1;
+	g->castle[0][FB_ASIDE] = g->castle[1][FB_ASIDE] = 0;
+	g->ep_file = -1;
+}
+
+void
+fb_game_from_fen(struct fb_game *g, const struct fb_fen *fen)
+{
+	memset(g, 0, sizeof *g);
+	g->width = fen->width;
+	memcpy(g->board, fen->board, sizeof g->board);
+	g->side = fen->side == 'b' ? FB_BLACK : FB_WHITE;
+	memcpy(g->castle, fen->castle, sizeof g->castle);
+	g->ep_file = fen->flen[3] == 2 ? fen->text[fen->off[3]] - 'a' : -1;
+}
+
+bool
+fb_game_can_castle(const struct fb_game *g)
+{
+	return g->castle[0][0] >= 0 || g->castle[0][1] >= 0 ||
+	       g->castle[1][0] >= 0 || g->castle[1][1] >= 0;
+}
+
+static bool
+parse_oo(const char *t, size_t len, int *wing)
+{
+	size_t n = len;
+
+	while (n > 0 && (t[n - 1] == '+' || t[n - 1] == '#'))
+		n--;
+	if (n == 3 && (t[0] == 'O' || t[0] == '0') && t[1] == '-' &&
+	    t[2] == t[0]) {
+		*wing = FB_HSIDE;
+		return true;
+	}
+	if (n == 5 && (t[0] == 'O' || t[0] == '0') && t[1] == '-' &&
+	    t[2] == t[0] && t[3] == '-' && t[4] == t[0]) {
+		*wing = FB_ASIDE;
+		return true;
+	}
+	return false;
+}
+
+/* Reads a square like e1 or j8 at t; returns its length (2) or 0. */
+static size_t
+parse_square(const struct fb_game *g, const char *t, size_t len, int *file,
+	     int *rank)
+{
+	if (len < 2 || t[0] < 'a' || t[0] >= (char)('a' + g->width) ||
+	    t[1] < '1' || t[1] > '8')
+		return 0;
+	*file = t[0] - 'a';
+	*rank = t[1] - '1';
+	return 2;
+}
+
+int
+fb_game_parse_move(const struct fb_game *g, const char *text, size_t len,
+		   struct fb_move *m)
+{
+	size_t i;
+	int wing;
+	char piece;
+
+	memset(m, 0, sizeof *m);
+	m->castle = -1;
+	if (len == 4 && memcmp(text, "0000", 4) == 0) {
+		m->null = true;
+		return 0;
+	}
+	if (parse_oo(text, len, &wing)) {
+		int k = king_file(g, g->side);
+		if (k < 0 || g->castle[g->side][wing] < 0)
+			return FB_EINVAL;
+		m->castle = wing;
+		m->from_file = k;
+		m->from_rank = m->to_rank = back_rank(g->side);
+		m->to_file = g->castle[g->side][wing];
+		return 0;
+	}
+	if ((i = parse_square(g, text, len, &m->from_file, &m->from_rank)) == 0 ||
+	    parse_square(g, text + i, len - i, &m->to_file, &m->to_rank) == 0)
+		return FB_EINVAL;
+	i += 2;
+	if (i < len && text[i] == '=')
+		i++;
+	if (i < len) {
+		char p = (char)(text[i] | 0x20);
+		if (strchr("qrbnac", p) == NULL || p == '\0')
+			return FB_EINVAL;
+		m->promo = text[i++];
+	}
+	while (i < len && (text[i] == '+' || text[i] == '#'))
+		i++;
+	if (i != len)
+		return FB_EINVAL;
+
+	piece = g->board[m->from_rank][m->from_file];
+	if ((piece == 'K' || piece == 'k') && m->from_rank == m->to_rank &&
+	    m->from_rank == back_rank(colour_of(piece)) && m->promo == 0) {
+		int c = colour_of(piece);
+		char target = g->board[m->to_rank][m->to_file];
+		wing = m->to_file > m->from_file ? FB_HSIDE : FB_ASIDE;
+		if (target == (c == FB_WHITE ? 'R' : 'r') &&
+		    g->castle[c][wing] == m->to_file) {
+			m->castle = wing; /* king takes own rook */
+		} else if (g->castle[c][wing] >= 0 &&
+			   m->to_file == king_target(g->width, wing) &&
+			   (m->to_file - m->from_file >= 2 ||
+			    m->from_file - m->to_file >= 2)) {
+			m->castle = wing; /* the king's two-square move */
+			m->to_file = g->castle[c][wing];
+		}
+	}
+	return 0;
+}
+
+static size_t
+put_square(char *out, int file, int rank)
+{
+	out[0] = (char)('a' + file);
+	out[1] = (char)('1' + rank);
+	return 2;
+}
+
+int
+fb_game_print_castle(const struct fb_game *g, const struct fb_move *m,
+		     enum fb_castle_notation n, char *out, size_t cap)
+{
+	char buf[8];
+	size_t len = 0;
+	int dest;
+
+	if (m->castle < 0)
+		return FB_EINVAL;
+	switch (n) {
+	case FB_CASTLE_OO:
+		len = m->castle == FB_HSIDE ? 3 : 5;
+		memcpy(buf, "O-O-O", len);
+		break;
+	case FB_CASTLE_KXR:
+		len = put_square(buf, m->from_file, m->from_rank);
+		len += put_square(buf + len, m->to_file, m->to_rank);
+		break;
+	case FB_CASTLE_KING:
+		dest = king_target(g->width, m->castle);
+		if (dest - m->from_file < 2 && m->from_file - dest < 2)
+			return FB_EINVAL;
+		len = put_square(buf, m->from_file, m->from_rank);
+		len += put_square(buf + len, dest, m->from_rank);
+		break;
+	}
+	if (len > cap)
+		return FB_ENOSPC;
+	memcpy(out, buf, len);
+	return (int)len;
+}
+
+static void
+lose_right_at(struct fb_game *g, int file, int rank)
+{
+	for (int c = 0; c < 2; c++)
+		if (rank == back_rank(c))
+			for (int w = 0; w < 2; w++)
+				if (g->castle[c][w] == file)
+					g->castle[c][w] = -1;
+}
+
+void
+fb_game_play(struct fb_game *g, const struct fb_move *m)
+{
+	char piece;
+	int c;
+
+	if (m->null) {
+		g->side ^= 1;
+		g->ep_file = -1;
+		return;
+	}
+	piece = g->board[m->from_rank][m->from_file];
+	c = piece ? colour_of(piece) : g->side;
+	if (m->castle >= 0) {
+		int r = m->from_rank, w = m->castle;
+		char king = g->board[r][m->from_file];
+		char rook = g->board[r][m->to_file];
+		g->board[r][m->from_file] = 0;
+		g->board[r][m->to_file] = 0;
+		g->board[r][king_target(g->width, w)] = king;
+		g->board[r][rook_target(g->width, w)] = rook;
+		g->castle[c][0] = g->castle[c][1] = -1;
+		g->ep_file = -1;
+		g->side = c ^ 1;
+		return;
+	}
+	if ((piece == 'P' || piece == 'p') && m->from_file != m->to_file &&
+	    g->board[m->to_rank][m->to_file] == 0)
+		g->board[m->from_rank][m->to_file] = 0; /* en passant */
+	g->ep_file = ((piece == 'P' || piece == 'p') &&
+		      (m->to_rank - m->from_rank == 2 ||
+		       m->from_rank - m->to_rank == 2))
+			     ? m->from_file
+			     : -1;
+	if (piece == 'K' || piece == 'k')
+		g->castle[c][0] = g->castle[c][1] = -1;
+	lose_right_at(g, m->from_file, m->from_rank);
+	lose_right_at(g, m->to_file, m->to_rank);
+	g->board[m->to_rank][m->to_file] =
+		m->promo ? (char)(c == FB_WHITE ? m->promo & ~0x20
+						: m->promo | 0x20)
+			 : piece;
+	g->board[m->from_rank][m->from_file] = 0;
+	g->side = c ^ 1;
+}
+
+bool
+fb_game_is_standard_castling(const struct fb_game *g)
+{
+	int kfile = g->width == 10 ? 5 : 4;
+
+	for (int c = 0; c < 2; c++) {
+		if (g->castle[c][0] < 0 && g->castle[c][1] < 0)
+			continue;
+		if (king_file(g, c) != kfile)
+			return false;
+		if (g->castle[c][FB_HSIDE] >= 0 &&
+		    g->castle[c][FB_HSIDE] != (int)g->width - 1)
+			return false;
+		if (g->castle[c][FB_ASIDE] > 0)
+			return false;
+	}
+	return true;
+}
+
+int
+fb_game_parse_notation(const char *name, enum fb_castle_notation *n)
+{
+	if (strcmp(name, "auto") == 0)
+		return 1;
+	if (strcmp(name, "kxr") == 0)
+		*n = FB_CASTLE_KXR;
+	else if (strcmp(name, "king") == 0)
+		*n = FB_CASTLE_KING;
+	else if (strcmp(name, "oo") == 0)
+		*n = FB_CASTLE_OO;
+	else
+		return FB_EINVAL;
+	return 0;
+}
