@@ -180,6 +180,17 @@ uci_setoption(struct fb_filter *f, const char *text, size_t len, size_t term,
 		return;
 	}
 	name = text + nb;
+	{
+		const struct fb_engine_option *o =
+			fb_filter_option(f, name, ne - nb);
+		if (o != NULL && (o->flags & FB_OPT_FORCED)) {
+			fb_filter_report(out, FB_LOG_INFO,
+					 "setoption for '%.*s' dropped: the "
+					 "config forces it to '%s'",
+					 (int)(ne - nb), name, o->value);
+			return;
+		}
+	}
 	if (ne - nb == 12 && strncasecmp(name, "UCI_Chess960", 12) == 0) {
 		bool on = token_is_nocase(text, vb, ve - vb, "true");
 		f->gui_960 = on;
@@ -484,16 +495,28 @@ uci_gui_line(struct fb_filter *f, const char *text, size_t len, size_t term,
 		out->emit(out->ctx, text, len + term);
 }
 
-/* `option name UCI_Chess960 ...` and `option name UCI_Variant ... var`. */
-static void
+/* `option name UCI_Chess960 ...` and `option name UCI_Variant ... var`.
+ * Returns true when the config hides the option from the GUI. */
+static bool
 engine_option(struct fb_filter *f, const char *text, size_t len)
 {
-	size_t pos = 0, start, n;
+	const struct fb_engine_option *o;
+	size_t pos = 0, start, n, nb = 0, ne = 0, p2;
 
 	fb_filter_token(text, len, &pos, &start);
 	n = fb_filter_token(text, len, &pos, &start);
 	if (!fb_filter_is(text, start, n, "name"))
-		return;
+		return false;
+	p2 = pos;
+	while ((n = fb_filter_token(text, len, &p2, &start)) > 0 &&
+	       !fb_filter_is(text, start, n, "type")) {
+		if (nb == 0)
+			nb = start;
+		ne = start + n;
+	}
+	o = nb > 0 ? fb_filter_option(f, text + nb, ne - nb) : NULL;
+	if (o != NULL && (o->flags & FB_OPT_HIDDEN))
+		return true;
 	n = fb_filter_token(text, len, &pos, &start);
 	if (token_is_nocase(text, start, n, "UCI_Chess960")) {
 		f->engine_has_960 = true;
@@ -504,6 +527,23 @@ engine_option(struct fb_filter *f, const char *text, size_t len)
 			memcpy(f->engine_vars, text + pos, len - pos);
 			f->engine_vars[len - pos] = '\0';
 		}
+	}
+	return false;
+}
+
+/* After the handshake, before the GUI's own: the config's options. */
+static void
+send_config_options(struct fb_filter *f, const struct fb_sink *out)
+{
+	for (size_t i = 0; i < f->opt.noptions; i++) {
+		const struct fb_engine_option *o = &f->opt.options[i];
+		if (!(o->flags & FB_OPT_SET))
+			continue;
+		if (o->value[0] != '\0')
+			fb_filter_reply(out, "setoption name %s value %s",
+					o->name, o->value);
+		else
+			fb_filter_reply(out, "setoption name %s", o->name);
 	}
 }
 
@@ -563,7 +603,6 @@ uci_engine_line(struct fb_filter *f, const char *text, size_t len,
 	}
 	switch (text[start]) {
 	case 'b':
-	case 'i':
 		/* Castling can only appear while a right remains, and needs
 		 * rewriting only when the two sides spell it differently. */
 		if (f->game_known && fb_game_can_castle(&f->game) &&
@@ -572,18 +611,44 @@ uci_engine_line(struct fb_filter *f, const char *text, size_t len,
 				uci_engine_moves(f, text, len, term, true, out);
 				return;
 			}
-			if (fb_filter_is(text, start, n, "info")) {
-				uci_engine_moves(f, text, len, term, false,
-						 out);
+		}
+		break;
+	case 'o':
+		if (fb_filter_is(text, start, n, "option") &&
+		    engine_option(f, text, len)) {
+			fb_filter_report(out, FB_LOG_DEBUG,
+					 "option hidden from the GUI by the "
+					 "config");
+			return;
+		}
+		break;
+	case 'i':
+		if (fb_filter_is(text, start, n, "info") && f->game_known &&
+		    fb_game_can_castle(&f->game) &&
+		    gui_notation(f) != engine_notation(f)) {
+			uci_engine_moves(f, text, len, term, false, out);
+			return;
+		}
+		if (f->opt.name != NULL && fb_filter_is(text, start, n, "id")) {
+			size_t s2;
+			n = fb_filter_token(text, len, &pos, &s2);
+			if (fb_filter_is(text, s2, n, "name")) {
+				struct fb_edit e = {
+					.off = s2 + n,
+					.len = len - s2 - n,
+					.text = f->opt.name,
+					.tlen = strlen(f->opt.name)};
+				out->emit(out->ctx, text, e.off);
+				out->emit(out->ctx, " ", 1);
+				out->emit(out->ctx, e.text, e.tlen);
+				out->emit(out->ctx, text + len, term);
 				return;
 			}
 		}
 		break;
-	case 'o':
-		if (fb_filter_is(text, start, n, "option"))
-			engine_option(f, text, len);
-		break;
 	case 'u':
+		if (fb_filter_is(text, start, n, "uciok"))
+			send_config_options(f, out);
 		if (fb_filter_is(text, start, n, "uciok") &&
 		    !f->engine_has_960 && !f->fake_960) {
 			/* python-chess refuses Chess960 with an engine that

@@ -189,6 +189,20 @@ xboard_gui_line(struct fb_filter *f, const char *text, size_t len,
 		undo(f, 1);
 	} else if (fb_filter_is(text, start, n, "remove")) {
 		undo(f, 2);
+	} else if (fb_filter_is(text, start, n, "option")) {
+		const struct fb_engine_option *o;
+		const char *eq;
+		n = fb_filter_token(text, len, &pos, &start);
+		eq = memchr(text + start, '=', n);
+		o = fb_filter_option(f, text + start,
+				     eq != NULL ? (size_t)(eq - text - start)
+						: n);
+		if (o != NULL && (o->flags & FB_OPT_FORCED)) {
+			fb_filter_report(out, FB_LOG_INFO,
+					 "option for '%s' dropped: the config "
+					 "forces it to '%s'", o->name, o->value);
+			return;
+		}
 	} else if (fb_filter_is(text, start, n, "usermove")) {
 		n = fb_filter_token(text, len, &pos, &start);
 		move_line(f, text, len, term, start, n, engine_notation(f),
@@ -222,16 +236,80 @@ xboard_gui_line(struct fb_filter *f, const char *text, size_t len,
 	out->emit(out->ctx, text, len + term);
 }
 
-static void
-read_features(struct fb_filter *f, const char *text, size_t len)
-{
-	size_t pos = 0, start, n;
+#define MAX_FEATURE_EDITS 16
 
-	while ((n = fb_filter_token(text, len, &pos, &start)) > 0) {
-		if (fb_filter_is(text, start, n, "oocastle=0"))
-			f->oocastle_off = true;
-		else if (fb_filter_is(text, start, n, "oocastle=1"))
-			f->oocastle_off = false;
+/*
+ * Reads `feature k=v k="v w" ...`: notes oocastle, replaces myname with
+ * the config's name, removes options the config hides, and after done=1
+ * sends the config's options. Emits the (edited) line.
+ */
+static void
+engine_features(struct fb_filter *f, const char *text, size_t len,
+		size_t term, const struct fb_sink *out)
+{
+	struct fb_edit edits[MAX_FEATURE_EDITS] = {{0}};
+	unsigned nedits = 0;
+	bool done = false;
+	size_t i = 7; /* after "feature" */
+
+	while (i < len) {
+		size_t pair, key, keylen, val, vallen;
+		while (i < len && (text[i] == ' ' || text[i] == '\t'))
+			i++;
+		pair = key = i;
+		while (i < len && text[i] != '=' && text[i] != ' ' &&
+		       text[i] != '\t')
+			i++;
+		keylen = i - key;
+		if (i >= len || text[i] != '=')
+			continue;
+		val = ++i;
+		if (i < len && text[i] == '"') {
+			val = ++i;
+			while (i < len && text[i] != '"')
+				i++;
+			vallen = i - val;
+			if (i < len)
+				i++;
+		} else {
+			while (i < len && text[i] != ' ' && text[i] != '\t')
+				i++;
+			vallen = i - val;
+		}
+		if (fb_filter_is(text, key, keylen, "oocastle"))
+			f->oocastle_off = vallen == 1 && text[val] == '0';
+		else if (fb_filter_is(text, key, keylen, "done"))
+			done = vallen == 1 && text[val] == '1';
+		if (nedits == MAX_FEATURE_EDITS)
+			continue;
+		if (fb_filter_is(text, key, keylen, "myname") &&
+		    f->opt.name != NULL) {
+			edits[nedits++] = (struct fb_edit){
+				.off = val, .len = vallen, .text = f->opt.name,
+				.tlen = strlen(f->opt.name)};
+		} else if (fb_filter_is(text, key, keylen, "option")) {
+			/* option="NAME -type ...": the name ends at " -". */
+			size_t nl = 0;
+			const struct fb_engine_option *o;
+			while (nl < vallen &&
+			       !(text[val + nl] == ' ' &&
+				 nl + 1 < vallen && text[val + nl + 1] == '-'))
+				nl++;
+			o = fb_filter_option(f, text + val, nl);
+			if (o != NULL && (o->flags & FB_OPT_HIDDEN))
+				edits[nedits++] = (struct fb_edit){
+					.off = pair, .len = i - pair,
+					.text = "", .tlen = 0};
+		}
+	}
+	fb_filter_emit_edited(text, len, term, edits, nedits, out);
+	if (done) {
+		for (size_t k = 0; k < f->opt.noptions; k++) {
+			const struct fb_engine_option *o = &f->opt.options[k];
+			if (o->flags & FB_OPT_SET)
+				fb_filter_reply(out, "option %s=%s", o->name,
+						o->value);
+		}
 	}
 }
 
@@ -251,7 +329,8 @@ xboard_engine_line(struct fb_filter *f, const char *text, size_t len,
 		return;
 	}
 	if (fb_filter_is(text, start, n, "feature")) {
-		read_features(f, text, len);
+		engine_features(f, text, len, term, out);
+		return;
 	} else if (fb_filter_is(text, start, n, "setup") && f->variant_known) {
 		/* Skip the optional (PIECES) and WxH+S_PARENT tokens: the FEN
 		 * is the first token holding a '/' (its board). */

@@ -100,6 +100,7 @@ struct fb_bridge {
 	bool finishing;
 	bool signalled; /* we forwarded a signal the engine may die of */
 	int exit_code;
+	char **env; /* the engine's environment, or NULL: fenbridge's */
 };
 
 static const int forwarded_signals[3] = {SIGINT, SIGTERM, SIGHUP};
@@ -222,6 +223,7 @@ outq_flush(struct outq *q)
 	if (q->len == 0 || q->dead) {
 		if (q->close_after && q->ep->open) {
 			endpoint_close(q->ep);
+			q->dead = true; /* later lines have nowhere to go */
 			fb_log_msg(FB_LOG_DEBUG, "closed the %s", q->ep->name);
 		}
 		return;
@@ -701,8 +703,11 @@ spawn_engine(struct fb_bridge *b)
 	stdio[1].data.fd = out[1];
 	stdio[2].flags = UV_INHERIT_FD;
 	stdio[2].data.fd = err[1];
-	opt.file = b->cfg->engine_argv[0];
+	opt.file = b->cfg->engine_file ? b->cfg->engine_file
+					: b->cfg->engine_argv[0];
 	opt.args = b->cfg->engine_argv;
+	opt.cwd = b->cfg->engine_dir;
+	opt.env = b->env;
 	opt.exit_cb = on_exit;
 	opt.stdio = stdio;
 	opt.stdio_count = 3;
@@ -749,9 +754,43 @@ direction_init(struct fb_bridge *b, struct direction *d, struct endpoint *src,
 	src->dir = d;
 }
 
+/* fenbridge's environment with the config's additions (which win). */
+static char **
+engine_env(const struct fb_config *cfg)
+{
+	extern char **environ;
+	size_t n = 0, k = 0;
+	char **env;
+
+	while (environ[n] != NULL)
+		n++;
+	if ((env = calloc(n + cfg->nenv + 1, sizeof *env)) == NULL)
+		return NULL;
+	for (size_t i = 0; i < n; i++) {
+		bool replaced = false;
+		for (size_t j = 0; j < cfg->nenv; j++) {
+			size_t len = strcspn(cfg->env[j], "=") + 1;
+			if (strncmp(environ[i], cfg->env[j], len) == 0)
+				replaced = true;
+		}
+		if (!replaced)
+			env[k++] = environ[i];
+	}
+	for (size_t j = 0; j < cfg->nenv; j++)
+		env[k++] = cfg->env[j];
+	return env;
+}
+
+int
+fb_bridge_exepath(char *buf, size_t *size)
+{
+	return uv_exepath(buf, size);
+}
+
 static void
 free_all(struct fb_bridge *b)
 {
+	free(b->env);
 	struct direction *dirs[2] = {&b->up, &b->down};
 	for (int i = 0; i < 2; i++) {
 		free(dirs[i]->q.buf);
@@ -795,6 +834,13 @@ fb_bridge_run(const struct fb_config *cfg)
 	fopt.gui_fen = cfg->gui_fen;
 	fopt.gui_castling = cfg->gui_castling;
 	fopt.engine_castling = cfg->engine_castling;
+	fopt.options = cfg->options;
+	fopt.noptions = cfg->noptions;
+	fopt.name = cfg->name;
+	if (cfg->nenv > 0 && (b->env = engine_env(cfg)) == NULL) {
+		fb_log_msg(FB_LOG_ERROR, "out of memory");
+		return 1;
+	}
 	fb_filter_init(&b->filter, &fopt);
 	fb_line_init(&b->err_framer, FB_LINE_DEFAULT_MAX);
 	direction_init(b, &b->up, &b->gui_in, &b->eng_in, true);

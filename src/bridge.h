@@ -13,4 +13,8 @@
 int
 fb_bridge_run(const struct fb_config *cfg);
 
+/* The running program's real path (uv_exepath): 0, or a negative error. */
+int
+fb_bridge_exepath(char *buf, size_t *size);
+
 #endif

@@ -1,15 +1,19 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Command line -> struct fb_config, or an error message. Every option has a
- * long form `--name=value` and `--name value`.
+ * Command line and INI text -> struct fb_config, or an error message a user
+ * can act on (for the INI: file, line and reason). Every option has a long
+ * form `--name=value` and `--name value`, and the same name as an INI key.
  *
- * No I/O in this file.
+ * No I/O in this file: the caller reads the INI file into a string.
  */
 #include "fenbridge/config.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+
+#include <ini.h>
 
 const char fb_config_usage[] =
 	"Usage: fenbridge [OPTIONS] -- ENGINE [ARGS...]\n"
@@ -47,6 +51,14 @@ const char fb_config_usage[] =
 	"                              long for the engine to exit before"
 	" terminating\n"
 	"                              it (default 5)\n"
+	"  --engine-dir=DIR            run the engine in DIR (default: the folder"
+	" of\n"
+	"                              its executable)\n"
+	"  --config=FILE               read settings from this INI file (default:"
+	"\n"
+	"                              <program name>.ini beside the program, if"
+	"\n"
+	"                              there); command-line options override it\n"
 	"  -h, --help                  this text\n"
 	"  -V, --version               print the version\n"
 	"\n"
@@ -124,6 +136,10 @@ set_option(struct fb_config *c, const char *name, const char *val, char *err,
 				   "king or oo)", val);
 		*(name[2] == 'g' ? &c->gui_castling : &c->engine_castling) =
 			rc == 1 ? FB_CASTLE_AUTO : (int)n;
+	} else if (strcmp(name, "--config") == 0) {
+		c->config_path = val;
+	} else if (strcmp(name, "--engine-dir") == 0) {
+		c->engine_dir = val;
 	} else if (strcmp(name, "--log") == 0) {
 		if (*val == '\0')
 			return bad(err, errlen, "%s", "--log needs a file name");
@@ -146,7 +162,8 @@ fb_config_parse_args(struct fb_config *c, int argc, char **argv, char *err,
 {
 	static const char *const valued[] = {
 		"--engine-fen", "--gui-fen", "--protocol",     "--gui-castling",
-		"--engine-castling", "--log", "--grace"};
+		"--engine-castling", "--log", "--grace", "--config",
+		"--engine-dir"};
 	int i;
 
 	for (i = 1; i < argc; i++) {
@@ -183,10 +200,352 @@ fb_config_parse_args(struct fb_config *c, int argc, char **argv, char *err,
 		if (!known)
 			return bad(err, errlen, "unknown option '%s'", a);
 	}
-	if (i >= argc)
+	if (i < argc) {
+		c->engine_argv = argv + i;
+		c->engine_from_config = false;
+	}
+	return 0;
+}
+
+int
+fb_config_check(const struct fb_config *c, char *err, size_t errlen)
+{
+	if (c->engine_argv == NULL || c->engine_argv[0] == NULL ||
+	    c->engine_argv[0][0] == '\0')
 		return bad(err, errlen, "%s",
 			   "no engine given: fenbridge [OPTIONS] -- ENGINE "
-			   "[ARGS...]");
-	c->engine_argv = argv + i;
+			   "[ARGS...], or 'engine = ...' in a config file");
 	return 0;
+}
+
+/* ---- INI ---- */
+
+struct owned {
+	void **ptr;
+	size_t n, cap;
+};
+
+struct ini_state {
+	struct fb_config *c;
+	const char *dir;
+	char msg[200]; /* the first error's reason */
+	unsigned seen;  /* [fenbridge] keys given, a bit per key */
+};
+
+static void *
+keep(struct fb_config *c, void *p)
+{
+	struct owned *o = c->owned;
+
+	if (p == NULL)
+		return NULL;
+	if (o == NULL && (o = c->owned = calloc(1, sizeof *o)) == NULL) {
+		free(p);
+		return NULL;
+	}
+	if (o->n == o->cap) {
+		size_t cap = o->cap ? o->cap * 2 : 16;
+		void **np = realloc(o->ptr, cap * sizeof *np);
+		if (np == NULL) {
+			free(p);
+			return NULL;
+		}
+		o->ptr = np;
+		o->cap = cap;
+	}
+	o->ptr[o->n++] = p;
+	return p;
+}
+
+void
+fb_config_free(struct fb_config *c)
+{
+	struct owned *o = c->owned;
+
+	if (o != NULL) {
+		for (size_t i = 0; i < o->n; i++)
+			free(o->ptr[i]);
+		free(o->ptr);
+		free(o);
+	}
+	c->owned = NULL;
+	free(c->options);
+	free(c->env);
+	c->options = NULL;
+	c->env = NULL;
+	c->noptions = c->nenv = 0;
+}
+
+static char *
+copy(struct fb_config *c, const char *s)
+{
+	size_t n = strlen(s) + 1;
+	char *p = malloc(n);
+
+	if (p != NULL)
+		memcpy(p, s, n);
+	return keep(c, p);
+}
+
+/* A path from the file: relative ones are relative to the file's folder. */
+static char *
+file_path(struct fb_config *c, const char *dir, const char *path)
+{
+	size_t dl = strlen(dir), pl = strlen(path);
+	char *p;
+
+	if (path[0] == '/' || dl == 0)
+		return copy(c, path);
+	if ((p = malloc(dl + pl + 2)) == NULL)
+		return NULL;
+	memcpy(p, dir, dl);
+	p[dl] = '/';
+	memcpy(p + dl + 1, path, pl + 1);
+	return keep(c, p);
+}
+
+/* One pair of matching quotes around a plain value is not part of it. */
+static const char *
+unquote(struct fb_config *c, const char *v)
+{
+	size_t n = strlen(v);
+	char *p;
+
+	if (n < 2 || (v[0] != '"' && v[0] != '\'') || v[n - 1] != v[0])
+		return v;
+	if ((p = malloc(n - 1)) == NULL)
+		return NULL;
+	memcpy(p, v + 1, n - 2);
+	p[n - 2] = '\0';
+	return keep(c, p);
+}
+
+int
+fb_config_split_words(const char *line, char *buf, char **argv, size_t max)
+{
+	const char *s = line;
+	char *o = buf;
+	size_t n = 0;
+
+	for (;;) {
+		bool word = false;
+		while (*s == ' ' || *s == '\t')
+			s++;
+		if (*s == '\0')
+			break;
+		if (n + 1 >= max)
+			return FB_EINVAL;
+		argv[n] = o;
+		while (*s != '\0' && *s != ' ' && *s != '\t') {
+			word = true;
+			if (*s == '\'') {
+				const char *e = strchr(s + 1, '\'');
+				if (e == NULL)
+					return FB_EINVAL;
+				memcpy(o, s + 1, (size_t)(e - s - 1));
+				o += e - s - 1;
+				s = e + 1;
+			} else if (*s == '"') {
+				for (s++; *s != '"'; s++) {
+					if (*s == '\0')
+						return FB_EINVAL;
+					if (*s == '\\' && strchr("\"\\$`", s[1]) &&
+					    s[1] != '\0')
+						s++;
+					*o++ = *s;
+				}
+				s++;
+			} else if (*s == '\\' && s[1] != '\0') {
+				*o++ = s[1];
+				s += 2;
+			} else {
+				*o++ = *s++;
+			}
+		}
+		if (word) {
+			*o++ = '\0';
+			n++;
+		}
+	}
+	argv[n] = NULL;
+	return (int)n;
+}
+
+static int
+ini_fail(struct ini_state *st, const char *fmt, const char *a, const char *b)
+{
+	if (st->msg[0] == '\0')
+		snprintf(st->msg, sizeof st->msg, fmt, a, b);
+	return 0;
+}
+
+static int
+add_option(struct ini_state *st, const char *name, const char *value,
+	   unsigned flags)
+{
+	struct fb_config *c = st->c;
+	struct fb_engine_option *o;
+
+	for (size_t i = 0; i < c->noptions; i++)
+		if (strcasecmp(c->options[i].name, name) == 0) {
+			if ((flags & FB_OPT_SET) &&
+			    (c->options[i].flags & FB_OPT_SET))
+				return ini_fail(st, "option '%s' is set twice%s",
+						name, "");
+			c->options[i].flags |= flags;
+			if (flags & FB_OPT_SET)
+				c->options[i].value = copy(c, value);
+			return 1;
+		}
+	o = realloc(c->options, (c->noptions + 1) * sizeof *o);
+	if (o == NULL)
+		return ini_fail(st, "%s%s", "out of memory", "");
+	c->options = o;
+	o = &o[c->noptions++];
+	o->name = copy(c, name);
+	o->value = (flags & FB_OPT_SET) ? copy(c, value) : NULL;
+	o->flags = flags;
+	return 1;
+}
+
+static bool
+is_yes(const char *v)
+{
+	return strcasecmp(v, "yes") == 0 || strcasecmp(v, "true") == 0 ||
+	       strcmp(v, "1") == 0;
+}
+
+static int
+ini_engine(struct ini_state *st, const char *value)
+{
+	struct fb_config *c = st->c;
+	size_t n = strlen(value);
+	char *buf = keep(c, malloc(n + 1));
+	char **argv = keep(c, malloc((n / 2 + 2) * sizeof *argv));
+	int words;
+
+	if (buf == NULL || argv == NULL)
+		return ini_fail(st, "%s%s", "out of memory", "");
+	words = fb_config_split_words(value, buf, argv, n / 2 + 2);
+	if (words < 0)
+		return ini_fail(st, "engine: unterminated quote in '%s'%s",
+				value, "");
+	if (words == 0)
+		return ini_fail(st, "%s%s", "engine: empty command", "");
+	/* A relative program path is relative to the file's folder; a bare
+	 * name too, when such a file exists there (checked by main). */
+	if (strchr(argv[0], '/') != NULL && argv[0][0] != '/')
+		argv[0] = file_path(c, st->dir, argv[0]);
+	c->engine_argv = argv;
+	c->engine_from_config = true;
+	return 1;
+}
+
+static int
+on_ini_pair(void *user, const char *section, const char *name,
+	    const char *value)
+{
+	static const char *const keys[] = {
+		"engine",   "engine-dir",   "name",
+		"engine-fen", "gui-fen",    "protocol",
+		"gui-castling", "engine-castling", "log",
+		"grace"};
+	struct ini_state *st = user;
+	struct fb_config *c = st->c;
+	char opt[64], err[200];
+	size_t k;
+
+	if (st->msg[0] != '\0')
+		return 0; /* report the first error only */
+	if (strcmp(section, "options") == 0)
+		return add_option(st, name, value, FB_OPT_SET);
+	if (strcmp(section, "forced-options") == 0)
+		return add_option(st, name, value, FB_OPT_SET | FB_OPT_FORCED);
+	if (strcmp(section, "hidden-options") == 0) {
+		if (!is_yes(value))
+			return ini_fail(st, "hidden option '%s': value must be "
+					"yes (got '%s')", name, value);
+		return add_option(st, name, value, FB_OPT_HIDDEN);
+	}
+	if (strcmp(section, "env") == 0) {
+		size_t nl = strlen(name), vl = strlen(value);
+		char *e = keep(c, malloc(nl + vl + 2));
+		char **env = realloc(c->env, (c->nenv + 1) * sizeof *env);
+		if (e == NULL || env == NULL) {
+			free(env == c->env ? NULL : env);
+			return ini_fail(st, "%s%s", "out of memory", "");
+		}
+		memcpy(e, name, nl);
+		e[nl] = '=';
+		memcpy(e + nl + 1, value, vl + 1);
+		c->env = env;
+		c->env[c->nenv++] = e;
+		return 1;
+	}
+	if (strcmp(section, "fenbridge") != 0)
+		return ini_fail(st, "unknown section [%s]%s", section,
+				" (fenbridge, options, forced-options, "
+				"hidden-options, env)");
+	for (k = 0; k < sizeof keys / sizeof keys[0]; k++)
+		if (strcmp(name, keys[k]) == 0)
+			break;
+	if (k == sizeof keys / sizeof keys[0])
+		return ini_fail(st, "unknown key '%s' in [fenbridge]%s", name,
+				"");
+	if (st->seen & (1u << k))
+		return ini_fail(st, "key '%s' is given twice%s", name, "");
+	st->seen |= 1u << k;
+	if (k == 0)
+		return ini_engine(st, value);
+	value = unquote(c, value);
+	if (value == NULL)
+		return ini_fail(st, "%s%s", "out of memory", "");
+	if (k == 1) {
+		c->engine_dir = file_path(c, st->dir, value);
+		return 1;
+	}
+	if (k == 2) {
+		c->name = copy(c, value);
+		return 1;
+	}
+	snprintf(opt, sizeof opt, "--%s", name);
+	if (set_option(c, opt, value, err, sizeof err) < 0)
+		return ini_fail(st, "%s%s", err, "");
+	if (strcmp(name, "log") == 0)
+		c->log_path = file_path(c, st->dir, value);
+	return 1;
+}
+
+int
+fb_config_parse_ini(struct fb_config *c, const char *text, const char *path,
+		    const char *dir, char *err, size_t errlen)
+{
+	struct ini_state st = {.c = c, .dir = dir};
+	unsigned line = 1;
+	size_t col = 0;
+	int rc;
+
+	c->config_path = path;
+	/* inih cuts lines at INI_MAX_LINE: refuse them instead. */
+	for (const char *p = text; *p != '\0'; p++) {
+		if (*p == '\n') {
+			line++;
+			col = 0;
+		} else if (++col >= INI_MAX_LINE - 1) {
+			snprintf(err, errlen,
+				 "%s:%u: line longer than %d characters", path,
+				 line, INI_MAX_LINE - 2);
+			return FB_EINVAL;
+		}
+	}
+	rc = ini_parse_string(text, on_ini_pair, &st);
+	if (rc == 0 && st.msg[0] == '\0')
+		return 0;
+	if (rc < 0)
+		snprintf(err, errlen, "%s: out of memory", path);
+	else
+		snprintf(err, errlen, "%s:%d: %s", path, rc,
+			 st.msg[0] ? st.msg
+				   : "expected 'name = value' or '[section]'");
+	return FB_EINVAL;
 }

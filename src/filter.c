@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "fenbridge/line.h"
 
@@ -57,6 +58,17 @@ bool
 fb_filter_is(const char *text, size_t start, size_t n, const char *word)
 {
 	return strlen(word) == n && memcmp(text + start, word, n) == 0;
+}
+
+const struct fb_engine_option *
+fb_filter_option(const struct fb_filter *f, const char *name, size_t n)
+{
+	for (size_t i = 0; i < f->opt.noptions; i++) {
+		const struct fb_engine_option *o = &f->opt.options[i];
+		if (strlen(o->name) == n && strncasecmp(o->name, name, n) == 0)
+			return o;
+	}
+	return NULL;
 }
 
 void

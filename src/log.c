@@ -12,6 +12,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "fb_version.h"
+
 static FILE *log_file;
 
 static const char *const level_name[] = {"debug", "info", "warning", "error"};
@@ -100,4 +102,54 @@ fb_log_close(void)
 	if (log_file != NULL)
 		fclose(log_file);
 	log_file = NULL;
+}
+
+static const char *
+castling_name(int n)
+{
+	switch (n) {
+	case FB_CASTLE_KXR: return "kxr";
+	case FB_CASTLE_KING: return "king";
+	case FB_CASTLE_OO: return "oo";
+	default: return "auto";
+	}
+}
+
+void
+fb_log_session(const struct fb_config *cfg, int argc, char **argv)
+{
+	char cmd[1024];
+	size_t n = 0;
+
+	cmd[0] = '\0';
+	for (char **a = cfg->engine_argv; *a != NULL && n < sizeof cmd; a++)
+		n += (size_t)snprintf(cmd + n, sizeof cmd - n, "%s%s",
+				      a == cfg->engine_argv ? "" : " ", *a);
+	fb_log_msg(FB_LOG_INFO, "---- fenbridge %s session (%d arguments) ----",
+		   FB_VERSION, argc - 1);
+	(void)argv;
+	fb_log_msg(FB_LOG_INFO, "config file: %s",
+		   cfg->config_path ? cfg->config_path : "(none)");
+	fb_log_msg(FB_LOG_INFO, "engine: %s", cmd);
+	fb_log_msg(FB_LOG_INFO, "engine program: %s, folder: %s",
+		   cfg->engine_file ? cfg->engine_file : cfg->engine_argv[0],
+		   cfg->engine_dir ? cfg->engine_dir : "(fenbridge's)");
+	fb_log_msg(FB_LOG_INFO,
+		   "protocol %s; FEN to engine %s, to GUI %s; castling to "
+		   "engine %s, to GUI %s", cfg->protocol,
+		   cfg->engine_fen == FB_XFEN ? "X-FEN" : "Shredder-FEN",
+		   cfg->gui_fen == FB_XFEN ? "X-FEN" : "Shredder-FEN",
+		   castling_name(cfg->engine_castling),
+		   castling_name(cfg->gui_castling));
+	for (size_t i = 0; i < cfg->noptions; i++)
+		fb_log_msg(FB_LOG_INFO, "option %s%s%s%s%s",
+			   cfg->options[i].name,
+			   cfg->options[i].value ? " = " : "",
+			   cfg->options[i].value ? cfg->options[i].value : "",
+			   (cfg->options[i].flags & FB_OPT_FORCED) ? " (forced)"
+								   : "",
+			   (cfg->options[i].flags & FB_OPT_HIDDEN) ? " (hidden)"
+								   : "");
+	for (size_t i = 0; i < cfg->nenv; i++)
+		fb_log_msg(FB_LOG_INFO, "environment: %s", cfg->env[i]);
 }

@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 
+#include "fenbridge/config.h"
 #include "fenbridge/filter.h"
 
 /* Direction tags: what fenbridge got from the GUI, sent to the engine, ... */
@@ -33,6 +34,11 @@ fb_log_line(const char *tag, const char *text, size_t len);
 void
 fb_log_msg(enum fb_level level, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+
+/* Logs the session header: version, config file, engine command and
+ * folder, dialects, options from the config. */
+void
+fb_log_session(const struct fb_config *cfg, int argc, char **argv);
 
 /* Writes buffered log text out (after each batch of lines). */
 void

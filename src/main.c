@@ -1,11 +1,20 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * fenbridge's entry point: config -> log -> bridge -> exit status, or the
- * `convert` subcommand.
+ * fenbridge's entry point: config (defaults, INI file, command line) -> log
+ * -> bridge -> exit status, or the `convert` subcommand.
+ *
+ * A GUI like Fritz starts a program with no arguments: then the settings
+ * come from <program name>.ini beside the program, and an error in that
+ * file is told to the GUI's user in-band before fenbridge exits.
  */
+#include <errno.h>
+#include <limits.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "bridge.h"
@@ -14,42 +23,236 @@
 #include "fenbridge/config.h"
 #include "log.h"
 
+#define MAX_CONFIG_BYTES (1024 * 1024)
+
+/* Reads a whole file into a NUL-terminated heap string. */
+static char *
+read_file(const char *path, char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "rb");
+	char *text = NULL;
+	size_t n = 0;
+
+	if (f == NULL) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	text = malloc(MAX_CONFIG_BYTES + 1);
+	if (text != NULL)
+		n = fread(text, 1, MAX_CONFIG_BYTES + 1, f);
+	if (text == NULL || ferror(f) || n > MAX_CONFIG_BYTES ||
+	    memchr(text, '\0', n) != NULL) {
+		snprintf(err, errlen, "%s: %s", path,
+			 text == NULL ? "out of memory"
+			 : ferror(f)  ? strerror(errno)
+				      : "not a text file of at most 1 MiB");
+		free(text);
+		fclose(f);
+		return NULL;
+	}
+	fclose(f);
+	text[n] = '\0';
+	return text;
+}
+
+static char *
+dir_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	size_t n = slash == NULL ? 1 : (size_t)(slash - path);
+	char *d = malloc(n + 1);
+
+	if (d == NULL)
+		return NULL;
+	if (slash == NULL)
+		memcpy(d, ".", 1);
+	else if (n == 0)
+		memcpy(d, "/", n = 1);
+	else
+		memcpy(d, path, n);
+	d[n] = '\0';
+	return d;
+}
+
+static bool
+is_file(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* <program name>.ini beside the program (its real path), if there. */
+static char *
+default_ini(const char *argv0)
+{
+	char exe[PATH_MAX + 8];
+	size_t n = PATH_MAX;
+	char *dot;
+
+	if (fb_bridge_exepath(exe, &n) < 0) {
+		if (strchr(argv0, '/') == NULL ||
+		    strlen(argv0) > PATH_MAX)
+			return NULL;
+		strcpy(exe, argv0);
+		n = strlen(exe);
+	}
+	dot = strrchr(exe, '.');
+	if (dot != NULL && strcmp(dot, ".exe") == 0)
+		n = (size_t)(dot - exe);
+	strcpy(exe + n, ".ini");
+	return is_file(exe) ? strdup(exe) : NULL;
+}
+
+/*
+ * Finds the engine's program: a path with a slash as given (made absolute,
+ * since the engine starts in its own folder), a bare name beside the config
+ * file first and then in PATH. Sets cfg->engine_file and, unless set, the
+ * engine's working directory. Returns the allocated path, or NULL.
+ */
+static char *
+resolve_engine(struct fb_config *cfg, const char *config_dir)
+{
+	const char *prog = cfg->engine_argv[0];
+	char *path = NULL, cwd[PATH_MAX];
+
+	if (strchr(prog, '/') != NULL) {
+		if (prog[0] == '/') {
+			path = strdup(prog);
+		} else if (getcwd(cwd, sizeof cwd) != NULL &&
+			   (path = malloc(strlen(cwd) + strlen(prog) + 2))) {
+			sprintf(path, "%s/%s", cwd, prog);
+		}
+	} else {
+		const char *env = getenv("PATH");
+		char *dirs = NULL, *save = NULL;
+		if (config_dir != NULL &&
+		    (path = malloc(strlen(config_dir) + strlen(prog) + 2))) {
+			sprintf(path, "%s/%s", config_dir, prog);
+			if (!is_file(path)) {
+				free(path);
+				path = NULL;
+			}
+		}
+		if (path == NULL && env != NULL && (dirs = strdup(env))) {
+			for (char *d = strtok_r(dirs, ":", &save); d != NULL;
+			     d = strtok_r(NULL, ":", &save)) {
+				char *p = malloc(strlen(d) + strlen(prog) + 2);
+				if (p == NULL)
+					break;
+				sprintf(p, "%s/%s", *d ? d : ".", prog);
+				if (is_file(p) && access(p, X_OK) == 0) {
+					path = p;
+					break;
+				}
+				free(p);
+			}
+			free(dirs);
+		}
+	}
+	if (path != NULL) {
+		cfg->engine_file = path;
+		if (cfg->engine_dir == NULL) {
+			static char dir[PATH_MAX];
+			char *d = dir_of(path);
+			if (d != NULL && strlen(d) < sizeof dir) {
+				strcpy(dir, d);
+				cfg->engine_dir = dir;
+			}
+			free(d);
+		}
+	}
+	return path;
+}
+
+/*
+ * A GUI user sees no stderr: answer the GUI's first command with the error
+ * in its protocol (UCI `info string`, XBoard `tellusererror`).
+ */
+static void
+tell_gui(const char *msg)
+{
+	struct pollfd pfd = {.fd = STDIN_FILENO, .events = POLLIN};
+	char line[256];
+	ssize_t n;
+
+	if (isatty(STDIN_FILENO) || poll(&pfd, 1, 3000) <= 0)
+		return;
+	n = read(STDIN_FILENO, line, sizeof line - 1);
+	if (n <= 0)
+		return;
+	line[n] = '\0';
+	if (strncmp(line, "uci", 3) == 0)
+		printf("id name fenbridge (configuration error)\n"
+		       "info string fenbridge: %s\nuciok\n", msg);
+	else if (strncmp(line, "xboard", 6) == 0 ||
+		 strncmp(line, "protover", 8) == 0)
+		printf("tellusererror fenbridge: %s\n", msg);
+	fflush(stdout);
+}
+
+static int
+config_error(const char *msg)
+{
+	fprintf(stderr, "fenbridge: %s\n", msg);
+	tell_gui(msg);
+	return 1;
+}
+
 int
 main(int argc, char **argv)
 {
-	struct fb_config cfg;
-	char err[256];
+	struct fb_config cli, cfg;
+	char err[512];
+	char *ini = NULL, *text = NULL, *dir = NULL, *engine_file = NULL;
 	int rc;
 
 	if (argc > 1 && strcmp(argv[1], "convert") == 0)
 		return fb_convert_main(argc - 1, argv + 1);
 
-	fb_config_init(&cfg);
-	if (fb_config_parse_args(&cfg, argc, argv, err, sizeof err) < 0) {
+	/* A first pass finds --help, --version and --config. */
+	fb_config_init(&cli);
+	if (fb_config_parse_args(&cli, argc, argv, err, sizeof err) < 0) {
 		fprintf(stderr, "fenbridge: %s\nTry 'fenbridge --help'.\n",
 			err);
 		return 2;
 	}
-	if (cfg.action == FB_SHOW_HELP) {
+	if (cli.action == FB_SHOW_HELP) {
 		fputs(fb_config_usage, stdout);
 		return 0;
 	}
-	if (cfg.action == FB_SHOW_VERSION) {
+	if (cli.action == FB_SHOW_VERSION) {
 		printf("fenbridge %s\n", FB_VERSION);
 		return 0;
 	}
 
+	fb_config_init(&cfg);
+	ini = cli.config_path != NULL ? strdup(cli.config_path)
+				      : default_ini(argv[0]);
+	if (ini != NULL) {
+		dir = dir_of(ini);
+		if ((text = read_file(ini, err, sizeof err)) == NULL ||
+		    fb_config_parse_ini(&cfg, text, ini, dir ? dir : ".", err,
+					sizeof err) < 0) {
+			rc = config_error(err);
+			goto out;
+		}
+	}
+	fb_config_parse_args(&cfg, argc, argv, err, sizeof err);
+	if (fb_config_check(&cfg, err, sizeof err) < 0) {
+		fprintf(stderr, "fenbridge: %s\nTry 'fenbridge --help'.\n",
+			err);
+		rc = 2;
+		goto out;
+	}
+	engine_file = resolve_engine(&cfg, cfg.engine_from_config ? dir : NULL);
+
 	/* A GUI that goes away must not kill us before the engine is told. */
 	signal(SIGPIPE, SIG_IGN);
 	if (cfg.log_path != NULL && (rc = fb_log_open(cfg.log_path)) < 0)
-		fprintf(stderr, "fenbridge: warning: cannot open log file "
-			"'%s': %s; continuing without a log\n", cfg.log_path,
-			strerror(-rc));
-	fb_log_msg(FB_LOG_INFO, "fenbridge %s: engine '%s', protocol %s, "
-		   "engine FEN %s, GUI FEN %s", FB_VERSION, cfg.engine_argv[0],
-		   cfg.protocol,
-		   cfg.engine_fen == FB_XFEN ? "X-FEN" : "Shredder-FEN",
-		   cfg.gui_fen == FB_XFEN ? "X-FEN" : "Shredder-FEN");
+		fb_log_msg(FB_LOG_WARN, "cannot open log file '%s': %s; "
+			   "continuing without a log", cfg.log_path,
+			   strerror(-rc));
+	fb_log_session(&cfg, argc, argv);
 	if (isatty(STDIN_FILENO))
 		fprintf(stderr, "fenbridge: relaying to '%s'; type engine "
 			"commands (uci, position fen ..., d, quit). FENs go to "
@@ -57,5 +260,11 @@ main(int argc, char **argv)
 			cfg.engine_fen == FB_XFEN ? "X-FEN" : "Shredder-FEN");
 	rc = fb_bridge_run(&cfg);
 	fb_log_close();
+out:
+	fb_config_free(&cfg);
+	free(engine_file);
+	free(text);
+	free(dir);
+	free(ini);
 	return rc;
 }

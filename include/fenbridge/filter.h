@@ -56,12 +56,30 @@ struct fb_protocol {
 			    size_t term, const struct fb_sink *out);
 };
 
+/* What the config says about one engine option. */
+enum fb_option_flags {
+	FB_OPT_SET = 1,    /* send it to the engine after the handshake */
+	FB_OPT_FORCED = 2, /* and drop the GUI's own setting of it */
+	FB_OPT_HIDDEN = 4, /* do not show it to the GUI */
+};
+
+struct fb_engine_option {
+	const char *name;
+	const char *value; /* NULL for a hidden option with no value */
+	unsigned flags;
+};
+
 struct fb_filter_options {
 	const struct fb_protocol *proto; /* NULL: decided by the GUI */
 	enum fb_notation engine_fen;     /* dialect of FENs sent to the engine */
 	enum fb_notation gui_fen;        /* dialect of FENs sent to the GUI */
 	int gui_castling;    /* FB_CASTLE_AUTO or an enum fb_castle_notation */
 	int engine_castling; /* likewise */
+	/* From the config file: options to set, force or hide, and a name
+	 * that replaces the engine's own (NULL: keep it). Borrowed. */
+	const struct fb_engine_option *options;
+	size_t noptions;
+	const char *name;
 };
 
 struct fb_uci_position; /* protocols/uci.c: the last position line */
@@ -138,6 +156,10 @@ fb_filter_token(const char *text, size_t len, size_t *pos, size_t *start);
 /* True when the token text[start..start+n) equals word. */
 bool
 fb_filter_is(const char *text, size_t start, size_t n, const char *word);
+
+/* The config's entry for the engine option name (any case), or NULL. */
+const struct fb_engine_option *
+fb_filter_option(const struct fb_filter *f, const char *name, size_t n);
 
 /* Reports a formatted diagnostic through out. */
 void
