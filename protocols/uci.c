@@ -245,6 +245,14 @@ uci_setoption(struct fb_filter *f, const char *text, size_t len, size_t term,
 	out->emit(out->ctx, text, len + term);
 }
 
+void
+fb_uci_position_free(struct fb_uci_position *p)
+{
+	if (p != NULL)
+		free(p->line);
+	free(p);
+}
+
 static struct fb_uci_position *
 position_cache(struct fb_filter *f)
 {

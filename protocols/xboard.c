@@ -23,13 +23,18 @@
 static const struct {
 	const char *name;
 	const char *start;
-	bool random; /* FRC-style: the GUI writes castling as O-O */
+	bool random;     /* FRC-style: the GUI writes castling as O-O */
+	bool follow;     /* castling moves follow game.c's rules */
+	char prefix;     /* X-FEN castling prefix (dialects.md, Boards) */
 } known_variants[] = {
-	{"normal", FB_GAME_NORMAL, false},
-	{"fischerandom", NULL, true},
-	{"capablanca", FB_GAME_CAPABLANCA, false},
-	{"caparandom", NULL, true},
-	{"gothic", FB_GAME_GOTHIC, false},
+	{"normal", FB_GAME_NORMAL, false, true, 0},
+	{"fischerandom", NULL, true, true, 0},
+	{"capablanca", FB_GAME_CAPABLANCA, false, true, 0},
+	{"caparandom", NULL, true, true, 0},
+	{"gothic", FB_GAME_GOTHIC, false, true, 0},
+	/* Janus castles symmetrically (king to b or i): its FENs are
+	 * translated, its castling moves pass unchanged. */
+	{"janus", NULL, false, false, 's'},
 };
 
 static int
@@ -74,7 +79,7 @@ set_variant(struct fb_filter *f, const char *name, size_t n)
 	f->variant[n] = '\0';
 	v = variant_index(f->variant);
 	f->variant_known = v >= 0;
-	f->variant_prefix = 0;
+	f->variant_prefix = v >= 0 ? known_variants[v].prefix : 0;
 	f->nhistory = 0;
 	f->game_known = v >= 0 && known_variants[v].start != NULL;
 	if (f->game_known)
@@ -226,6 +231,8 @@ xboard_gui_line(struct fb_filter *f, const char *text, size_t len,
 				&style, "setboard", out, &fen);
 			if (f->game_known)
 				fb_game_from_fen(&f->game, &fen);
+			if (!known_variants[variant_index(f->variant)].follow)
+				f->game_known = false;
 			return;
 		}
 	} else if (n > 0 && is_bare_move(f, text, len, start, n)) {

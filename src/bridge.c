@@ -220,6 +220,12 @@ outq_flush(struct outq *q)
 
 	if (q->busy)
 		return;
+	if (!q->ep->open && !q->ep->is_file) {
+		/* Unusable from the start (endpoint_open) or closed: libuv
+		 * must not see a write to a handle that was never opened. */
+		q->dead = true;
+		q->len = 0;
+	}
 	if (q->len == 0 || q->dead) {
 		if (q->close_after && q->ep->open) {
 			endpoint_close(q->ep);
@@ -523,8 +529,9 @@ endpoint_open(struct fb_bridge *b, struct endpoint *ep, const char *name,
 		ep->is_file = true;
 		return 0;
 	default:
-		/* Closed or unusable: reads see EOF, writes are dropped. */
-		ep->eof = true;
+		/* Unusable (a datagram socket, say): start_reading reports
+		 * EOF, so a GUI stdin ends the session; outq_flush drops
+		 * writes. */
 		return 0;
 	}
 	ep->h.handle.data = ep;

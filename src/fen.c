@@ -122,7 +122,8 @@ piece_ok(char c)
 	case 'p': case 'n': case 'b': case 'r': case 'q': case 'k':
 		return 1;
 	case 'A': case 'C': case 'a': case 'c':
-		return 2; /* Capablanca pieces: 10x8 only */
+	case 'J': case 'j':
+		return 2; /* Capablanca (and Janus) pieces: 10x8 only */
 	default:
 		return 0;
 	}
@@ -215,7 +216,8 @@ parse_board(struct fb_fen *fen, struct fb_fen_report *rep)
 			    rank == 1 ? "" : "s");
 	if (capa && width != FB_FEN_MAX_FILES)
 		return fail(rep, FB_EPIECE, capa_at,
-			    "pieces 'A' and 'C' exist only on 10x8 boards");
+			    "pieces 'A', 'C' and 'J' exist only on 10x8 "
+			    "boards");
 	for (int col = 0; col < 2; col++) {
 		if (kings[col] != 1)
 			return fail(rep, FB_EKINGS, fen->off[0],

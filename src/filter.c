@@ -31,7 +31,7 @@ fb_filter_init(struct fb_filter *f, const struct fb_filter_options *opt)
 void
 fb_filter_free(struct fb_filter *f)
 {
-	free(f->uci_pos);
+	fb_uci_position_free(f->uci_pos);
 	free(f->engine_vars);
 	free(f->history);
 	f->uci_pos = NULL;

@@ -8,6 +8,7 @@
  * file is told to the GUI's user in-band before fenbridge exits.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
 #include <signal.h>
@@ -198,6 +199,19 @@ config_error(const char *msg)
 	return 1;
 }
 
+/*
+ * A closed standard descriptor becomes /dev/null. Otherwise the next file,
+ * pipe or libuv descriptor would take its number: log text would go into
+ * an engine pipe, and libuv asserts that its own descriptors are above 2.
+ */
+static void
+open_std_fds(void)
+{
+	for (int fd = STDIN_FILENO; fd <= STDERR_FILENO; fd++)
+		if (fcntl(fd, F_GETFD) < 0 && errno == EBADF)
+			(void)open("/dev/null", O_RDWR); /* lowest free: fd */
+}
+
 int
 main(int argc, char **argv)
 {
@@ -206,6 +220,7 @@ main(int argc, char **argv)
 	char *ini = NULL, *text = NULL, *dir = NULL, *engine_file = NULL;
 	int rc;
 
+	open_std_fds();
 	if (argc > 1 && strcmp(argv[1], "convert") == 0)
 		return fb_convert_main(argc - 1, argv + 1);
 

@@ -84,11 +84,14 @@ struct fb_filter_options {
 
 struct fb_uci_position; /* protocols/uci.c: the last position line */
 
+/* Frees a position cache (NULL is fine). */
+void
+fb_uci_position_free(struct fb_uci_position *p);
+
 struct fb_filter {
 	struct fb_filter_options opt;
 	const struct fb_protocol *proto; /* NULL until the GUI's first command */
 	bool gui_quit;                   /* the GUI sent quit */
-	unsigned long rewrites;          /* lines changed so far */
 
 	/* The game as the engine sees it after the GUI's last command. */
 	struct fb_game game;
