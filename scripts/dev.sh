@@ -2,13 +2,14 @@
 # fenbridge developer entry point (Debian 12, as root or with sudo):
 #   scripts/dev.sh demo   install what is missing, build, run fenbridge -- stockfish
 #   scripts/dev.sh test   install what is missing, build with -Werror, run every suite
+#                         (also under ASan+UBSan and valgrind, and the fuzzers)
 #   scripts/dev.sh deps   only install what is missing
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # Everything the build and every test suite needs, by Debian package name.
 packages=(
-	meson ninja-build pkg-config gcc libc6-dev libuv1-dev libcmocka-dev libinih-dev python3
+	meson ninja-build pkg-config gcc libc6-dev libuv1-dev libcmocka-dev libinih-dev python3 valgrind
 	stockfish fairy-stockfish toga2 glaurung gnuchess sjaakii polyglot
 )
 
@@ -49,18 +50,46 @@ demo)
 	exec ./build/fenbridge --log=fenbridge.log -- /usr/games/stockfish
 	;;
 test)
+	# Every suite in a -Werror build; again with AddressSanitizer and
+	# UndefinedBehaviorSanitizer; the unit and end-to-end tests under
+	# valgrind memcheck; each fuzz target for a bounded time.
 	deps
+	passed=0 failed=0 skipped=0 status=0
+	mtest() { # mtest NAME DIR [meson test args...]
+		local name=$1 dir=$2 log
+		shift 2
+		log="$dir/summary-$name.txt"
+		echo "== $name" >&2
+		meson test -C "$dir" --print-errorlogs --num-processes 2 "$@" | tee "$log" ||
+			status=1
+		local ok fail to skip
+		ok=$(sed -n 's/^Ok: *\([0-9]*\).*/\1/p' "$log")
+		fail=$(sed -n 's/^Fail: *\([0-9]*\).*/\1/p' "$log")
+		to=$(sed -n 's/^Timeout: *\([0-9]*\).*/\1/p' "$log")
+		skip=$(sed -n 's/^Skipped: *\([0-9]*\).*/\1/p' "$log")
+		passed=$((passed + ${ok:-0}))
+		failed=$((failed + ${fail:-0} + ${to:-0}))
+		skipped=$((skipped + ${skip:-0}))
+	}
 	build build-ci -Dwerror=true
-	set +e
-	meson test -C build-ci --print-errorlogs --num-processes 2 | tee build-ci/test-summary.txt
-	rc=${PIPESTATUS[0]}
-	set -e
-	ok=$(sed -n 's/^Ok: *\([0-9]*\).*/\1/p' build-ci/test-summary.txt)
-	fail=$(sed -n 's/^Fail: *\([0-9]*\).*/\1/p' build-ci/test-summary.txt)
-	to=$(sed -n 's/^Timeout: *\([0-9]*\).*/\1/p' build-ci/test-summary.txt)
-	skip=$(sed -n 's/^Skipped: *\([0-9]*\).*/\1/p' build-ci/test-summary.txt)
-	echo "tests: ${ok:-0} passed, $((${fail:-0} + ${to:-0})) failed, ${skip:-0} skipped"
-	exit "$rc"
+	mtest plain build-ci
+	build build-asan -Dwerror=true -Db_sanitize=address,undefined -Db_lundef=false
+	export ASAN_OPTIONS=abort_on_error=1:detect_leaks=1
+	export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+	mtest sanitizers build-asan
+	mtest valgrind build-ci --setup=valgrind --suite unit
+	mtest valgrind-e2e build-ci --setup=valgrinde2e --suite e2e
+	if [ -x tests/fuzz/run.sh ]; then
+		echo "== fuzz" >&2
+		if tests/fuzz/run.sh "${FUZZ_SECONDS:-30}" | tee build-ci/summary-fuzz.txt; then
+			passed=$((passed + 1))
+		else
+			failed=$((failed + 1))
+			status=1
+		fi
+	fi
+	echo "tests: $passed passed, $failed failed, $skipped skipped"
+	exit "$status"
 	;;
 *)
 	echo "usage: scripts/dev.sh demo|test|deps" >&2
