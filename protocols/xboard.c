@@ -60,12 +60,17 @@ gui_notation(const struct fb_filter *f)
 	return FB_CASTLE_KING;
 }
 
-static enum fb_castle_notation
+/*
+ * The engine's notation, or FB_CASTLE_AUTO: the engine gets castling moves
+ * as the GUI wrote them. XBoard already writes what the engine asked for
+ * (O-O in FRC, king takes rook after oocastle=0), so rewriting could only
+ * make things worse; --engine-castling is for engines that break the rule
+ * (Fairy-Stockfish rejects O-O without saying oocastle=0).
+ */
+static int
 engine_notation(const struct fb_filter *f)
 {
-	if (f->opt.engine_castling != FB_CASTLE_AUTO)
-		return (enum fb_castle_notation)f->opt.engine_castling;
-	return gui_notation(f);
+	return f->opt.engine_castling;
 }
 
 static void
@@ -123,11 +128,11 @@ fen_end(const char *text, size_t len)
 }
 
 /* Follows the move token at text[start..start+n) and emits the line with
- * a castling move in notation to. */
+ * a castling move in notation to (FB_CASTLE_AUTO: as it was written). */
 static void
 move_line(struct fb_filter *f, const char *text, size_t len, size_t term,
-	  size_t start, size_t n, enum fb_castle_notation to,
-	  const char *what, const struct fb_sink *out)
+	  size_t start, size_t n, int to, const char *what,
+	  const struct fb_sink *out)
 {
 	struct fb_edit edit;
 	char pool[8];
@@ -138,8 +143,10 @@ move_line(struct fb_filter *f, const char *text, size_t len, size_t term,
 		return;
 	}
 	pushed = push_history(f);
-	if (fb_filter_move(&f->game, text, start, n, to, &edit, pool, out,
-			   what) < 0) {
+	if (fb_filter_move(&f->game, text, start, n,
+			   to == FB_CASTLE_AUTO ? FB_CASTLE_KXR
+						: (enum fb_castle_notation)to,
+			   &edit, pool, out, what) < 0) {
 		if (pushed)
 			f->nhistory--;
 		fb_filter_report(out, FB_LOG_WARN,
@@ -153,7 +160,7 @@ move_line(struct fb_filter *f, const char *text, size_t len, size_t term,
 	}
 	if (!pushed)
 		f->nhistory = 0; /* out of memory: undo will lose the game */
-	if (edit.len > 0) {
+	if (edit.len > 0 && to != FB_CASTLE_AUTO) {
 		fb_filter_report(out, FB_LOG_DEBUG, "%s: castling '%.*s' sent "
 				 "as '%.*s'", what, (int)n, text + start,
 				 (int)edit.tlen, edit.text);
@@ -331,7 +338,7 @@ xboard_engine_line(struct fb_filter *f, const char *text, size_t len,
 	n = fb_filter_token(text, len, &pos, &start);
 	if (fb_filter_is(text, start, n, "move")) {
 		n = fb_filter_token(text, len, &pos, &start);
-		move_line(f, text, len, term, start, n, gui_notation(f),
+		move_line(f, text, len, term, start, n, (int)gui_notation(f),
 			  "engine move", out);
 		return;
 	}

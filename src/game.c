@@ -146,9 +146,13 @@ fb_game_parse_move(const struct fb_game *g, const char *text, size_t len,
 	    parse_square(g, text + i, len - i, &m->to_file, &m->to_rank) == 0)
 		return FB_EINVAL;
 	i += 2;
-	if (i < len && text[i] == '=')
+	if (i < len && text[i] == '=') {
 		i++;
-	if (i < len) {
+		if (i == len || text[i] == '+' || text[i] == '#')
+			return FB_EINVAL; /* '=' without a piece */
+	}
+	/* A check or mate sign may follow the move without a promotion. */
+	if (i < len && text[i] != '+' && text[i] != '#') {
 		char p = (char)(text[i] | 0x20);
 		if (strchr("qrbnac", p) == NULL || p == '\0')
 			return FB_EINVAL;
@@ -208,7 +212,11 @@ fb_game_print_castle(const struct fb_game *g, const struct fb_move *m,
 		break;
 	case FB_CASTLE_KING:
 		dest = king_target(g->width, m->castle);
-		if (dest - m->from_file < 2 && m->from_file - dest < 2)
+		/* One file away (b1c1) the king's move reads as a king step,
+		 * unless the castling rook stands on that square (f1g1): no
+		 * king step can go there, and the string is the KxR one. */
+		if (dest - m->from_file < 2 && m->from_file - dest < 2 &&
+		    dest != m->to_file)
 			return FB_EINVAL;
 		len = put_square(buf, m->from_file, m->from_rank);
 		len += put_square(buf + len, dest, m->from_rank);

@@ -78,7 +78,9 @@ fb_game_parse_move(const struct fb_game *g, const char *text, size_t len,
  * Writes castling move m (m->castle >= 0) of the side to move in notation n
  * to out (not NUL-terminated). Returns the length, or FB_EINVAL when the
  * notation cannot express it (king notation with the king already on, or
- * one file from, its castling square), or FB_ENOSPC.
+ * one file from, its castling square, unless the castling rook stands on
+ * that square: f1g1 cannot be a plain king step onto an own rook), or
+ * FB_ENOSPC.
  */
 int
 fb_game_print_castle(const struct fb_game *g, const struct fb_move *m,

@@ -1,0 +1,1033 @@
+#!/usr/bin/env python3
+"""Acceptance test: complete games through fenbridge against real engines.
+
+Usage: games.py FENBRIDGE [--seed N] [--games N] [--plies N] [--jobs N]
+                          [--only SUBSTRING] [--keep-logs]
+
+A small test GUI, written here, plays whole games through the real
+fenbridge binary (`fenbridge --log=... [OPTIONS] -- ENGINE`) against the
+Debian engines in /usr/games.  It speaks ITS dialect (Shredder-FEN or
+X-FEN) and ITS castling notation (king takes rook `e1h1`, or `O-O` in
+XBoard), exactly as a GUI of that kind would, and never looks at what
+fenbridge sends to the engine.
+
+The referee holds the true game: a separate `stockfish` (UCI_Chess960 =
+true), or for 10x8 a `fairy-stockfish` (UCI_Variant caparandom,
+UCI_Chess960 = true), given `position fen <start Shredder-FEN> moves <all
+moves, castling as king takes rook>`; `d` gives the current Shredder-FEN
+(where kings and castling rooks are), `go perft 1` the legal moves.
+
+The GUI side plays random legal moves, biased toward castling whenever it is
+legal and toward quiet moves that clear the back rank.  Some games start
+with a short "prelude" in which the GUI picks developing moves for BOTH
+sides (sent to the engine in the `moves` list like any other moves), so that
+the engine's side too is able to castle early.  The engine plays the other
+side with a small fixed-depth search.  Every reply of the engine is read in
+the GUI's notation, converted to king-takes-rook and must be in the
+referee's legal move list (the GUI is strict: a castling move in another
+notation than its own counts as illegal).  The first move of every `info
+... pv` and every `currmove` must be legal too.  For stockfish and
+fairy-stockfish the GUI also sends `d` before each search (fenbridge passes
+it through): the engine's `Fen:` line must be the referee's position, which
+proves that the FEN and every castling move reached the engine as intended.
+A game ends at mate or stalemate (no legal moves) or after --plies plies.
+
+Pairings (each must finish every game with no illegal move, castling must be
+played in at least two games, by the GUI in one and by the engine in one):
+
+  1. Chess960-mode UCI GUI (Shredder-FEN, KxR, `setoption name UCI_Chess960
+     value true`, the standard start sent as `position fen ... w HAha - 0 1
+     moves ...` like python-chess) vs toga2 and vs `gnuchess -u`, engines
+     without Chess960 support; fenbridge with default options (it advertises
+     UCI_Chess960 itself, sends KQkq and e1g1).
+  2. X-FEN GUI (`KQkq`, KxR, UCI_Chess960 true) from random Chess960 starts
+     vs glaurung with --engine-fen=shredder.
+  3. XBoard GUI: `xboard`, `protover 2` (waits for `feature ... done=1`),
+     per game `new`, `variant fischerandom`, `force`, `setboard
+     <Shredder-FEN>`, `sd N`, moves as `usermove M` with `O-O` / `O-O-O`
+     for castling, `ping`/`pong` after each to catch an `Error` or `Illegal
+     move` reply, `go` for the engine's move (`move M`, castling expected as
+     O-O), then `force` again; vs fairy-stockfish 11.1 in XBoard mode with
+     --engine-castling=kxr.  Fairy-Stockfish enters XBoard mode only on
+     `xboard`, and then answers `d` with its board and a `Fen:` line.
+  4. Chess960 UCI GUI (Shredder, KxR) vs stockfish from random Chess960
+     starts and from positions with an inner-rook right (found by steering
+     the referee's own random games: a rook walks around to the back rank
+     beyond the other castling rook, as in diff_fen.py), default options
+     (stockfish gets X-FEN with a file letter like `Gkq`).
+  5. caparandom (10x8) via fairy-stockfish (UCI, UCI_Variant caparandom,
+     UCI_Chess960 true), random Capablanca-random starts and inner-rook
+     positions, in both dialects: the GUI sends Shredder-FEN and fenbridge
+     --engine-fen=xfen, and the GUI sends X-FEN and --engine-fen=shredder.
+
+Controls: for 1-3 the same GUI plays the same games with the engine alone
+(no fenbridge), and the test asserts that this FAILS: toga2 and gnuchess
+exit with status 1 on `HAha` (`board_from_fen(): bad FEN`), glaurung
+misreads `KQkq` in Chess960 starts (it takes the a- and h-file as the
+castling rooks) and loses the game's thread, fairy-stockfish rejects
+`usermove O-O` with `Error (unkown command): O-O` (and writes its own
+castling as king takes rook, which an XBoard GUI in fischerandom does not
+read).  So fenbridge is what makes each pairing work.
+
+Per pairing one line like `toga2 (960 GUI, std start): 6 games, 0 illegal,
+castled in 5 (gui 3, engine 4)`, then `N passed, M failed`.  On a failure
+the game's moves, the GUI's last lines and the tail of fenbridge's --log
+are printed.  Exit status: 0 pass, 1 failure, 77 (skip) when none of the
+engines is installed.
+"""
+
+import argparse
+import collections
+import concurrent.futures
+import os
+import queue
+import random
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+GAMES = "/usr/games"
+STOCKFISH = GAMES + "/stockfish"
+FAIRY = GAMES + "/fairy-stockfish"
+TOGA = GAMES + "/toga2"
+GLAURUNG = GAMES + "/glaurung"
+GNUCHESS = GAMES + "/gnuchess"
+SKIP = 77
+
+STANDARD = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1"
+PERFT_RE = re.compile(r"^([a-j][1-8][a-j][1-8][a-z]?): 1$")
+
+# Known fenbridge failures: pairing label -> why.  A pairing listed here is
+# run and reported, but neither counted as passed nor failing the suite.
+KNOWN_FAILURES = {}
+
+
+class GameError(Exception):
+    """The game cannot go on: an illegal move, a rejected move, a wrong
+    position in the engine, an engine that exited or hangs."""
+
+
+# ---------------------------------------------------------------- starts
+
+def scharnagl(n):
+    """Chess960 start number n (0..959) -> white back rank (518 is
+    RNBQKBNR), the standard Scharnagl numbering as in diff_fen.py."""
+    rank = [None] * 8
+    n, b1 = divmod(n, 4)
+    rank[2 * b1 + 1] = "B"
+    n, b2 = divmod(n, 4)
+    rank[2 * b2] = "B"
+    n, q = divmod(n, 6)
+    free = [i for i in range(8) if rank[i] is None]
+    rank[free[q]] = "Q"
+    knights = [(0, 1), (0, 2), (0, 3), (0, 4), (1, 2),
+               (1, 3), (1, 4), (2, 3), (2, 4), (3, 4)][n]
+    free = [i for i in range(8) if rank[i] is None]
+    for k in knights:
+        rank[free[k]] = "N"
+    free = [i for i in range(8) if rank[i] is None]
+    for i, p in zip(free, "RKR"):
+        rank[i] = p
+    return "".join(rank)
+
+
+def caparandom_rank(rng):
+    """A Capablanca-random white back rank (the rules diff_fen.py uses):
+    bishops and queen/archbishop on opposite colours, king between the
+    rooks, every pawn protected by a back-rank piece."""
+    pieces = list("RRNNBBQKAC")
+    while True:
+        rng.shuffle(pieces)
+        pos = {}
+        for i, p in enumerate(pieces):
+            pos.setdefault(p, []).append(i)
+        (b1, b2), (r1, r2) = pos["B"], pos["R"]
+        if (b1 + b2) % 2 == 0 or (pos["Q"][0] + pos["A"][0]) % 2 == 0:
+            continue
+        if not r1 < pos["K"][0] < r2:
+            continue
+
+        def protected(f):
+            for g in range(max(0, f - 2), min(10, f + 3)):
+                d, p = abs(g - f), pieces[g]
+                if (d == 0 and p in "RQCK") or (d == 1 and p in "BQAK") \
+                        or (d == 2 and p in "NAC"):
+                    return True
+            return False
+
+        if all(protected(f) for f in range(10)):
+            return "".join(pieces)
+
+
+def start_fen(rank):
+    """Shredder-FEN of the start with white back rank `rank`."""
+    w = len(rank)
+    files = [chr(ord("a") + i) for i, p in enumerate(rank) if p == "R"]
+    castle = files[1].upper() + files[0].upper() + files[1] + files[0]
+    return "%s/%s/%d/%d/%d/%d/%s/%s w %s - 0 1" % (
+        rank.lower(), "p" * w, w, w, w, w, "P" * w, rank, castle)
+
+
+# ---------------------------------------------------------------- boards
+
+def parse_board(placement):
+    """FEN placement -> list of 8 ranks (index 0 = rank 1), each a list of
+    piece letters or None."""
+    ranks = []
+    for row in placement.split("/"):
+        out = []
+        for m in re.finditer(r"\d+|.", row):
+            t = m.group(0)
+            out.extend([None] * int(t) if t.isdigit() else [t])
+        ranks.append(out)
+    ranks.reverse()
+    return ranks
+
+
+def sq(s):
+    return ord(s[0]) - ord("a"), int(s[1]) - 1
+
+
+def sqname(f, r):
+    return "%s%d" % (chr(ord("a") + f), r + 1)
+
+
+class Pos:
+    """A Shredder-FEN from the referee, with what the GUI needs to know:
+    the board, the side to move, the castling rooks."""
+
+    def __init__(self, fen):
+        self.fen = fen
+        f = fen.split(" ")
+        self.board = parse_board(f[0])
+        self.width = len(self.board[0])
+        self.stm = f[1]
+        self.castling = f[2]
+
+    @staticmethod
+    def back(colour):
+        return 0 if colour == "w" else 7
+
+    def own(self, colour, piece):
+        return piece.upper() if colour == "w" else piece.lower()
+
+    def king_file(self, colour):
+        row = self.board[self.back(colour)]
+        k = self.own(colour, "K")
+        return row.index(k) if k in row else None
+
+    def rights(self, colour):
+        """{'h'|'a': rook file} of colour's castling rights."""
+        out = {}
+        kf = self.king_file(colour)
+        for c in self.castling:
+            if c == "-" or (c.isupper() != (colour == "w")) or kf is None:
+                continue
+            x = ord(c.lower()) - ord("a")
+            out["h" if x > kf else "a"] = x
+        return out
+
+    def castle_wing(self, move):
+        """'h' or 'a' when move (KxR notation) is a castling move of the
+        side to move, else None."""
+        if len(move) != 4:
+            return None
+        (ff, fr), (tf, tr) = sq(move[:2]), sq(move[2:])
+        back = self.back(self.stm)
+        if fr != back or tr != back:
+            return None
+        if self.board[fr][ff] != self.own(self.stm, "K") or \
+                self.board[tr][tf] != self.own(self.stm, "R"):
+            return None
+        return "h" if tf > ff else "a"
+
+    def inner_right(self):
+        """True when a castling rook has another own rook further out on
+        its wing of the back rank (X-FEN writes its file letter)."""
+        for colour in "wb":
+            row = self.board[self.back(colour)]
+            kf = self.king_file(colour)
+            for wing, x in self.rights(colour).items():
+                beyond = range(x + 1, self.width) if wing == "h" \
+                    else range(0, x)
+                if any(row[i] == self.own(colour, "R") for i in beyond):
+                    return True
+        return False
+
+    def xfen(self):
+        """This FEN in X-FEN: K/Q/k/q for an outermost castling rook, the
+        file letter for an inner one (written here independently of
+        fenbridge)."""
+        out = []
+        for colour in "wb":
+            row = self.board[self.back(colour)]
+            for wing in "ha":
+                x = self.rights(colour).get(wing)
+                if x is None:
+                    continue
+                beyond = range(x + 1, self.width) if wing == "h" \
+                    else range(0, x)
+                if any(row[i] == self.own(colour, "R") for i in beyond):
+                    letter = chr(ord("a") + x)
+                else:
+                    letter = "k" if wing == "h" else "q"
+                out.append(letter.upper() if colour == "w" else letter)
+        f = self.fen.split(" ")
+        f[2] = "".join(out) or "-"
+        return " ".join(f)
+
+
+def to_notation(move, pos, notation):
+    """The referee's move (KxR) in a GUI's castling notation."""
+    wing = pos.castle_wing(move)
+    if wing is None or notation == "kxr":
+        return move
+    if notation == "oo":
+        return "O-O" if wing == "h" else "O-O-O"
+    dest = pos.width - 2 if wing == "h" else 2          # "king"
+    return move[:2] + chr(ord("a") + dest) + move[3]
+
+
+def from_notation(token, pos, legal, notation):
+    """A move written by the engine side (as the GUI reads it) -> the
+    referee's KxR move; raises GameError when it is illegal or a castling
+    move is not in the GUI's notation."""
+    if token in ("O-O", "O-O-O"):
+        if notation != "oo":
+            raise GameError("castling written as %s, but this GUI reads "
+                            "castling as %s" % (token, notation))
+        x = pos.rights(pos.stm).get("h" if token == "O-O" else "a")
+        kf = pos.king_file(pos.stm)
+        if x is None or kf is None:
+            raise GameError("illegal move %s: no such castling right"
+                            % token)
+        back = pos.back(pos.stm)
+        move = sqname(kf, back) + sqname(x, back)
+        if move not in legal:
+            raise GameError("illegal move %s (= %s)" % (token, move))
+        return move
+    if token in legal:
+        if pos.castle_wing(token) is not None and notation != "kxr":
+            raise GameError("castling written as king takes rook %s, but "
+                            "this GUI reads castling as %s"
+                            % (token, notation))
+        return token
+    if notation == "king":
+        for m in legal:
+            if pos.castle_wing(m) and to_notation(m, pos, "king") == token:
+                return m
+    raise GameError("illegal move %s" % token)
+
+
+# ---------------------------------------------------------------- choosing
+
+def choose(rng, pos, legal, prelude, best, p_castle=0.8):
+    """The GUI's move: castling when legal (mostly); else half of the time
+    the referee's own choice at depth 1-2 (`best()`, so that games last and
+    both sides get to castle), else quiet moves that clear the back rank
+    and keep the castling rooks and king at home, else anything.  In the
+    prelude (moves chosen for both sides before the engine takes over)
+    never castle and only develop: pieces off the back rank, pawns."""
+    castles = [m for m in legal if pos.castle_wing(m)]
+    if castles and not prelude and rng.random() < p_castle:
+        return rng.choice(castles)
+    back = pos.back(pos.stm)
+    keep = set(pos.rights(pos.stm).values())
+    develop, pawns, safe = [], [], []
+    for m in legal:
+        if m in castles:
+            continue
+        (ff, fr), (tf, tr) = sq(m[:2]), sq(m[2:4])
+        p = pos.board[fr][ff].upper()
+        if p == "K" or (p == "R" and fr == back and ff in keep):
+            continue
+        safe.append(m)
+        if pos.board[tr][tf] is not None:
+            continue
+        if fr == back and tr != back and p != "Q":
+            develop.append(m)
+        elif p == "P" and 0 < ff < pos.width - 1:
+            pawns.append(m)
+    r = rng.random()
+    if prelude:
+        if develop and r < 0.6:
+            return rng.choice(develop)
+        return rng.choice(pawns or develop or safe or legal)
+    if r < 0.7:
+        m = best()
+        if m in legal:
+            return m
+    if develop and r < 0.8:
+        return rng.choice(develop)
+    if safe and r < 0.95:
+        return rng.choice(safe)
+    return rng.choice(legal)
+
+
+def rook_distance(board, start, targets, own):
+    """Fewest rook moves from start to a target square (own pieces block,
+    enemy pieces may be captured), or None (the idea of diff_fen.py)."""
+    width = len(board[0])
+    dist = {start: 0}
+    frontier = [start]
+    while frontier:
+        nxt = []
+        for (f, r) in frontier:
+            if (f, r) in targets:
+                return dist[(f, r)]
+            for df, dr in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+                nf, nr = f + df, r + dr
+                while 0 <= nf < width and 0 <= nr < 8:
+                    p = board[nr][nf]
+                    if p is not None and p in own:
+                        break
+                    if (nf, nr) not in dist:
+                        dist[(nf, nr)] = dist[(f, r)] + 1
+                        nxt.append((nf, nr))
+                    if p is not None:
+                        break
+                    nf, nr = nf + df, nr + dr
+        frontier = nxt
+    return None
+
+
+def steer(rng, pos, legal):
+    """A move toward an inner-rook right: some rook of the side to move
+    walks to the back rank beyond one of its castling rooks, while the king
+    and that castling rook stay at home."""
+    board, width = pos.board, pos.width
+    back = pos.back(pos.stm)
+    own = "PNBRQKAC" if pos.stm == "w" else "pnbrqkac"
+    rook = own[3]
+    rights = set(pos.rights(pos.stm).values())
+    kf = pos.king_file(pos.stm)
+
+    def targets(rs):
+        t = set()
+        for x in rs:
+            span = range(x + 1, width) if x > kf else range(0, x)
+            t |= {(i, back) for i in span}
+        return t
+
+    outer, walk, opening, other = [], [], [], []
+    files = set()
+    if kf is not None:
+        files = {f for (f, _) in targets(rights)}
+        for r in range(8):
+            files |= {i for i in range(width) if board[r][i] == rook}
+    for m in legal:
+        (ff, fr), (tf, tr) = sq(m[:2]), sq(m[2:4])
+        piece = board[fr][ff]
+        if piece == own[5]:
+            continue                    # no king moves, no castling
+        if piece == rook and kf is not None:
+            rest = rights - {ff} if fr == back else rights
+            t = targets(rest)
+            if (tf, tr) in t:
+                outer.append(m)
+                continue
+            if t:
+                saved = board[tr][tf]
+                board[tr][tf], board[fr][ff] = rook, None
+                d = rook_distance(board, (tf, tr), t, own)
+                board[tr][tf], board[fr][ff] = saved, rook
+                if d is not None:
+                    walk.append((d, m))
+        if rights and ((piece == own[0] and ff in files)
+                       or (fr == back and kf is not None
+                           and (ff, fr) in targets(rights))):
+            opening.append(m)
+        other.append(m)
+    r = rng.random()
+    if outer and r < 0.95:
+        return rng.choice(outer)
+    if walk and r < 0.7:
+        best = min(d for d, _ in walk)
+        return rng.choice([m for d, m in walk if d == best])
+    if opening and r < 0.85:
+        return rng.choice(opening)
+    return rng.choice(other or legal)
+
+
+# ---------------------------------------------------------------- processes
+
+class Proc:
+    """A line-oriented child process; every wait has a deadline.  Keeps the
+    last lines of both directions for a failure report."""
+
+    def __init__(self, argv, label):
+        self.label = label
+        self.argv = argv
+        self.p = subprocess.Popen(
+            argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE, text=True, bufsize=1, errors="replace")
+        self.q = queue.Queue()
+        self.err = []
+        self.recent = collections.deque(maxlen=40)
+        for stream, sink in ((self.p.stdout, self.q.put),
+                             (self.p.stderr, self.err.append)):
+            threading.Thread(target=self._pump, args=(stream, sink),
+                             daemon=True).start()
+
+    @staticmethod
+    def _pump(stream, sink):
+        for line in stream:
+            sink(line.rstrip("\r\n"))
+        sink(None)
+
+    def status(self):
+        try:
+            return self.p.wait(timeout=2)
+        except subprocess.TimeoutExpired:
+            return None
+
+    def gone(self, what):
+        st = self.status()
+        err = [l for l in self.err if l]
+        raise GameError("%s %s (exit status %s)%s" % (
+            self.label, what, st,
+            "; stderr: " + " | ".join(err[-3:]) if err else ""))
+
+    def send(self, line):
+        self.recent.append("> " + line)
+        try:
+            self.p.stdin.write(line + "\n")
+            self.p.stdin.flush()
+        except (BrokenPipeError, OSError, ValueError):
+            self.gone("closed its input")
+
+    def wait_for(self, pred, timeout):
+        """Lines up to and including the first one matching pred."""
+        deadline = time.monotonic() + timeout
+        lines = []
+        while True:
+            left = deadline - time.monotonic()
+            try:
+                line = self.q.get(timeout=max(left, 0.001))
+            except queue.Empty:
+                raise GameError("%s: no answer within %g s (waiting after "
+                                "'%s')" % (self.label, timeout,
+                                           self.last_sent()))
+            if line is None:
+                self.q.put(None)
+                self.gone("exited")
+            self.recent.append("< " + line)
+            lines.append(line)
+            if pred(line):
+                return lines
+
+    def last_sent(self):
+        for l in reversed(self.recent):
+            if l.startswith("> "):
+                return l[2:]
+        return ""
+
+    def close(self, quit_cmd="quit"):
+        try:
+            self.p.stdin.write(quit_cmd + "\n")
+            self.p.stdin.flush()
+            self.p.stdin.close()
+        except (BrokenPipeError, OSError, ValueError):
+            pass
+        try:
+            self.p.wait(timeout=4)
+        except subprocess.TimeoutExpired:
+            self.p.terminate()
+            try:
+                self.p.wait(timeout=3)
+            except subprocess.TimeoutExpired:
+                self.p.kill()
+                self.p.wait()
+
+
+class Referee:
+    """stockfish (8x8) or fairy-stockfish caparandom (10x8) in Chess960
+    mode: the true game."""
+
+    def __init__(self, width):
+        if width == 8:
+            self.proc = Proc([STOCKFISH], "referee stockfish")
+            opts = [("UCI_Chess960", "true")]
+        else:
+            self.proc = Proc([FAIRY], "referee fairy-stockfish")
+            opts = [("UCI_Variant", "caparandom"), ("UCI_Chess960", "true")]
+        self.proc.send("uci")
+        self.proc.wait_for(lambda l: l == "uciok", 20)
+        for name, value in opts:
+            self.proc.send("setoption name %s value %s" % (name, value))
+        self.proc.send("isready")
+        self.proc.wait_for(lambda l: l == "readyok", 20)
+
+    def step(self, start, moves):
+        """-> (Shredder-FEN, legal moves in KxR notation)."""
+        cmd = "position fen " + start
+        if moves:
+            cmd += " moves " + " ".join(moves)
+        self.proc.send(cmd)
+        self.proc.send("d")
+        self.proc.send("go perft 1")
+        fen, legal = None, []
+        for line in self.proc.wait_for(
+                lambda l: l.startswith("Nodes searched"), 20):
+            if line.startswith("Fen: "):
+                fen = line[5:].strip()
+            else:
+                m = PERFT_RE.match(line)
+                if m:
+                    legal.append(m.group(1))
+        if fen is None:
+            raise GameError("referee printed no Fen after " + cmd)
+        return fen, legal
+
+    def best(self, depth):
+        """The referee's move at depth in the position of the last step."""
+        self.proc.send("go depth %d" % depth)
+        t = self.proc.wait_for(lambda l: l.startswith("bestmove"),
+                               20)[-1].split()
+        return t[1] if len(t) > 1 else None
+
+    def close(self):
+        self.proc.close()
+
+
+# ---------------------------------------------------------------- GUIs
+
+GLAURUNG_FEN_RE = re.compile(r"^[1-8pnbrqkPNBRQK/]+ [wb] \S+ \S+$")
+
+
+def check_d(kind, lines, pos):
+    """The engine's answer to `d` must show the referee's position.
+    "fen": stockfish and fairy-stockfish print `Fen: <Shredder-FEN>`, which
+    must be the referee's FEN byte for byte.  "glaurung": Glaurung prints
+    a 4-field FEN with its castling rights as K/Q/k/q flags; the board, the
+    side to move and which wings still have a right must match."""
+    if kind == "fen":
+        seen = [l[5:].strip() for l in lines if l.startswith("Fen: ")]
+        if seen != [pos.fen]:
+            raise GameError("engine's position (d) is %s, the referee's %s"
+                            % (seen, pos.fen))
+        return
+    seen = [l for l in lines if GLAURUNG_FEN_RE.match(l)]
+    flags = "".join(
+        (c.upper() if colour == "w" else c)
+        for colour in "wb" for wing, c in (("h", "k"), ("a", "q"))
+        if wing in pos.rights(colour)) or "-"
+    f = pos.fen.split(" ")
+    want = "%s %s %s" % (f[0], f[1], flags)
+    if len(seen) != 1 or " ".join(seen[0].split(" ")[:3]) != want:
+        raise GameError("engine's position (d) is %s, the referee's %s "
+                        "(castling flags %s)" % (seen, pos.fen, flags))
+
+
+class UciGui:
+    """A UCI GUI: Shredder-FEN or X-FEN, castling as king takes rook,
+    UCI_Chess960 true (set right before the first position)."""
+
+    def __init__(self, proc, cfg):
+        self.proc, self.cfg = proc, cfg
+        proc.send("uci")
+        lines = proc.wait_for(lambda l: l == "uciok", 20)
+        # python-chess refuses a Chess960 board with an engine that has no
+        # UCI_Chess960 option; this GUI notes it and goes on (the control
+        # runs would stop here otherwise).
+        self.has_960 = any(l.startswith("option name UCI_Chess960 ")
+                           for l in lines)
+        for name, value in cfg["options"]:
+            proc.send("setoption name %s value %s" % (name, value))
+        if cfg.get("variant"):
+            proc.send("setoption name UCI_Variant value " + cfg["variant"])
+        proc.send("setoption name UCI_Chess960 value true")
+        proc.send("isready")
+        proc.wait_for(lambda l: l == "readyok", 20)
+
+    def new_game(self, start_pos):
+        self.start = start_pos.xfen() if self.cfg["dialect"] == "xfen" \
+            else start_pos.fen
+        self.moves = []
+        self.proc.send("ucinewgame")
+        self.proc.send("isready")
+        self.proc.wait_for(lambda l: l == "readyok", 20)
+
+    def gui_move(self, move, pos):
+        self.moves.append(to_notation(move, pos, "kxr"))
+
+    def engine_move(self, pos, legal, depth):
+        cmd = "position fen " + self.start
+        if self.moves:
+            cmd += " moves " + " ".join(self.moves)
+        self.proc.send(cmd)
+        if self.cfg.get("dcheck"):
+            self.proc.send("d")
+            self.proc.send("isready")
+            lines = self.proc.wait_for(lambda l: l == "readyok", 20)
+            check_d(self.cfg["dcheck"], lines, pos)
+        self.proc.send("go depth %d" % depth)
+        lines = self.proc.wait_for(lambda l: l.startswith("bestmove"), 30)
+        for line in lines[:-1]:
+            t = line.split()
+            if not t or t[0] != "info" or "string" in t:
+                continue
+            for key in ("pv", "currmove"):
+                if key in t and t.index(key) + 1 < len(t):
+                    first = t[t.index(key) + 1]
+                    try:
+                        from_notation(first, pos, legal, "kxr")
+                    except GameError as e:
+                        raise GameError("in '%s': %s" % (line, e))
+        t = lines[-1].split()
+        if len(t) < 2:
+            raise GameError("bestmove without a move: " + lines[-1])
+        move = from_notation(t[1], pos, legal, "kxr")
+        self.moves.append(t[1])
+        return move
+
+
+class XboardGui:
+    """An XBoard GUI in variant fischerandom: setboard with Shredder-FEN,
+    castling written and read as O-O / O-O-O."""
+
+    ERROR_RE = re.compile(r"^(Error|Illegal move)")
+
+    def __init__(self, proc, cfg):
+        self.proc, self.cfg = proc, cfg
+        self.n = 0
+        proc.send("xboard")
+        proc.send("protover 2")
+        lines = proc.wait_for(lambda l: l.startswith("feature")
+                              and "done=1" in l.split(), 10)
+        feats = " ".join(l for l in lines if l.startswith("feature"))
+        for need in ("setboard=1", "usermove=1", "ping=1"):
+            if need not in feats.split():
+                raise GameError("engine lacks feature " + need)
+
+    def sync(self, what):
+        """ping/pong; an Error or Illegal move reply before pong fails."""
+        self.n += 1
+        self.proc.send("ping %d" % self.n)
+        lines = self.proc.wait_for(lambda l: l == "pong %d" % self.n, 20)
+        bad = [l for l in lines if self.ERROR_RE.match(l)]
+        if bad:
+            raise GameError("engine rejected %s: %s" % (what, bad[0]))
+        return lines
+
+    def new_game(self, start_pos):
+        self.proc.send("new")
+        self.proc.send("variant fischerandom")
+        self.proc.send("force")
+        self.proc.send("setboard " + start_pos.fen)
+        self.proc.send("sd %d" % self.cfg.get("sd", 2))
+        self.sync("setboard " + start_pos.fen)
+
+    def gui_move(self, move, pos):
+        m = to_notation(move, pos, "oo")
+        self.proc.send("usermove " + m)
+        self.sync("usermove " + m)
+
+    def engine_move(self, pos, legal, depth):
+        if self.cfg.get("dcheck"):
+            self.proc.send("d")
+            check_d(self.cfg["dcheck"], self.sync("d"), pos)
+        self.proc.send("sd %d" % depth)
+        self.proc.send("go")
+        lines = self.proc.wait_for(
+            lambda l: l.startswith("move ") or self.ERROR_RE.match(l)
+            or l.startswith("resign") or re.match(r"^(1-0|0-1|1/2-1/2)", l),
+            30)
+        self.proc.send("force")
+        t = lines[-1].split()
+        if t[0] != "move" or len(t) < 2:
+            raise GameError("engine answered go with: " + lines[-1])
+        return from_notation(t[1], pos, legal, "oo")
+
+
+# ---------------------------------------------------------------- games
+
+def play_game(gui, ref, cfg, start, rng, stats, trace):
+    """One game; GameError ends it (and the run of the pairing)."""
+    start_pos = Pos(start)
+    gui.new_game(start_pos)
+    gui_colour = rng.choice("wb")
+    prelude = rng.choice(cfg.get("preludes", [0, 10, 14, 18]))
+    moves = []
+    castled = {"gui": False, "engine": False}
+    trace[:] = ["start %s, GUI plays %s, prelude %d" %
+                (start, "white" if gui_colour == "w" else "black", prelude)]
+    end = "ply limit"
+    for ply in range(cfg["plies"]):
+        fen, legal = ref.step(start, moves)
+        if not legal:
+            end = "no legal moves"
+            break
+        pos = Pos(fen)
+        if ply < prelude or pos.stm == gui_colour:
+            move = choose(rng, pos, legal, ply < prelude,
+                          lambda: ref.best(rng.choice((1, 2))))
+            who = "gui" if pos.stm == gui_colour else "gui(prelude)"
+            gui.gui_move(move, pos)
+        else:
+            move = gui.engine_move(pos, legal,
+                                   rng.choice(cfg.get("depths", [1, 2, 3])))
+            who = "engine"
+        if pos.castle_wing(move):
+            castled["gui" if who == "gui" else "engine"
+                    if who == "engine" else "prelude"] = True
+        moves.append(move)
+        trace.append("%d. %s %s" % (ply + 1, who, move))
+    stats["games"] += 1
+    stats["plies"] += len(moves)
+    stats["castled"] += castled["gui"] or castled["engine"]
+    stats["gui"] += castled["gui"]
+    stats["engine"] += castled["engine"]
+    stats["ends"][end] += 1
+    if cfg.get("verbose"):
+        print("    game: %s, prelude %d, %d plies, %s, castled gui %s engine %s"
+              % (start, prelude, len(moves), end, castled["gui"],
+                 castled["engine"]))
+        print("      " + " ".join(t.split(" ", 2)[2] for t in trace[1:]))
+
+
+def run_games(argv, label, cfg, starts, seed, log=None):
+    """Plays every start through argv with a fresh referee; returns
+    (stats, error message or None, report lines)."""
+    rng = random.Random(seed)
+    stats = {"games": 0, "plies": 0, "castled": 0, "gui": 0, "engine": 0,
+             "ends": collections.Counter()}
+    trace = []
+    ref = Referee(cfg.get("width", 8))
+    proc = None
+    try:
+        proc = Proc(argv, label)
+        gui = (XboardGui if cfg["protocol"] == "xboard" else UciGui)(proc,
+                                                                      cfg)
+        stats["has_960"] = getattr(gui, "has_960", None)
+        for start in starts:
+            play_game(gui, ref, cfg, start, rng, stats, trace)
+        return stats, None, []
+    except GameError as e:
+        report = ["  game %d: %s" % (stats["games"] + 1, t) for t in trace[-12:]]
+        report.append("  last lines of the GUI's pipe:")
+        report += ["    " + l for l in list(proc.recent)[-14:]] if proc else []
+        if log and os.path.exists(log):
+            with open(log, errors="replace") as f:
+                tail = f.read().splitlines()[-25:]
+            report.append("  tail of fenbridge --log %s:" % log)
+            report += ["    " + l for l in tail]
+        return stats, str(e), report
+    finally:
+        if proc is not None:
+            proc.close()
+        ref.close()
+
+
+# ---------------------------------------------------------------- pairings
+
+def random_960_starts(rng, n, standard_ok=False):
+    out = []
+    while len(out) < n:
+        k = rng.randrange(960)
+        if k != 518 or standard_ok:
+            out.append(start_fen(scharnagl(k)))
+    return out
+
+
+def inner_rook_starts(rng, n, width):
+    """Positions with an inner-rook right, from the referee's own random
+    games steered as in steer(); each is the referee's Shredder-FEN."""
+    ref = Referee(width)
+    out = []
+    try:
+        for _ in range(60):
+            if len(out) >= n:
+                break
+            rank = scharnagl(rng.randrange(960)) if width == 8 \
+                else caparandom_rank(rng)
+            start, moves = start_fen(rank), []
+            for _ in range(120):
+                fen, legal = ref.step(start, moves)
+                if not legal:
+                    break
+                pos = Pos(fen)
+                if pos.inner_right():
+                    out.append(fen)
+                    break
+                moves.append(steer(rng, pos, legal))
+    finally:
+        ref.close()
+    return out
+
+
+def pairings(args):
+    """(label, engine argv, fenbridge options, GUI config, starts, control)
+    in the order printed."""
+    rng = random.Random(args.seed)
+    n = args.games
+    common = {"plies": args.plies, "verbose": args.verbose}
+    out = []
+
+    def add(label, exe, argv, fbopts, cfg, starts, control=None):
+        out.append({"label": label, "exe": exe, "argv": argv,
+                    "fb": fbopts, "cfg": dict(common, **cfg),
+                    "starts": starts, "control": control})
+
+    std = [STANDARD] * n
+    add("toga2 (960 GUI, std start)", TOGA, [TOGA], [],
+        {"protocol": "uci", "dialect": "shredder",
+         "options": [("Hash", "16"), ("OwnBook", "false")]},
+        std, "toga2 exits with status 1 on HAha")
+    add("gnuchess -u (960 GUI, std start)", GNUCHESS, [GNUCHESS, "-u"], [],
+        {"protocol": "uci", "dialect": "shredder",
+         "options": [("Hash", "16"), ("OwnBook", "false")]},
+        std, "gnuchess exits with status 1 on HAha")
+    add("glaurung (X-FEN GUI, 960 starts)", GLAURUNG, [GLAURUNG],
+        ["--engine-fen=shredder"],
+        {"protocol": "uci", "dialect": "xfen", "dcheck": "glaurung",
+         "options": [("Threads", "1"), ("OwnBook", "false")]},
+        random_960_starts(rng, n), "glaurung misreads KQkq")
+    add("fairy-stockfish xboard (O-O GUI, 960 starts)", FAIRY, [FAIRY],
+        ["--engine-castling=kxr"],
+        {"protocol": "xboard", "dcheck": "fen"},
+        random_960_starts(rng, n), "fairy-stockfish rejects O-O")
+    if os.access(STOCKFISH, os.X_OK):
+        k = n // 2
+        starts = random_960_starts(rng, n - k) + \
+            inner_rook_starts(rng, k, 8)
+    else:
+        starts = []
+    add("stockfish (960 GUI, 960 + inner-rook starts)", STOCKFISH,
+        [STOCKFISH], [],
+        {"protocol": "uci", "dialect": "shredder", "dcheck": "fen",
+         "options": [("Threads", "1")]},
+        starts)
+    if os.access(FAIRY, os.X_OK):
+        k = max(1, n // 3)
+        capa = [start_fen(caparandom_rank(rng)) for _ in range(n - k)] + \
+            inner_rook_starts(rng, k, 10)
+    else:
+        capa = []
+    for dialect, engine_fen in (("shredder", "xfen"), ("xfen", "shredder")):
+        add("fairy-stockfish caparandom (%s GUI, --engine-fen=%s)"
+            % ("Shredder" if dialect == "shredder" else "X-FEN", engine_fen),
+            FAIRY, [FAIRY], ["--engine-fen=" + engine_fen],
+            {"protocol": "uci", "dialect": dialect, "dcheck": "fen",
+             "width": 10, "variant": "caparandom",
+             "options": [("Threads", "1")]},
+            capa)
+    return out
+
+
+def run_pairing(fenbridge, p, seed, logdir, index):
+    """-> list of (ok, known, lines) checks: the pairing, its control."""
+    results = []
+    log = os.path.join(logdir, "pairing%d.log" % index)
+    argv = [fenbridge, "--log=" + log, "--grace=2"] + p["fb"] + ["--"] + \
+        p["argv"]
+    t0 = time.monotonic()
+    stats, err, report = run_games(argv, "fenbridge+" +
+                                   os.path.basename(p["exe"]), p["cfg"],
+                                   p["starts"], seed + index, log)
+    st = stats
+    line = "%s: %d games, %d illegal, castled in %d (gui %d, engine %d)" % (
+        p["label"], st["games"], 1 if err else 0, st["castled"], st["gui"],
+        st["engine"])
+    detail = "  %d plies, ends: %s, %.1f s" % (
+        st["plies"], ", ".join("%s %d" % kv for kv in
+                               sorted(st["ends"].items())) or "-",
+        time.monotonic() - t0)
+    problems = []
+    if err:
+        problems.append("game %d: %s" % (st["games"] + 1, err))
+    else:
+        if st["castled"] < 2:
+            problems.append("castling in fewer than 2 games")
+        if st["gui"] < 1 or st["engine"] < 1:
+            problems.append("castling not played by both the GUI and the "
+                            "engine")
+    known = KNOWN_FAILURES.get(p["label"])
+    lines = [line, detail]
+    if problems:
+        lines += ["  FAIL: " + x for x in problems] + report
+        if known:
+            lines.append("  KNOWN FAILURE (not counted): " + known)
+    results.append((not problems, bool(known and problems), lines))
+
+    if p["control"]:
+        # The same GUI and games with the engine alone.
+        stats, err, _ = run_games(p["argv"], os.path.basename(p["exe"]),
+                                  p["cfg"], p["starts"], seed + index)
+        if err:
+            results.append((True, False, [
+                "  control without fenbridge: fails as expected in game "
+                "%d: %s" % (stats["games"] + 1, err)]))
+        else:
+            results.append((False, False, [
+                "  control without fenbridge: FAIL: expected a failure (%s),"
+                " but %d games went through (castled in %d)"
+                % (p["control"], stats["games"], stats["castled"])]))
+    return results
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("fenbridge")
+    ap.add_argument("--seed", type=int, default=960)
+    ap.add_argument("--games", type=int, default=6)
+    ap.add_argument("--plies", type=int, default=80)
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--only", default="")
+    ap.add_argument("--keep-logs", action="store_true")
+    ap.add_argument("--verbose", action="store_true")
+    args = ap.parse_args()
+
+    fenbridge = os.path.abspath(args.fenbridge)
+    if not os.access(fenbridge, os.X_OK):
+        print("games: %s is not executable" % fenbridge)
+        return 1
+    assert scharnagl(518) == "RNBQKBNR" and scharnagl(0) == "BBQNNRKR"
+    t0 = time.monotonic()
+    todo, skipped = [], []
+    for p in pairings(args):
+        if args.only and args.only not in p["label"]:
+            continue
+        need = [p["exe"], STOCKFISH if p["cfg"].get("width", 8) == 8
+                else FAIRY]
+        missing = [e for e in need if not os.access(e, os.X_OK)]
+        (skipped if missing else todo).append((p, missing))
+    for p, missing in skipped:
+        print("%s: skipped, %s not installed" % (p["label"],
+                                                 ", ".join(missing)))
+    if not todo:
+        print("games: no engine found, skipping")
+        return SKIP
+
+    logdir = tempfile.mkdtemp(prefix="fenbridge-games-")
+    passed = failed = known = 0
+    with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
+        futs = [pool.submit(run_pairing, fenbridge, p, args.seed, logdir, i)
+                for i, (p, _) in enumerate(todo)]
+        for fut in futs:
+            for ok, is_known, lines in fut.result():
+                print("\n".join(lines))
+                if is_known:
+                    known += 1
+                elif ok:
+                    passed += 1
+                else:
+                    failed += 1
+            sys.stdout.flush()
+    if args.keep_logs or failed:
+        print("logs kept in " + logdir)
+    else:
+        shutil.rmtree(logdir, ignore_errors=True)
+    print("games: %.1f s%s" % (time.monotonic() - t0,
+                              ", %d known failure(s)" % known if known
+                              else ""))
+    print("%d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
