@@ -1,0 +1,301 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""The session's lifecycle: engine start failures, an engine that exits or
+dies mid-session, the GUI closing stdin or quitting, the grace period, and
+signals sent to fenbridge."""
+
+import os
+import signal
+import time
+
+import fbtest
+from fbtest import check, eq, test
+
+
+def one_error_line(err, what):
+    lines = err.decode("utf-8", "replace").splitlines()
+    eq(len(lines), 1, "stderr lines (%r)" % lines)
+    check(lines[0].startswith("fenbridge: ") and what in lines[0],
+          "stderr names %r: %r" % (what, lines[0]))
+
+
+@test()
+def engine_start_failures(ctx):
+    noexec = ctx.path("not-executable")
+    with open(noexec, "w") as f:
+        f.write("#!/bin/sh\nexit 0\n")
+    os.chmod(noexec, 0o644)
+    cases = [
+        (ctx.path("missing-engine"), 127),
+        ("fenbridge-no-such-engine-on-path", 127),
+        (noexec, 126),
+        (ctx.dir, 126),
+    ]
+    for engine, status in cases:
+        rc, out, err = fbtest.run(fbtest.cmd("--", engine, "-x"),
+                                  stdin=b"uci\n")
+        eq(rc, status, "exit status for %s" % engine)
+        eq(out, b"", "stdout for %s" % engine)
+        one_error_line(err, engine)
+
+
+def burst(n):
+    return b"".join(b"info string burst %d\n" % i for i in range(1, n + 1))
+
+
+@test()
+def engine_exits_mid_session(ctx):
+    b = ctx.bridge()
+    b.send(b"uci\n")
+    b.expect(b"uciok\n")
+    b.send(b"fake-exit 3 5000\n")
+    rc, rest = b.wait()
+    eq(rest, burst(5000) +
+       b"info string fenbridge: the engine exited with status 3\n",
+       "what the GUI received")
+    eq(rc, 3, "exit status")
+    check(b"exited with status 3" in b.stderr(), "stderr tells")
+
+
+@test()
+def engine_dies_mid_session(ctx):
+    b = ctx.bridge()
+    b.send(b"xboard\nprotover 2\n")
+    b.expect(b"done=1\n")
+    b.send(b"fake-die %d 5000\n" % signal.SIGSEGV)
+    rc, rest = b.wait()
+    eq(rest, burst(5000) +
+       b"tellusererror fenbridge: the engine died of SIGSEGV (11)\n",
+       "what the GUI received")
+    eq(rc, 128 + signal.SIGSEGV, "exit status")
+
+    b = ctx.bridge(name="engine2")
+    b.send(b"uci\n")
+    b.expect(b"uciok\n")
+    b.send(b"fake-die %d 10\n" % signal.SIGKILL)
+    rc, rest = b.wait()
+    eq(rest, burst(10) +
+       b"info string fenbridge: the engine died of SIGKILL (9)\n",
+       "what the GUI received")
+    eq(rc, 128 + signal.SIGKILL, "exit status")
+
+
+@test(timeout=20)
+def engine_exits_while_gui_paused(ctx):
+    # Most of the burst is still in the pipes and queues when the engine
+    # exits: all of it comes first, then the report.
+    n = fbtest.scale(200000)
+    b = ctx.bridge()
+    b.send(b"uci\n")
+    b.expect(b"uciok\n")
+    b.send(b"fake-exit 3 %d\n" % n)
+    time.sleep(0.5)
+    check(b.p.poll() is None, "fenbridge waits for the GUI")
+    rc, rest = b.wait(timeout=10)
+    eq(rest, burst(n) +
+       b"info string fenbridge: the engine exited with status 3\n",
+       "what the GUI received")
+    eq(rc, 3, "exit status")
+
+
+@test()
+def engine_half_line_then_exit(ctx):
+    # The half line is delivered as it is; fenbridge's report starts a line.
+    b = ctx.bridge()
+    b.send(b"uci\n")
+    b.expect(b"uciok\n")
+    b.send(b"fake-half bestmove e2e4\n")
+    rc, rest = b.wait()
+    eq(rest, b"bestmove e2e4\n"
+       b"info string fenbridge: the engine exited with status 0\n",
+       "what the GUI received")
+    eq(rc, 0, "exit status")
+
+
+@test()
+def engine_exits_at_start(ctx):
+    # Before the GUI said anything there is no protocol to report in: the
+    # output passes and the status tells.
+    b = ctx.bridge(engine_opts=["--do=fake-exit 4 3"])
+    rc, rest = b.wait()
+    eq(rest, burst(3), "what the GUI received")
+    eq(rc, 4, "exit status")
+
+
+@test()
+def gui_closes_stdin(ctx):
+    # The engine gets quit and then EOF; fenbridge exits with its status.
+    b = ctx.bridge(engine_opts=["--ignore-quit", "--eof-status=5"])
+    b.send(b"uci\n")
+    b.expect(b"uciok\n")
+    t0 = time.monotonic()
+    b.close_stdin()
+    rc, rest = b.wait()
+    eq(rc, 5, "exit status")
+    eq(rest, b"", "GUI output after EOF")
+    eq(b.recorded(), b"uci\nquit\n", "what the engine received")
+    eq(b.events()[1:], ["quit", "eof"], "engine events")
+    check(time.monotonic() - t0 < 2 * fbtest.SLOW,
+          "no waiting for the grace period")
+
+
+@test()
+def gui_quits_keeping_stdin_open(ctx):
+    # python-chess waits for the process after quit without closing stdin.
+    b = ctx.bridge()
+    b.send(b"uci\n")
+    b.expect(b"uciok\n")
+    b.send(b"quit\n")
+    rc, rest = b.wait()
+    eq(rc, 0, "exit status")
+    eq(rest, b"", "no report for a normal end")
+    eq(b.stderr(), b"", "stderr")
+
+
+@test()
+def gui_goes_away(ctx):
+    # The GUI closes both pipes while the engine talks: fenbridge tells the
+    # engine to quit and ends; nothing is left running.
+    b = ctx.bridge()
+    b.send(b"uci\n")
+    b.expect(b"uciok\n")
+    b.p.stdout.close()
+    b.eof = True
+    b.send(b"fake-flood 100000\n")
+    b.close_stdin()
+    rc, _ = b.wait(timeout=5)
+    eq(rc, 0, "exit status")
+    eq(b.recorded(), b"uci\nfake-flood 100000\nquit\n",
+       "what the engine received")
+    check_gone(b)
+
+
+def run_sh(ctx, script, engine_opts=(), stdin=None, stdout=None):
+    """Runs fenbridge through sh (for redirections such as <&-); returns
+    (status, stdout, stderr, engine record, engine events)."""
+    rec, ev = ctx.path("rec"), ctx.path("events")
+    for f in (rec, ev):
+        if os.path.exists(f):
+            os.unlink(f)
+    argv = ["/bin/sh", "-c", script, "sh"] + fbtest.cmd(
+        "--", fbtest.FAKE, "--events=" + ev, *engine_opts, rec)
+    try:
+        p = fbtest.subprocess.run(
+            argv, stdin=stdin, stdout=stdout or fbtest.subprocess.PIPE,
+            stderr=fbtest.subprocess.PIPE, timeout=5 * fbtest.SLOW,
+            cwd=ctx.dir)
+    except fbtest.subprocess.TimeoutExpired:
+        with open(ev) as f:
+            pid = int(f.readline().split()[1])
+        if fbtest.pid_alive(pid):
+            os.kill(pid, signal.SIGKILL)
+        raise AssertionError("fenbridge hung: %s" % script)
+    with open(rec, "rb") as f:
+        recorded = f.read()
+    with open(ev) as f:
+        events = f.read().splitlines()
+    return p.returncode, p.stdout, p.stderr, recorded, events
+
+
+@test(timeout=20)
+def unusable_gui_stdio(ctx):
+    # A closed stdin reads as EOF: the engine gets quit and the session
+    # ends (not a hang, nor a libuv assertion on descriptor 0).
+    rc, out, err, rec, ev = run_sh(ctx, 'exec "$@" <&-')
+    eq((rc, out, rec), (0, b"", b"quit\n"), "closed stdin")
+    # A closed stdout drops what the engine writes; the GUI's lines go on.
+    rc, out, err, rec, ev = run_sh(ctx, 'printf "uci\\nisready\\nquit\\n" | '
+                                   'exec "$@" >&-')
+    eq((rc, rec), (0, b"uci\nisready\nquit\n"), "closed stdout")
+    eq(err, b"", "stderr with a closed stdout")
+    # Closed stderr: nothing of fenbridge's may land in a pipe. (Valgrind
+    # itself does not start without a stderr.)
+    if not fbtest.WRAPPER:
+        rc, out, err, rec, ev = run_sh(
+            ctx, 'printf "uci\\nposition fen x\\nquit\\n" | exec "$@" 2>&-')
+        eq((rc, rec), (0, b"uci\nposition fen x\nquit\n"), "closed stderr")
+        check(out.endswith(b"uciok\n"), "stdout with a closed stderr: %r"
+              % out)
+    # Descriptors libuv cannot stream (datagram sockets) are treated alike.
+    a, b = fbtest.socket.socketpair(fbtest.socket.AF_UNIX,
+                                    fbtest.socket.SOCK_DGRAM)
+    with a, b:
+        rc, out, err, rec, ev = run_sh(ctx, 'exec "$@"', stdin=a)
+        eq((rc, out, rec), (0, b"", b"quit\n"), "datagram socket as stdin")
+        rc, out, err, rec, ev = run_sh(
+            ctx, 'printf "uci\\nquit\\n" | exec "$@"', stdout=a)
+        eq((rc, rec), (0, b"uci\nquit\n"), "datagram socket as stdout")
+
+
+def check_gone(b):
+    pid = b.engine_pid()
+    check(pid is not None, "the engine recorded its pid")
+    fbtest.wait_for(lambda: not fbtest.pid_alive(pid), 1,
+                    "engine %d to be gone" % pid)
+
+
+@test()
+def grace_then_sigkill(ctx):
+    # The engine ignores quit, EOF and SIGTERM: SIGTERM after the grace
+    # period, SIGKILL 1 s later.
+    grace = 0.5
+    b = ctx.bridge(["--grace=%g" % grace],
+                   ["--ignore-quit", "--hang-on-eof", "--ignore-term"])
+    b.send(b"uci\n")
+    b.expect(b"uciok\n")
+    t0 = time.monotonic()
+    b.close_stdin()
+    rc, rest = b.wait(timeout=grace + 4)
+    dt = time.monotonic() - t0
+    check(grace + 0.9 <= dt <= grace + 1 + 1.5 * fbtest.SLOW,
+          "returned after %.2f s (grace %.1f s + 1 s)" % (dt, grace))
+    eq(rc, 128 + signal.SIGKILL, "exit status")
+    eq(b.events()[1:], ["quit", "eof", "signal SIGTERM"], "engine events")
+    check(b"SIGTERM" in b.stderr() and b"SIGKILL" in b.stderr(),
+          "stderr tells: %r" % b.stderr())
+    check_gone(b)
+
+
+@test()
+def grace_then_sigterm(ctx):
+    grace = 0.3
+    b = ctx.bridge(["--grace=%g" % grace], ["--ignore-quit", "--hang-on-eof"])
+    b.send(b"uci\nquit\n")  # quit, stdin left open
+    b.expect(b"uciok\n")
+    t0 = time.monotonic()
+    rc, rest = b.wait(timeout=grace + 3)
+    dt = time.monotonic() - t0
+    check(dt <= grace + 1.5 * fbtest.SLOW,
+          "returned after %.2f s (grace %.1f s)"
+          % (dt, grace))
+    eq(rc, 128 + signal.SIGTERM, "exit status")
+    eq(b.events()[-1], "signal SIGTERM", "the engine's last event")
+    check_gone(b)
+
+
+@test()
+def signals_forwarded(ctx):
+    b = ctx.bridge()
+    b.send(b"uci\n")
+    b.expect(b"uciok\n")
+    for sig in (signal.SIGINT, signal.SIGHUP, signal.SIGINT):
+        n = len(b.events())
+        os.kill(b.pid, sig)
+        fbtest.wait_for(lambda: len(b.events()) > n, 2,
+                        "the engine to get %s" % sig.name)
+        eq(b.events()[n:], ["signal " + sig.name], "engine events")
+        # fenbridge lives on and still relays.
+        b.send(b"isready\n")
+        b.expect(b"readyok\n")
+        check(b.p.poll() is None, "fenbridge survived %s" % sig.name)
+    os.kill(b.pid, signal.SIGTERM)
+    rc, rest = b.wait()
+    eq(b.events()[-1], "signal SIGTERM", "the engine got SIGTERM")
+    # The engine died of the forwarded signal; that is no crash to report.
+    eq(rest, b"", "GUI output after SIGTERM")
+    eq(rc, 128 + signal.SIGTERM, "exit status")
+    check_gone(b)
+
+
+if __name__ == "__main__":
+    fbtest.main()

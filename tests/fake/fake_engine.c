@@ -1,0 +1,290 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A fake chess engine for the e2e tests. It appends every byte it reads on
+ * stdin to RECORD (lines exactly as received, terminators included), answers
+ * the UCI and XBoard handshakes, and misbehaves on request: through `fake-*`
+ * commands read on stdin, or the same commands given with --do at start.
+ *
+ * Usage: fake_engine [OPTIONS] RECORD
+ *   --events=FILE     append "pid N", "quit", "eof", "signal SIGxxx" lines
+ *   --ignore-quit     `quit` does not end it
+ *   --hang-on-eof     at EOF on stdin wait for a signal instead of exiting
+ *   --eof-status=N    at EOF exit with status N (default 0)
+ *   --ignore-term     SIGTERM is recorded but does not end it
+ *   --do=CMD          run CMD (below) before reading stdin; repeatable
+ *
+ * Answers: uci -> id, option UCI_Chess960, uciok; isready -> readyok;
+ * protover N -> feature ... setboard=1 ... done=1 (CECP wants no answer to
+ * xboard itself); ping N -> pong N; quit -> exit 0. Misbehaviour:
+ *   fake-flood N         write N lines "info string flood I" (I = 1..N),
+ *                        then "info string flood done"
+ *   fake-exit CODE [N]   write N lines "info string burst I", exit CODE
+ *   fake-die SIG [N]     write N lines "info string burst I", die of SIG
+ *   fake-stderr TEXT     write TEXT and a newline to stderr
+ *   fake-half TEXT       write TEXT with no terminator, exit 0
+ *   fake-echo TEXT       write TEXT and the command's own terminator
+ *   fake-closeout        close stdout and keep running
+ *   fake-sleep MS        sleep MS milliseconds
+ *
+ * SIGINT and SIGHUP are recorded and otherwise ignored (as XBoard engines
+ * with `feature sigint=1` do); SIGTERM is recorded, then kills it.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MAX_DO 16
+
+static int record_fd = -1;
+static int events_fd = -1;
+static bool ignore_quit, ignore_term, hang_on_eof, out_closed;
+static int eof_status;
+
+/* write(2) until done; async-signal-safe, so handlers may use it. */
+static void
+write_all(int fd, const char *p, size_t n)
+{
+	while (n > 0 && fd >= 0) {
+		ssize_t w = write(fd, p, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return;
+		p += w;
+		n -= (size_t)w;
+	}
+}
+
+static void
+event(const char *s)
+{
+	write_all(events_fd, s, strlen(s));
+}
+
+static void
+on_signal(int sig)
+{
+	int saved = errno;
+
+	event(sig == SIGINT   ? "signal SIGINT\n"
+	      : sig == SIGHUP ? "signal SIGHUP\n"
+			      : "signal SIGTERM\n");
+	if (sig == SIGTERM && !ignore_term) {
+		/* Die of the signal itself, as an engine without a handler
+		 * would; it is delivered when this handler returns. */
+		signal(SIGTERM, SIG_DFL);
+		raise(SIGTERM);
+	}
+	errno = saved;
+}
+
+static void
+out(const char *p, size_t n)
+{
+	if (!out_closed)
+		fwrite(p, 1, n, stdout);
+}
+
+static void
+outs(const char *s)
+{
+	out(s, strlen(s));
+}
+
+static void
+burst(long n, const char *what)
+{
+	for (long i = 1; i <= n && !out_closed; i++)
+		printf("info string %s %ld\n", what, i);
+}
+
+/* Is the first word of line[0..len) equal to word? Sets the arguments after
+ * it: (*args)[0..*n). */
+static bool
+is_cmd(const char *line, size_t len, const char *word, const char **args,
+       size_t *n)
+{
+	size_t w = strlen(word);
+
+	if (len < w || memcmp(line, word, w) != 0 ||
+	    (len > w && line[w] != ' '))
+		return false;
+	*args = len > w ? line + w + 1 : line + len;
+	*n = (size_t)(line + len - *args);
+	return true;
+}
+
+/* Reads up to two numbers from the arguments a[0..n) (not NUL-terminated,
+ * maybe holding NUL bytes); missing ones are 0. */
+static void
+numbers(const char *a, size_t n, long *x, long *y)
+{
+	char buf[64];
+
+	snprintf(buf, sizeof buf, "%.*s", (int)(n < sizeof buf ? n : 63), a);
+	*x = *y = 0;
+	sscanf(buf, "%ld %ld", x, y);
+}
+
+/* Handles one line: text[0..len) plus its terminator text[len..len+term). */
+static void
+command(const char *text, size_t len, size_t term)
+{
+	const char *a; /* the arguments a[0..n), set by CMD() */
+	size_t n;
+	long x, y;
+	bool die;
+
+#define CMD(word) is_cmd(text, len, word, &a, &n)
+	if (CMD("uci")) {
+		outs("id name fake\nid author fenbridge e2e tests\n"
+		     "option name UCI_Chess960 type check default false\n"
+		     "uciok\n");
+	} else if (CMD("isready")) {
+		outs("readyok\n");
+	} else if (CMD("protover")) {
+		outs("feature myname=\"fake\" setboard=1 ping=1 usermove=1 "
+		     "sigint=1 sigterm=1 variants=\"normal,fischerandom\" "
+		     "done=1\n");
+	} else if (CMD("ping")) {
+		outs("pong ");
+		out(a, n);
+		outs("\n");
+	} else if (CMD("quit")) {
+		event("quit\n");
+		if (!ignore_quit) {
+			fflush(stdout);
+			exit(0);
+		}
+	} else if (CMD("fake-flood")) {
+		numbers(a, n, &x, &y);
+		burst(x, "flood");
+		outs("info string flood done\n");
+	} else if ((die = CMD("fake-die")) || CMD("fake-exit")) {
+		numbers(a, n, &x, &y);
+		burst(y, "burst");
+		fflush(stdout);
+		if (!die)
+			exit((int)x);
+		signal((int)x, SIG_DFL);
+		raise((int)x);
+		exit(1);
+	} else if (CMD("fake-stderr")) {
+		fwrite(a, 1, n, stderr);
+		fputc('\n', stderr);
+		fflush(stderr);
+	} else if (CMD("fake-half")) {
+		out(a, n);
+		fflush(stdout);
+		exit(0);
+	} else if (CMD("fake-echo")) {
+		out(a, n + term);
+	} else if (CMD("fake-closeout")) {
+		fflush(stdout);
+		close(STDOUT_FILENO);
+		out_closed = true;
+		event("closed stdout\n");
+	} else if (CMD("fake-sleep")) {
+		struct timespec ts;
+		numbers(a, n, &x, &y);
+		ts.tv_sec = x / 1000;
+		ts.tv_nsec = x % 1000 * 1000000L;
+		while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+			;
+	}
+#undef CMD
+}
+
+static void
+line_in(const char *line, size_t n)
+{
+	size_t len = n, term = 0;
+
+	if (len > 0 && line[len - 1] == '\n')
+		len--, term++;
+	if (len > 0 && line[len - 1] == '\r')
+		len--, term++;
+	command(line, len, term);
+	if (!out_closed)
+		fflush(stdout);
+}
+
+static int
+open_append(const char *path)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+
+	if (fd < 0) {
+		fprintf(stderr, "fake_engine: %s: %s\n", path, strerror(errno));
+		exit(99);
+	}
+	return fd;
+}
+
+int
+main(int argc, char **argv)
+{
+	const char *todo[MAX_DO];
+	int ndo = 0, i;
+	struct sigaction sa;
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	char buf[64];
+
+	for (i = 1; i < argc && strncmp(argv[i], "--", 2) == 0; i++) {
+		const char *o = argv[i];
+		if (strncmp(o, "--events=", 9) == 0)
+			events_fd = open_append(o + 9);
+		else if (strcmp(o, "--ignore-quit") == 0)
+			ignore_quit = true;
+		else if (strcmp(o, "--ignore-term") == 0)
+			ignore_term = true;
+		else if (strcmp(o, "--hang-on-eof") == 0)
+			hang_on_eof = true;
+		else if (strncmp(o, "--eof-status=", 13) == 0)
+			eof_status = atoi(o + 13);
+		else if (strncmp(o, "--do=", 5) == 0 && ndo < MAX_DO)
+			todo[ndo++] = o + 5;
+		else
+			break;
+	}
+	if (i + 1 != argc || strncmp(argv[i], "--", 2) == 0) {
+		fprintf(stderr, "usage: fake_engine [--events=FILE] "
+				"[--ignore-quit] [--ignore-term] "
+				"[--hang-on-eof] [--eof-status=N] [--do=CMD] "
+				"RECORD\n");
+		return 99;
+	}
+	record_fd = open_append(argv[i]);
+	snprintf(buf, sizeof buf, "pid %ld\n", (long)getpid());
+	event(buf);
+
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_signal;
+	sa.sa_flags = SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	setvbuf(stdout, NULL, _IOFBF, 64 * 1024);
+
+	for (i = 0; i < ndo; i++)
+		line_in(todo[i], strlen(todo[i]));
+	while ((n = getline(&line, &cap, stdin)) > 0) {
+		write_all(record_fd, line, (size_t)n);
+		line_in(line, (size_t)n);
+	}
+	free(line);
+	event("eof\n");
+	if (hang_on_eof)
+		for (;;)
+			pause();
+	return eof_status;
+}
