@@ -2,78 +2,97 @@
 """Acceptance test: complete games through fenbridge against real engines.
 
 Usage: games.py FENBRIDGE [--seed N] [--games N] [--plies N] [--jobs N]
-                          [--only SUBSTRING] [--keep-logs]
+                          [--only SUBSTRING] [--keep-logs] [--verbose]
 
 A small test GUI, written here, plays whole games through the real
 fenbridge binary (`fenbridge --log=... [OPTIONS] -- ENGINE`) against the
 Debian engines in /usr/games.  It speaks ITS dialect (Shredder-FEN or
 X-FEN) and ITS castling notation (king takes rook `e1h1`, or `O-O` in
-XBoard), exactly as a GUI of that kind would, and never looks at what
-fenbridge sends to the engine.
+XBoard), as a GUI of that kind would, and never looks at what fenbridge
+sends to the engine (the log is only printed on a failure).
 
-The referee holds the true game: a separate `stockfish` (UCI_Chess960 =
-true), or for 10x8 a `fairy-stockfish` (UCI_Variant caparandom,
-UCI_Chess960 = true), given `position fen <start Shredder-FEN> moves <all
-moves, castling as king takes rook>`; `d` gives the current Shredder-FEN
-(where kings and castling rooks are), `go perft 1` the legal moves.
+Referee.  A separate `stockfish` (UCI_Chess960 = true), for 10x8 a
+`fairy-stockfish` (UCI_Variant caparandom, UCI_Chess960 = true), holds the
+true game: `position fen <start Shredder-FEN> moves <all moves, castling as
+king takes rook>`, `d` for the current Shredder-FEN (where the kings and
+castling rooks are), `go perft 1` for the legal moves.
 
-The GUI side plays random legal moves, biased toward castling whenever it is
-legal and toward quiet moves that clear the back rank.  Some games start
-with a short "prelude" in which the GUI picks developing moves for BOTH
-sides (sent to the engine in the `moves` list like any other moves), so that
-the engine's side too is able to castle early.  The engine plays the other
-side with a small fixed-depth search.  Every reply of the engine is read in
-the GUI's notation, converted to king-takes-rook and must be in the
-referee's legal move list (the GUI is strict: a castling move in another
-notation than its own counts as illegal).  The first move of every `info
-... pv` and every `currmove` must be legal too.  For stockfish and
-fairy-stockfish the GUI also sends `d` before each search (fenbridge passes
-it through): the engine's `Fen:` line must be the referee's position, which
-proves that the FEN and every castling move reached the engine as intended.
+The GUI's moves: castling whenever it is legal (80 %), else mostly the
+referee's own choice at depth 1-2 (so that games last and both sides get
+to castle), else quiet moves that clear the back rank, else anything.  Most
+games start with a "prelude" of 10-18 plies in which the GUI picks
+developing moves for BOTH sides (sent in the `moves` list like any other),
+so that the engine's side can castle early.  At a UCI engine turn where
+castling is legal the GUI now and then sends `go depth N searchmoves
+<castling moves>` (a user restricting the search), so that engines that
+would rarely choose castling at low depth castle too; toga2 and gnuchess
+ignore searchmoves, they castle on their own.  Now and then, mostly right
+after a castling, the GUI takes back two plies (UCI: a shorter `position`
+line; XBoard: `undo` twice, Fairy-Stockfish 11.1 has no `remove`).
+
+Checks, every engine turn (the GUI is strict: castling in another notation
+than its own is an illegal move):
+  * `bestmove` / `move`, read in the GUI's notation, is in the referee's
+    legal list; with searchmoves it is one of them;
+  * the first move of every `info ... pv` and `currmove` is legal; the whole
+    last pv (two moves or more) is playable move by move by the referee;
+    the `ponder` move is legal in the position after the engine's move;
+  * `d` before the search (fenbridge passes it through): stockfish and
+    fairy-stockfish print `Fen: <Shredder-FEN>`, which must be the referee's
+    FEN byte for byte; glaurung prints a FEN with K/Q/k/q flags, whose board,
+    side to move and castling wings must match.  So the FEN and every
+    castling move reached the engine as intended.
 A game ends at mate or stalemate (no legal moves) or after --plies plies.
 
-Pairings (each must finish every game with no illegal move, castling must be
-played in at least two games, by the GUI in one and by the engine in one):
+Pairings (each must finish every game with no illegal move, castling in two
+games or more, by the GUI in one or more and by the engine in one or more):
 
   1. Chess960-mode UCI GUI (Shredder-FEN, KxR, `setoption name UCI_Chess960
-     value true`, the standard start sent as `position fen ... w HAha - 0 1
-     moves ...` like python-chess) vs toga2 and vs `gnuchess -u`, engines
-     without Chess960 support; fenbridge with default options (it advertises
-     UCI_Chess960 itself, sends KQkq and e1g1).
+     value true`) from the standard start, sent like python-chess (`position
+     fen ... w HAha - 0 1 moves ...`) in odd games and as `position startpos
+     moves ...` with KxR castling (Nibbler style) in even ones, vs toga2 and
+     vs `gnuchess -u`, engines without Chess960 support; default options
+     (fenbridge advertises UCI_Chess960 itself, sends KQkq and e1g1).
   2. X-FEN GUI (`KQkq`, KxR, UCI_Chess960 true) from random Chess960 starts
      vs glaurung with --engine-fen=shredder.
   3. XBoard GUI: `xboard`, `protover 2` (waits for `feature ... done=1`),
      per game `new`, `variant fischerandom`, `force`, `setboard
-     <Shredder-FEN>`, `sd N`, moves as `usermove M` with `O-O` / `O-O-O`
-     for castling, `ping`/`pong` after each to catch an `Error` or `Illegal
-     move` reply, `go` for the engine's move (`move M`, castling expected as
-     O-O), then `force` again; vs fairy-stockfish 11.1 in XBoard mode with
-     --engine-castling=kxr.  Fairy-Stockfish enters XBoard mode only on
-     `xboard`, and then answers `d` with its board and a `Fen:` line.
-  4. Chess960 UCI GUI (Shredder, KxR) vs stockfish from random Chess960
-     starts and from positions with an inner-rook right (found by steering
-     the referee's own random games: a rook walks around to the back rank
-     beyond the other castling rook, as in diff_fen.py), default options
-     (stockfish gets X-FEN with a file letter like `Gkq`).
+     <Shredder-FEN>`, `sd N`; its moves as `usermove M` (odd games) or bare
+     (even games), castling as `O-O` / `O-O-O`, `ping` after each to catch
+     an `Error` or `Illegal move` reply; `go` for the engine's move (`move
+     M`, castling expected as O-O), then `force` again.  Against
+     fairy-stockfish 11.1 in XBoard mode with --engine-castling=kxr.  Also
+     the same in `variant caparandom` (10x8), which has no control.
+  4. Chess960 UCI GUI (Shredder, KxR) vs stockfish, default options
+     (stockfish gets X-FEN), from random Chess960 starts and from positions
+     where the side to move can castle with an inner rook (the referee's own
+     random games, steered as in diff_fen.py: a rook walks to the back rank
+     beyond the other castling rook; X-FEN then writes a file letter like
+     `Gkq`).
   5. caparandom (10x8) via fairy-stockfish (UCI, UCI_Variant caparandom,
      UCI_Chess960 true), random Capablanca-random starts and inner-rook
      positions, in both dialects: the GUI sends Shredder-FEN and fenbridge
-     --engine-fen=xfen, and the GUI sends X-FEN and --engine-fen=shredder.
+     --engine-fen=xfen; the GUI sends X-FEN and --engine-fen=shredder.
 
 Controls: for 1-3 the same GUI plays the same games with the engine alone
-(no fenbridge), and the test asserts that this FAILS: toga2 and gnuchess
-exit with status 1 on `HAha` (`board_from_fen(): bad FEN`), glaurung
-misreads `KQkq` in Chess960 starts (it takes the a- and h-file as the
-castling rooks) and loses the game's thread, fairy-stockfish rejects
-`usermove O-O` with `Error (unkown command): O-O` (and writes its own
-castling as king takes rook, which an XBoard GUI in fischerandom does not
-read).  So fenbridge is what makes each pairing work.
+(no fenbridge), and the test asserts that this FAILS, so that fenbridge is
+what makes each pairing work: toga2 and gnuchess exit with status 1 on
+`HAha` (`board_from_fen(): bad FEN (pos=46)`); glaurung, given `KQkq` in a
+Chess960 start whose rooks are not on a and h, silently drops the castling
+rights (its `d` shows `-` where the referee has `HBhb`); fairy-stockfish
+answers `usermove O-O` with `Error (unkown command): O-O` and writes its
+own castling as king takes rook (`move e1f1`), which an XBoard GUI in
+fischerandom does not read.
 
-Per pairing one line like `toga2 (960 GUI, std start): 6 games, 0 illegal,
-castled in 5 (gui 3, engine 4)`, then `N passed, M failed`.  On a failure
-the game's moves, the GUI's last lines and the tail of fenbridge's --log
-are printed.  Exit status: 0 pass, 1 failure, 77 (skip) when none of the
-engines is installed.
+Output: per pairing a line like `toga2 (960 GUI, std start): 8 games, 0
+illegal, castled in 6 (gui 6, engine 3)` and a detail line, per control a
+line, then `N passed, M failed`.  On a failure: the game's last moves, the
+GUI's last lines and the tail of fenbridge's --log (kept in a temp dir).
+A pairing listed in KNOWN_FAILURES is run and reported but neither passes
+nor fails the suite.  Exit status: 0 pass, 1 failure, 77 (skip) when no
+engine is installed; pairings whose engine or referee is missing are
+skipped.  Fixed seed and fixed-depth searches: the games are the same on
+every run.
 """
 
 import argparse
@@ -89,6 +108,7 @@ import sys
 import tempfile
 import threading
 import time
+import zlib
 
 GAMES = "/usr/games"
 STOCKFISH = GAMES + "/stockfish"
@@ -104,6 +124,10 @@ PERFT_RE = re.compile(r"^([a-j][1-8][a-j][1-8][a-z]?): 1$")
 # Known fenbridge failures: pairing label -> why.  A pairing listed here is
 # run and reported, but neither counted as passed nor failing the suite.
 KNOWN_FAILURES = {}
+
+
+class GameOver(Exception):
+    """The engine resigned or claimed a result instead of moving."""
 
 
 class GameError(Exception):
@@ -245,6 +269,14 @@ class Pos:
             return None
         return "h" if tf > ff else "a"
 
+    def inner_castle(self, move):
+        """True when castling move (KxR) castles with an inner rook."""
+        (tf, tr) = sq(move[2:])
+        row = self.board[tr]
+        beyond = range(tf + 1, self.width) if tf > sq(move[:2])[0] \
+            else range(0, tf)
+        return any(row[i] == self.own(self.stm, "R") for i in beyond)
+
     def inner_right(self):
         """True when a castling rook has another own rook further out on
         its wing of the back rank (X-FEN writes its file letter)."""
@@ -279,6 +311,11 @@ class Pos:
         f = self.fen.split(" ")
         f[2] = "".join(out) or "-"
         return " ".join(f)
+
+
+def ply_number(fen):
+    f = fen.split()
+    return (int(f[5]) - 1) * 2 + (f[1] == "b")
 
 
 def to_notation(move, pos, notation):
@@ -468,10 +505,13 @@ class Proc:
         self.q = queue.Queue()
         self.err = []
         self.recent = collections.deque(maxlen=40)
+        self.threads = []
         for stream, sink in ((self.p.stdout, self.q.put),
                              (self.p.stderr, self.err.append)):
-            threading.Thread(target=self._pump, args=(stream, sink),
-                             daemon=True).start()
+            t = threading.Thread(target=self._pump, args=(stream, sink),
+                                 daemon=True)
+            t.start()
+            self.threads.append(t)
 
     @staticmethod
     def _pump(stream, sink):
@@ -487,6 +527,7 @@ class Proc:
 
     def gone(self, what):
         st = self.status()
+        self.threads[1].join(timeout=1)         # the rest of stderr
         err = [l for l in self.err if l]
         raise GameError("%s %s (exit status %s)%s" % (
             self.label, what, st,
@@ -583,6 +624,17 @@ class Referee:
             raise GameError("referee printed no Fen after " + cmd)
         return fen, legal
 
+    def plies_after(self, start, moves):
+        """How many of moves the referee could play from start: Stockfish
+        stops reading a `moves` list at the first illegal move, so the
+        ply count of its Fen tells where that was."""
+        self.proc.send("position fen %s moves %s" % (start, " ".join(moves)))
+        self.proc.send("d")
+        self.proc.send("isready")
+        fen = [l[5:] for l in self.proc.wait_for(lambda l: l == "readyok",
+                                                 20) if l.startswith("Fen: ")]
+        return ply_number(fen[0]) - ply_number(start)
+
     def best(self, depth):
         """The referee's move at depth in the position of the last step."""
         self.proc.send("go depth %d" % depth)
@@ -644,9 +696,22 @@ class UciGui:
         proc.send("isready")
         proc.wait_for(lambda l: l == "readyok", 20)
 
+    ponder = None
+    games = 0
+    pv = []
+
     def new_game(self, start_pos):
-        self.start = start_pos.xfen() if self.cfg["dialect"] == "xfen" \
-            else start_pos.fen
+        self.ponder = None
+        self.start = "fen " + (start_pos.xfen()
+                               if self.cfg["dialect"] == "xfen"
+                               else start_pos.fen)
+        # Every other game from the standard start goes as `startpos`
+        # (with king-takes-rook castling, as Nibbler and some match tools
+        # send it); the others as python-chess does: a FEN with HAha.
+        self.games += 1
+        if self.cfg.get("startpos") and start_pos.fen == STANDARD and \
+                self.games % 2 == 0:
+            self.start = "startpos"
         self.moves = []
         self.proc.send("ucinewgame")
         self.proc.send("isready")
@@ -655,8 +720,12 @@ class UciGui:
     def gui_move(self, move, pos):
         self.moves.append(to_notation(move, pos, "kxr"))
 
-    def engine_move(self, pos, legal, depth):
-        cmd = "position fen " + self.start
+    def takeback(self, n):
+        del self.moves[-n:]
+        self.ponder = None
+
+    def engine_move(self, pos, legal, depth, only=None):
+        cmd = "position " + self.start
         if self.moves:
             cmd += " moves " + " ".join(self.moves)
         self.proc.send(cmd)
@@ -665,12 +734,19 @@ class UciGui:
             self.proc.send("isready")
             lines = self.proc.wait_for(lambda l: l == "readyok", 20)
             check_d(self.cfg["dcheck"], lines, pos)
-        self.proc.send("go depth %d" % depth)
+        go = "go depth %d" % depth
+        if only:
+            go += " searchmoves " + " ".join(to_notation(m, pos, "kxr")
+                                             for m in only)
+        self.proc.send(go)
         lines = self.proc.wait_for(lambda l: l.startswith("bestmove"), 30)
+        self.pv = []
         for line in lines[:-1]:
             t = line.split()
             if not t or t[0] != "info" or "string" in t:
                 continue
+            if "pv" in t:
+                self.pv = t[t.index("pv") + 1:]
             for key in ("pv", "currmove"):
                 if key in t and t.index(key) + 1 < len(t):
                     first = t[t.index(key) + 1]
@@ -682,15 +758,23 @@ class UciGui:
         if len(t) < 2:
             raise GameError("bestmove without a move: " + lines[-1])
         move = from_notation(t[1], pos, legal, "kxr")
+        if only and move not in only:
+            raise GameError("'%s' answered with %s, not one of the "
+                            "searchmoves" % (go, t[1]))
         self.moves.append(t[1])
+        # The ponder move is checked in the next position (the GUI's).
+        self.ponder = t[3] if len(t) >= 4 and t[2] == "ponder" else None
         return move
 
 
 class XboardGui:
-    """An XBoard GUI in variant fischerandom: setboard with Shredder-FEN,
-    castling written and read as O-O / O-O-O."""
+    """An XBoard GUI in variant fischerandom (or cfg xvariant, e.g.
+    caparandom): setboard with Shredder-FEN, castling written and read as
+    O-O / O-O-O."""
 
     ERROR_RE = re.compile(r"^(Error|Illegal move)")
+    ponder = None
+    pv = []
 
     def __init__(self, proc, cfg):
         self.proc, self.cfg = proc, cfg
@@ -715,19 +799,28 @@ class XboardGui:
         return lines
 
     def new_game(self, start_pos):
+        # Moves go as `usermove M` in odd games, bare in even ones (both
+        # are CECP; Fairy-Stockfish takes both).
+        self.games = getattr(self, "games", 0) + 1
+        self.prefix = "usermove " if self.games % 2 else ""
         self.proc.send("new")
-        self.proc.send("variant fischerandom")
+        self.proc.send("variant " + self.cfg.get("xvariant", "fischerandom"))
         self.proc.send("force")
         self.proc.send("setboard " + start_pos.fen)
         self.proc.send("sd %d" % self.cfg.get("sd", 2))
         self.sync("setboard " + start_pos.fen)
 
+    def takeback(self, n):
+        for _ in range(n):
+            self.proc.send("undo")
+        self.sync("undo")
+
     def gui_move(self, move, pos):
         m = to_notation(move, pos, "oo")
-        self.proc.send("usermove " + m)
-        self.sync("usermove " + m)
+        self.proc.send(self.prefix + m)
+        self.sync(self.prefix + m)
 
-    def engine_move(self, pos, legal, depth):
+    def engine_move(self, pos, legal, depth, only=None):
         if self.cfg.get("dcheck"):
             self.proc.send("d")
             check_d(self.cfg["dcheck"], self.sync("d"), pos)
@@ -739,6 +832,8 @@ class XboardGui:
             30)
         self.proc.send("force")
         t = lines[-1].split()
+        if t[0] == "resign" or re.match(r"^(1-0|0-1|1/2-1/2)", t[0]):
+            raise GameOver("engine: " + lines[-1])
         if t[0] != "move" or len(t) < 2:
             raise GameError("engine answered go with: " + lines[-1])
         return from_notation(t[1], pos, legal, "oo")
@@ -747,47 +842,104 @@ class XboardGui:
 # ---------------------------------------------------------------- games
 
 def play_game(gui, ref, cfg, start, rng, stats, trace):
-    """One game; GameError ends it (and the run of the pairing)."""
+    """One game; GameError ends it (and the run of the pairing).
+
+    Now and then, mostly right after a castling, the GUI takes back the
+    last two plies (UCI: a shorter `position` line; XBoard: `undo` twice,
+    Fairy-Stockfish 11.1 has no `remove`) and the game goes on from there,
+    so that fenbridge must restore the castling rights it followed."""
     start_pos = Pos(start)
     gui.new_game(start_pos)
     gui_colour = rng.choice("wb")
     prelude = rng.choice(cfg.get("preludes", [0, 10, 14, 18]))
-    moves = []
-    castled = {"gui": False, "engine": False}
+    if start_pos.inner_right():
+        prelude = 0     # an inner-rook castling is legal right now
+    moves, plays = [], []       # plays: (who, castling?, inner rook?)
     trace[:] = ["start %s, GUI plays %s, prelude %d" %
                 (start, "white" if gui_colour == "w" else "black", prelude)]
     end = "ply limit"
-    for ply in range(cfg["plies"]):
+    chances = 0     # engine turns with a legal castling move
+    takebacks = 0
+    for _ in range(cfg["plies"] + 8):
+        ply = len(moves)
+        if ply >= cfg["plies"]:
+            break
         fen, legal = ref.step(start, moves)
         if not legal:
             end = "no legal moves"
             break
         pos = Pos(fen)
+        if gui.ponder:
+            try:
+                from_notation(gui.ponder, pos, legal, "kxr")
+            except GameError as e:
+                raise GameError("ponder move: %s" % e)
+            gui.ponder = None
         if ply < prelude or pos.stm == gui_colour:
+            if ply >= prelude + 2 and takebacks < 2 and rng.random() < (
+                    0.5 if any(c for _, c, _ in plays[-2:]) else 0.02):
+                takebacks += 1
+                stats["takebacks"] += 1
+                stats["castles_taken_back"] += sum(c for _, c, _ in
+                                                   plays[-2:])
+                gui.takeback(2)
+                del moves[-2:], plays[-2:]
+                trace.append("   takeback 2 plies")
+                continue
             move = choose(rng, pos, legal, ply < prelude,
                           lambda: ref.best(rng.choice((1, 2))))
-            who = "gui" if pos.stm == gui_colour else "gui(prelude)"
+            who = "gui" if pos.stm == gui_colour else "prelude"
             gui.gui_move(move, pos)
         else:
-            move = gui.engine_move(pos, legal,
-                                   rng.choice(cfg.get("depths", [1, 2, 3])))
+            castles = [m for m in legal if pos.castle_wing(m)]
+            only = None
             who = "engine"
-        if pos.castle_wing(move):
-            castled["gui" if who == "gui" else "engine"
-                    if who == "engine" else "prelude"] = True
+            if castles:
+                chances += 1
+                # Now and then the user restricts the search to castling
+                # (UCI `go searchmoves`), so that the engine castles in
+                # games where its own choice would be another move.
+                if cfg["protocol"] == "uci" and \
+                        not any(w.startswith("engine") and c
+                                for w, c, _ in plays) \
+                        and rng.random() < cfg.get("p_searchmoves", 0.25):
+                    only = castles
+                    who = "engine-sm"
+            try:
+                move = gui.engine_move(pos, legal, rng.choice(cfg["depths"]),
+                                       only)
+            except GameOver as e:
+                end = str(e)
+                break
+            # The engine's last pv, as the GUI got it (castling as king
+            # takes rook), must be playable move by move from here.
+            if len(gui.pv) >= 2:
+                n = ref.plies_after(start, moves + gui.pv)
+                if n != len(moves) + len(gui.pv):
+                    raise GameError("pv %s: move %d (%s) is illegal" % (
+                        " ".join(gui.pv), n - len(moves) + 1,
+                        gui.pv[n - len(moves)]))
+                stats["pvs"] += 1
+        castle = pos.castle_wing(move) is not None
+        plays.append((who, castle, castle and pos.inner_castle(move)))
         moves.append(move)
         trace.append("%d. %s %s" % (ply + 1, who, move))
+    gui_c = any(c for w, c, _ in plays if w == "gui")
+    eng_c = any(c for w, c, _ in plays if w.startswith("engine"))
     stats["games"] += 1
     stats["plies"] += len(moves)
-    stats["castled"] += castled["gui"] or castled["engine"]
-    stats["gui"] += castled["gui"]
-    stats["engine"] += castled["engine"]
+    stats["castled"] += gui_c or eng_c
+    stats["gui"] += gui_c
+    stats["engine"] += eng_c
+    stats["forced"] += any(c for w, c, _ in plays if w == "engine-sm")
+    stats["inner"] += sum(i for _, _, i in plays)
     stats["ends"][end] += 1
+    stats["chances"] += chances
     if cfg.get("verbose"):
-        print("    game: %s, prelude %d, %d plies, %s, castled gui %s engine %s"
-              % (start, prelude, len(moves), end, castled["gui"],
-                 castled["engine"]))
-        print("      " + " ".join(t.split(" ", 2)[2] for t in trace[1:]))
+        print("    game: %s, prelude %d, %d plies, %s, castled gui %s engine "
+              "%s (could castle on %d turns)"
+              % (start, prelude, len(moves), end, gui_c, eng_c, chances))
+        print("      " + " ".join(t.split(" ", 2)[-1] for t in trace[1:]))
 
 
 def run_games(argv, label, cfg, starts, seed, log=None):
@@ -795,11 +947,13 @@ def run_games(argv, label, cfg, starts, seed, log=None):
     (stats, error message or None, report lines)."""
     rng = random.Random(seed)
     stats = {"games": 0, "plies": 0, "castled": 0, "gui": 0, "engine": 0,
+             "chances": 0, "forced": 0, "inner": 0, "takebacks": 0,
+             "castles_taken_back": 0, "pvs": 0,
              "ends": collections.Counter()}
     trace = []
-    ref = Referee(cfg.get("width", 8))
-    proc = None
+    ref = proc = None
     try:
+        ref = Referee(cfg.get("width", 8))
         proc = Proc(argv, label)
         gui = (XboardGui if cfg["protocol"] == "xboard" else UciGui)(proc,
                                                                       cfg)
@@ -808,9 +962,14 @@ def run_games(argv, label, cfg, starts, seed, log=None):
             play_game(gui, ref, cfg, start, rng, stats, trace)
         return stats, None, []
     except GameError as e:
-        report = ["  game %d: %s" % (stats["games"] + 1, t) for t in trace[-12:]]
-        report.append("  last lines of the GUI's pipe:")
-        report += ["    " + l for l in list(proc.recent)[-14:]] if proc else []
+        game = "  game %d: " % (stats["games"] + 1)
+        report = [game + t for t in trace[:1] + trace[1:][-12:]]
+        report.append(game + "all moves (KxR, 'undo' = takeback): " + " ".join(
+            t.split()[-1] if "takeback" not in t else "undo"
+            for t in trace[1:]))
+        if proc:
+            report.append("  last lines of the GUI's pipe:")
+            report += ["    " + l for l in list(proc.recent)[-14:]]
         if log and os.path.exists(log):
             with open(log, errors="replace") as f:
                 tail = f.read().splitlines()[-25:]
@@ -820,7 +979,8 @@ def run_games(argv, label, cfg, starts, seed, log=None):
     finally:
         if proc is not None:
             proc.close()
-        ref.close()
+        if ref is not None:
+            ref.close()
 
 
 # ---------------------------------------------------------------- pairings
@@ -835,8 +995,11 @@ def random_960_starts(rng, n, standard_ok=False):
 
 
 def inner_rook_starts(rng, n, width):
-    """Positions with an inner-rook right, from the referee's own random
-    games steered as in steer(); each is the referee's Shredder-FEN."""
+    """Positions in which the side to move can castle with an inner rook
+    (one with another own rook further out on its wing), from the
+    referee's own random games: steer() until an inner-rook right exists,
+    then developing moves that keep it until that castling is legal.  Each
+    is the referee's Shredder-FEN."""
     ref = Referee(width)
     out = []
     try:
@@ -845,27 +1008,35 @@ def inner_rook_starts(rng, n, width):
                 break
             rank = scharnagl(rng.randrange(960)) if width == 8 \
                 else caparandom_rank(rng)
-            start, moves = start_fen(rank), []
-            for _ in range(120):
-                fen, legal = ref.step(start, moves)
+            # Each step from the last FEN alone: no ever longer move list.
+            fen, legal = ref.step(start_fen(rank), [])
+            for _ in range(160):
                 if not legal:
                     break
                 pos = Pos(fen)
-                if pos.inner_right():
+                if any(pos.castle_wing(m) and pos.inner_castle(m)
+                       for m in legal):
                     out.append(fen)
                     break
-                moves.append(steer(rng, pos, legal))
+                if pos.inner_right():
+                    m = choose(rng, pos, legal, True, None)
+                else:
+                    m = steer(rng, pos, legal)
+                fen, legal = ref.step(fen, [m])
     finally:
         ref.close()
     return out
 
 
 def pairings(args):
-    """(label, engine argv, fenbridge options, GUI config, starts, control)
-    in the order printed."""
-    rng = random.Random(args.seed)
+    """The pairings in the order printed: label, engine executable and argv,
+    fenbridge options, GUI config, starts (a key and a function of an rng:
+    computed when the pairing runs, with an rng seeded from --seed and the
+    key, so --only does not change the games), control (what the run
+    without fenbridge shows, or None)."""
     n = args.games
-    common = {"plies": args.plies, "verbose": args.verbose}
+    common = {"plies": args.plies, "verbose": args.verbose,
+              "depths": [1, 2, 3]}
     out = []
 
     def add(label, exe, argv, fbopts, cfg, starts, control=None):
@@ -873,50 +1044,72 @@ def pairings(args):
                     "fb": fbopts, "cfg": dict(common, **cfg),
                     "starts": starts, "control": control})
 
-    std = [STANDARD] * n
+    std = ("std", lambda rng: [STANDARD] * n)
+    # toga2 and gnuchess ignore `go searchmoves` (and `go nodes`): they
+    # castle on their own or not at all.
     add("toga2 (960 GUI, std start)", TOGA, [TOGA], [],
-        {"protocol": "uci", "dialect": "shredder",
+        {"protocol": "uci", "dialect": "shredder", "p_searchmoves": 0,
+         "depths": [2, 3, 4], "startpos": True,
          "options": [("Hash", "16"), ("OwnBook", "false")]},
         std, "toga2 exits with status 1 on HAha")
     add("gnuchess -u (960 GUI, std start)", GNUCHESS, [GNUCHESS, "-u"], [],
-        {"protocol": "uci", "dialect": "shredder",
+        {"protocol": "uci", "dialect": "shredder", "p_searchmoves": 0,
+         "depths": [2, 3, 4], "startpos": True,
          "options": [("Hash", "16"), ("OwnBook", "false")]},
         std, "gnuchess exits with status 1 on HAha")
     add("glaurung (X-FEN GUI, 960 starts)", GLAURUNG, [GLAURUNG],
         ["--engine-fen=shredder"],
         {"protocol": "uci", "dialect": "xfen", "dcheck": "glaurung",
          "options": [("Threads", "1"), ("OwnBook", "false")]},
-        random_960_starts(rng, n), "glaurung misreads KQkq")
+        ("960 glaurung", lambda rng: random_960_starts(rng, n)),
+        "glaurung misreads KQkq")
+    # Fairy-Stockfish's own choice at depth 1-3 is rarely castling; deeper
+    # it castles in XBoard games too (there is no searchmoves in CECP).
     add("fairy-stockfish xboard (O-O GUI, 960 starts)", FAIRY, [FAIRY],
         ["--engine-castling=kxr"],
-        {"protocol": "xboard", "dcheck": "fen"},
-        random_960_starts(rng, n), "fairy-stockfish rejects O-O")
-    if os.access(STOCKFISH, os.X_OK):
-        k = n // 2
-        starts = random_960_starts(rng, n - k) + \
-            inner_rook_starts(rng, k, 8)
-    else:
-        starts = []
+        {"protocol": "xboard", "dcheck": "fen", "depths": [4, 5, 6]},
+        ("960 xboard", lambda rng: random_960_starts(rng, n)),
+        "fairy-stockfish rejects O-O")
     add("stockfish (960 GUI, 960 + inner-rook starts)", STOCKFISH,
         [STOCKFISH], [],
         {"protocol": "uci", "dialect": "shredder", "dcheck": "fen",
          "options": [("Threads", "1")]},
-        starts)
-    if os.access(FAIRY, os.X_OK):
+        ("960 inner", lambda rng: random_960_starts(rng, n - n // 2) +
+         inner_rook_starts(rng, n // 2, 8)))
+
+    def capa(rng):
         k = max(1, n // 3)
-        capa = [start_fen(caparandom_rank(rng)) for _ in range(n - k)] + \
+        return [start_fen(caparandom_rank(rng)) for _ in range(n - k)] + \
             inner_rook_starts(rng, k, 10)
-    else:
-        capa = []
+
+    add("fairy-stockfish xboard caparandom (O-O GUI)", FAIRY, [FAIRY],
+        ["--engine-castling=kxr"],
+        {"protocol": "xboard", "dcheck": "fen", "width": 10,
+         "xvariant": "caparandom", "depths": [4, 5, 6]},
+        ("capa", capa))
     for dialect, engine_fen in (("shredder", "xfen"), ("xfen", "shredder")):
+        # Both dialects play the same starts (the same key).
         add("fairy-stockfish caparandom (%s GUI, --engine-fen=%s)"
             % ("Shredder" if dialect == "shredder" else "X-FEN", engine_fen),
             FAIRY, [FAIRY], ["--engine-fen=" + engine_fen],
             {"protocol": "uci", "dialect": dialect, "dcheck": "fen",
              "width": 10, "variant": "caparandom",
              "options": [("Threads", "1")]},
-            capa)
+            ("capa", capa))
     return out
+
+
+_starts_cache = {}
+_starts_lock = threading.Lock()
+
+
+def starts_for(p, seed):
+    """The pairing's starts, computed once per key."""
+    key, make = p["starts"]
+    with _starts_lock:
+        if key not in _starts_cache:
+            _starts_cache[key] = make(random.Random("%d %s" % (seed, key)))
+        return _starts_cache[key]
 
 
 def run_pairing(fenbridge, p, seed, logdir, index):
@@ -926,17 +1119,28 @@ def run_pairing(fenbridge, p, seed, logdir, index):
     argv = [fenbridge, "--log=" + log, "--grace=2"] + p["fb"] + ["--"] + \
         p["argv"]
     t0 = time.monotonic()
+    try:
+        starts = starts_for(p, seed)
+    except GameError as e:
+        return [(False, False, ["%s: FAIL: no start positions: %s"
+                                % (p["label"], e)])]
+    t_starts = time.monotonic() - t0
+    seed += zlib.crc32(p["label"].encode())
     stats, err, report = run_games(argv, "fenbridge+" +
                                    os.path.basename(p["exe"]), p["cfg"],
-                                   p["starts"], seed + index, log)
+                                   starts, seed, log)
     st = stats
-    line = "%s: %d games, %d illegal, castled in %d (gui %d, engine %d)" % (
+    line = "%s: %d games, %d illegal, castled in %d (gui %d, engine %d%s)" % (
         p["label"], st["games"], 1 if err else 0, st["castled"], st["gui"],
-        st["engine"])
-    detail = "  %d plies, ends: %s, %.1f s" % (
-        st["plies"], ", ".join("%s %d" % kv for kv in
+        st["engine"], ", %d of them with go searchmoves" % st["forced"]
+        if st["forced"] else "")
+    detail = ("  %d plies, %d castlings with an inner rook, %d takebacks "
+              "(undoing %d castlings), %d pvs checked, ends: %s, %.1f s "
+              "(%.1f s to find the starts)") % (
+        st["plies"], st["inner"], st["takebacks"], st["castles_taken_back"],
+        st["pvs"], ", ".join("%s %d" % kv for kv in
                                sorted(st["ends"].items())) or "-",
-        time.monotonic() - t0)
+        time.monotonic() - t0, t_starts)
     problems = []
     if err:
         problems.append("game %d: %s" % (st["games"] + 1, err))
@@ -957,11 +1161,15 @@ def run_pairing(fenbridge, p, seed, logdir, index):
     if p["control"]:
         # The same GUI and games with the engine alone.
         stats, err, _ = run_games(p["argv"], os.path.basename(p["exe"]),
-                                  p["cfg"], p["starts"], seed + index)
+                                  p["cfg"], starts, seed)
         if err:
+            note = ""
+            if stats.get("has_960") is False:
+                note = " (and it advertises no UCI_Chess960: python-chess " \
+                       "would not even start a Chess960 game)"
             results.append((True, False, [
                 "  control without fenbridge: fails as expected in game "
-                "%d: %s" % (stats["games"] + 1, err)]))
+                "%d: %s%s" % (stats["games"] + 1, err, note)]))
         else:
             results.append((False, False, [
                 "  control without fenbridge: FAIL: expected a failure (%s),"
@@ -974,8 +1182,8 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("fenbridge")
     ap.add_argument("--seed", type=int, default=960)
-    ap.add_argument("--games", type=int, default=6)
-    ap.add_argument("--plies", type=int, default=80)
+    ap.add_argument("--games", type=int, default=8)
+    ap.add_argument("--plies", type=int, default=100)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--only", default="")
     ap.add_argument("--keep-logs", action="store_true")
@@ -995,7 +1203,7 @@ def main():
         need = [p["exe"], STOCKFISH if p["cfg"].get("width", 8) == 8
                 else FAIRY]
         missing = [e for e in need if not os.access(e, os.X_OK)]
-        (skipped if missing else todo).append((p, missing))
+        (skipped if missing else todo).append((p, sorted(set(missing))))
     for p, missing in skipped:
         print("%s: skipped, %s not installed" % (p["label"],
                                                  ", ".join(missing)))
