@@ -125,7 +125,10 @@ set_option(struct fb_config *c, const char *name, const char *val, char *err,
 			return bad(err, errlen,
 				   "unknown protocol '%s' (auto, uci or xboard)",
 				   val);
-		c->protocol = val;
+		/* A literal: an INI value lives in inih's line buffer. */
+		c->protocol = strcmp(val, "auto") == 0  ? "auto"
+			      : strcmp(val, "uci") == 0 ? "uci"
+							: "xboard";
 	} else if (strcmp(name, "--gui-castling") == 0 ||
 		   strcmp(name, "--engine-castling") == 0) {
 		enum fb_castle_notation n = FB_CASTLE_KXR;

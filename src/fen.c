@@ -11,6 +11,7 @@
 #include "fenbridge/fen.h"
 
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -77,14 +78,35 @@ fail(struct fb_fen_report *rep, int code, size_t offset, const char *fmt, ...)
 	return code;
 }
 
+/*
+ * True when one of the 8 bytes at p is below 0x21, i.e. a blank once every
+ * byte is known to be a tab or printable ASCII (below 0x80): the "has less"
+ * bit trick, exact for bytes below 0x80 and independent of byte order.
+ */
+static bool
+has_blank(const char *p)
+{
+	const uint64_t ones = UINT64_C(0x0101010101010101);
+	uint64_t x;
+
+	memcpy(&x, p, sizeof x);
+	return ((x - ones * 0x21) & ~x & ones * 0x80) != 0;
+}
+
 static int
 split_fields(struct fb_fen *fen, struct fb_fen_report *rep)
 {
 	const char *t = fen->text;
 	size_t i = 0, n = fen->len;
+	unsigned bad = 0;
 
 	fen->nfields = 0;
+	/* Branch-free (vectorisable) scan; the exact loop only for a bad FEN. */
 	for (i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)t[i];
+		bad |= ((unsigned char)(c - 0x20) > 0x5e) & (c != '\t');
+	}
+	for (i = 0; bad && i < n; i++) {
 		unsigned char c = (unsigned char)t[i];
 		if ((c < 0x20 && c != '\t') || c > 0x7e)
 			return fail(rep, FB_EBYTE, i,
@@ -98,9 +120,12 @@ split_fields(struct fb_fen *fen, struct fb_fen_report *rep)
 			break;
 		if (fen->nfields == FB_FEN_MAX_FIELDS)
 			return fail(rep, FB_EFIELDS, i,
-				    "more than 6 fields (extra text at '%.12s')",
-				    t + i);
+				    "more than 6 fields (extra text at '%.*s')",
+				    (int)(n - i > 12 ? 12 : n - i), t + i);
 		fen->off[fen->nfields] = i;
+		/* eight bytes at a time while none of them is a blank */
+		while (n - i >= 8 && !has_blank(t + i))
+			i += 8;
 		while (i < n && !is_blank(t[i]))
 			i++;
 		fen->flen[fen->nfields] = i - fen->off[fen->nfields];
@@ -127,6 +152,105 @@ piece_ok(char c)
 	default:
 		return 0;
 	}
+}
+
+/*
+ * Byte classes for parse_board_fast(), one word per byte value:
+ *   bits 0-3   squares the byte fills: 1 for a piece and for '/', a digit
+ *              its value
+ *   bit 4      a digit
+ *   bits 8-15  what the byte leaves in its square: the piece letter, '/' for
+ *              '/', 0 for a digit
+ *   bits 32-39 1 for every byte the fast path knows (not: unknown bytes,
+ *              '0', the 10x8-only pieces A, C, J; parse_board() deals with
+ *              those)
+ *   bits 40-47, 48-55, 56-63: 1 for '/', 'K' and 'k' respectively.
+ * Summing the words of at most 87 bytes, the counts never carry.
+ */
+#define BC_FILL 0x0fu
+#define BC_DIGIT 0x10u
+#define BC_KNOWN(c, fill) ((uint64_t)1 << 32 | (uint64_t)(c) << 8 | (fill))
+#define BC_RUN(n) (BC_KNOWN(0, n) | BC_DIGIT)
+#define BC_COUNTS(known, slash, wk, bk)                                   \
+	((uint64_t)(known) << 32 | (uint64_t)(slash) << 40 |               \
+	 (uint64_t)(wk) << 48 | (uint64_t)(bk) << 56)
+
+static const uint64_t board_class[256] = {
+	['P'] = BC_KNOWN('P', 1), ['N'] = BC_KNOWN('N', 1),
+	['B'] = BC_KNOWN('B', 1), ['R'] = BC_KNOWN('R', 1),
+	['Q'] = BC_KNOWN('Q', 1),
+	['K'] = BC_KNOWN('K', 1) | BC_COUNTS(0, 0, 1, 0),
+	['p'] = BC_KNOWN('p', 1), ['n'] = BC_KNOWN('n', 1),
+	['b'] = BC_KNOWN('b', 1), ['r'] = BC_KNOWN('r', 1),
+	['q'] = BC_KNOWN('q', 1),
+	['k'] = BC_KNOWN('k', 1) | BC_COUNTS(0, 0, 0, 1),
+	['1'] = BC_RUN(1), ['2'] = BC_RUN(2), ['3'] = BC_RUN(3),
+	['4'] = BC_RUN(4), ['5'] = BC_RUN(5), ['6'] = BC_RUN(6),
+	['7'] = BC_RUN(7), ['8'] = BC_RUN(8), ['9'] = BC_RUN(9),
+	['/'] = BC_KNOWN('/', 1) | BC_COUNTS(0, 1, 0, 0),
+};
+
+/*
+ * The common case of parse_board() without data-dependent branches: 8x8 or
+ * 10x8, standard pieces, single-digit runs, one king each. Returns false,
+ * having changed nothing in fen, for anything else (malformed or not), which
+ * parse_board() then handles as before; when it returns true, fen holds
+ * exactly what parse_board() would have stored.
+ */
+static bool
+parse_board_fast(struct fb_fen *fen)
+{
+	static const unsigned char zeros[16];
+	const unsigned char *t =
+		(const unsigned char *)fen->text + fen->off[0];
+	size_t n = fen->flen[0];
+	/* The squares from a8 on with each '/' in a square of its own: with
+	 * ranks of width W, rank 8 - r starts at r * (W + 1). A byte of the
+	 * field fills squares pos.. onward; a run also clears the squares a
+	 * longer one would, so no square read below is left unwritten. */
+	unsigned char sq[128 + 16];
+	uint64_t counts = 0, pairs = 0, prev = 0;
+	size_t pos = 0, width, at[2];
+
+	if (n > 8 * FB_FEN_MAX_FILES + 7)
+		return false; /* also keeps the counts from carrying */
+	for (size_t i = 0; i < n; i++) {
+		uint64_t cls = board_class[t[i]];
+		size_t k = pos & 127;
+
+		memcpy(sq + k, zeros, sizeof zeros);
+		sq[k] = (unsigned char)(cls >> 8);
+		counts += cls;
+		pairs |= cls & prev; /* a digit after a digit ("10" too) */
+		prev = cls;
+		pos += cls & BC_FILL;
+	}
+	if ((pos != 8 * 8 + 7 && pos != 8 * FB_FEN_MAX_FILES + 7) ||
+	    counts >> 32 != BC_COUNTS(n, 7, 1, 1) >> 32 || (pairs & BC_DIGIT))
+		return false;
+	/* 8 ranks of width squares and 7 '/', all where they belong */
+	width = (pos - (FB_FEN_RANKS - 1)) / FB_FEN_RANKS;
+	for (size_t r = 1; r < FB_FEN_RANKS; r++)
+		if (sq[r * (width + 1) - 1] != '/')
+			return false;
+	for (int col = 0; col < 2; col++) { /* there is exactly one */
+		const unsigned char *k = memchr(sq, col ? 'k' : 'K', pos);
+		at[col] = (size_t)(k - sq);
+	}
+	for (size_t r = 0; r < FB_FEN_RANKS; r++) {
+		char *row = fen->board[FB_FEN_RANKS - 1 - r];
+		memcpy(row, sq + r * (width + 1), FB_FEN_MAX_FILES);
+		if (width == 8)
+			row[8] = row[9] = 0;
+	}
+	for (int col = 0; col < 2; col++) {
+		size_t kr = FB_FEN_RANKS - 1 - at[col] / (width + 1);
+		fen->king[col] = kr == (size_t)back_rank(col)
+					 ? (int)(at[col] % (width + 1))
+					 : -1;
+	}
+	fen->width = (unsigned)width;
+	return true;
 }
 
 static int
@@ -401,7 +525,7 @@ fb_fen_parse(struct fb_fen *fen, const char *text, size_t len,
 	fen->text = text;
 	fen->len = len;
 	if ((rc = split_fields(fen, rep)) < 0 ||
-	    (rc = parse_board(fen, rep)) < 0)
+	    (!parse_board_fast(fen) && (rc = parse_board(fen, rep)) < 0))
 		return rc;
 	if (fen->flen[1] != 1 || (text[fen->off[1]] != 'w' &&
 				  text[fen->off[1]] != 'b'))
