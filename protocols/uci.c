@@ -224,6 +224,10 @@ uci_setoption(struct fb_filter *f, const char *text, size_t len, size_t term,
 		const char *alias;
 		memcpy(f->uci_variant, text + vb, n);
 		f->uci_variant[n] = '\0';
+		/* Another game: the next position line must not extend the
+		 * cached one, which was followed under the old variant. */
+		if (f->uci_pos != NULL)
+			f->uci_pos->len = 0;
 		if (f->engine_vars != NULL &&
 		    (alias = engine_variant(f, text + vb, ve - vb, &alen)) !=
 			    NULL &&
@@ -391,6 +395,11 @@ uci_position(struct fb_filter *f, const char *text, size_t len, size_t term,
 		}
 		if (!p->known)
 			continue;
+		/* Without a right no later move can castle: the rest of a
+		 * long game needs no reading (p->game's board goes stale,
+		 * but only a right makes anyone look at it). */
+		if (!fb_game_can_castle(&p->game))
+			break;
 		if (p->nedits == MAX_EDITS) {
 			fb_filter_report(out, FB_LOG_WARN,
 					 "position: too many castling moves to "
@@ -445,6 +454,8 @@ translate_moves(struct fb_game *g, const char *text, size_t len, size_t *pos,
 
 	for (;;) {
 		before = *pos;
+		if (!fb_game_can_castle(g))
+			break; /* no castling can follow */
 		if ((n = fb_filter_token(text, len, pos, &start)) == 0 ||
 		    *nedits == MAX_EDITS)
 			break;

@@ -11,9 +11,12 @@
  * more than HIGH_WATER bytes queued its source stops being read until the
  * queue drains below LOW_WATER, so memory stays bounded and nothing is lost.
  */
+/* F_SETPIPE_SZ (Linux) */
+#define _GNU_SOURCE
 #include "bridge.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -27,9 +30,13 @@
 #include "fenbridge/line.h"
 #include "log.h"
 
-#define READ_SIZE (64 * 1024)
-#define HIGH_WATER (256 * 1024)
-#define LOW_WATER (64 * 1024)
+/* Larger than a pipe holds (64 KiB): a read that does not fill the buffer
+ * tells libuv the pipe is drained, sparing a read that would only say
+ * EAGAIN. */
+#define READ_SIZE (128 * 1024)
+#define PIPE_SIZE (256 * 1024)
+#define HIGH_WATER (64 * 1024)
+#define LOW_WATER (16 * 1024)
 #define KILL_DELAY_MS 1000
 
 struct fb_bridge;
@@ -143,33 +150,47 @@ outq_size(const struct outq *q)
 	return q->len + (q->wlen - q->woff);
 }
 
+/* The peer is gone or broken: what is queued for it is discarded. */
 static void
-outq_written(struct outq *q, int status)
+outq_failed(struct outq *q, int status)
+{
+	struct fb_bridge *b = q->ep->b;
+
+	if (!q->dead)
+		fb_log_msg(status == UV_EPIPE ? FB_LOG_INFO : FB_LOG_WARN,
+			   "writing to the %s: %s", q->ep->name,
+			   uv_strerror(status));
+	q->dead = true;
+	q->len = 0;
+	if (q == &b->down.q && !b->gui_gone) {
+		/* The GUI is gone: end the session as on EOF. */
+		b->gui_gone = true;
+		gui_gone(b);
+	}
+}
+
+/* Back-pressure released: read the source of q's direction again. */
+static void
+maybe_resume(struct outq *q)
 {
 	struct fb_bridge *b = q->ep->b;
 	struct direction *d = q == &b->up.q ? &b->up : &b->down;
 
-	q->busy = false;
-	if (status < 0) {
-		if (!q->dead)
-			fb_log_msg(status == UV_EPIPE ? FB_LOG_INFO
-						      : FB_LOG_WARN,
-				   "writing to the %s: %s", q->ep->name,
-				   uv_strerror(status));
-		q->dead = true;
-		q->len = 0;
-		if (q == &b->down.q && !b->gui_gone) {
-			/* The GUI is gone: end the session as on EOF. */
-			b->gui_gone = true;
-			gui_gone(b);
-		}
-	}
-	q->wlen = q->woff = 0;
-	if (d->src->reading == false && !d->src->eof &&
-	    outq_size(q) < LOW_WATER && b->proc_started)
+	if (!d->src->reading && !d->src->eof && outq_size(q) < LOW_WATER &&
+	    b->proc_started)
 		start_reading(d->src);
+}
+
+static void
+outq_written(struct outq *q, int status)
+{
+	q->busy = false;
+	if (status < 0)
+		outq_failed(q, status);
+	q->wlen = q->woff = 0;
+	maybe_resume(q);
 	outq_flush(q);
-	check_done(b);
+	check_done(q->ep->b);
 }
 
 static void
@@ -218,6 +239,21 @@ outq_flush(struct outq *q)
 	size_t tc;
 	int rc;
 
+	if (q->len > 0 && !q->dead && q->ep->open) {
+		/* Write at once what the pipe takes: no request, no callback,
+		 * no extra trip through the loop. libuv refuses (EAGAIN) while
+		 * an earlier write of its own is still pending, so the order
+		 * of bytes holds even while q->busy. */
+		buf = uv_buf_init(q->buf, (unsigned)q->len);
+		rc = uv_try_write(&q->ep->h.stream, &buf, 1);
+		if (rc > 0) {
+			q->len -= (size_t)rc;
+			memmove(q->buf, q->buf + rc, q->len);
+			maybe_resume(q);
+		} else if (rc < 0 && rc != UV_EAGAIN) {
+			outq_failed(q, rc);
+		}
+	}
 	if (q->busy)
 		return;
 	if (!q->ep->open && !q->ep->is_file) {
@@ -500,6 +536,21 @@ start_reading(struct endpoint *ep)
 
 /* ---- endpoints ---- */
 
+/*
+ * A bigger pipe lets an engine's burst of output, and fenbridge's write of
+ * it, go through whole instead of in pieces that each cost a trip through
+ * the loop. Only where the system allows it; nothing depends on it.
+ */
+static void
+widen_pipe(int fd)
+{
+#ifdef F_SETPIPE_SZ
+	(void)fcntl(fd, F_SETPIPE_SZ, PIPE_SIZE);
+#else
+	(void)fd;
+#endif
+}
+
 /* Opens fd for the loop as a stream (pipe, tty, socket) or a file. */
 static int
 endpoint_open(struct fb_bridge *b, struct endpoint *ep, const char *name,
@@ -518,6 +569,8 @@ endpoint_open(struct fb_bridge *b, struct endpoint *ep, const char *name,
 		rc = uv_tty_init(b->loop, &ep->h.tty, fd, 0);
 		break;
 	case UV_NAMED_PIPE:
+		if (!readable)
+			widen_pipe(fd);
 		if ((rc = uv_pipe_init(b->loop, &ep->h.pipe, 0)) == 0)
 			rc = uv_pipe_open(&ep->h.pipe, fd);
 		break;
@@ -561,7 +614,7 @@ signal_name(int sig)
 }
 
 static void
-on_exit(uv_process_t *p, int64_t status, int sig)
+on_engine_exit(uv_process_t *p, int64_t status, int sig)
 {
 	struct fb_bridge *b = p->data;
 
@@ -701,6 +754,7 @@ spawn_engine(struct fb_bridge *b)
 		return rc;
 	if ((rc = uv_pipe(out, 0, 0)) < 0)
 		return rc;
+	widen_pipe(out[0]);
 	if ((rc = uv_pipe(err, 0, 0)) < 0)
 		return rc;
 	memset(&opt, 0, sizeof opt);
@@ -715,7 +769,7 @@ spawn_engine(struct fb_bridge *b)
 	opt.args = b->cfg->engine_argv;
 	opt.cwd = b->cfg->engine_dir;
 	opt.env = b->env;
-	opt.exit_cb = on_exit;
+	opt.exit_cb = on_engine_exit;
 	opt.stdio = stdio;
 	opt.stdio_count = 3;
 	b->proc.data = b;
@@ -757,6 +811,7 @@ direction_init(struct fb_bridge *b, struct direction *d, struct endpoint *src,
 	d->sink.reply = sink_reply;
 	d->sink.report = sink_report;
 	d->sink.ctx = d;
+	d->sink.min_level = fb_log_enabled() ? FB_LOG_DEBUG : FB_LOG_WARN;
 	fb_line_init(&d->framer, FB_LINE_DEFAULT_MAX);
 	src->dir = d;
 }

@@ -54,12 +54,6 @@ fb_filter_token(const char *text, size_t len, size_t *pos, size_t *start)
 	return i - *start;
 }
 
-bool
-fb_filter_is(const char *text, size_t start, size_t n, const char *word)
-{
-	return strlen(word) == n && memcmp(text + start, word, n) == 0;
-}
-
 const struct fb_engine_option *
 fb_filter_option(const struct fb_filter *f, const char *name, size_t n)
 {
@@ -78,6 +72,8 @@ fb_filter_report(const struct fb_sink *out, enum fb_level level,
 	char msg[512];
 	va_list ap;
 
+	if (level < out->min_level)
+		return;
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);

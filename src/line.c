@@ -37,14 +37,15 @@ fb_line_pending(const struct fb_line *lf)
 
 /*
  * Returns the offset of the first terminator in p[0..n), or n if none, and
- * its length in *term.
+ * its length in *term. any_cr false says p holds no CR (checked once per
+ * push: most streams never have one).
  */
 static size_t
-find_term(const char *p, size_t n, size_t *term)
+find_term(const char *p, size_t n, size_t *term, bool any_cr)
 {
 	const char *nl = memchr(p, '\n', n);
 	size_t end = nl != NULL ? (size_t)(nl - p) : n;
-	const char *cr = memchr(p, '\r', end);
+	const char *cr = any_cr ? memchr(p, '\r', end) : NULL;
 
 	if (cr != NULL) {
 		size_t at = (size_t)(cr - p);
@@ -98,6 +99,7 @@ fb_line_push(struct fb_line *lf, const char *data, size_t n, fb_line_fn fn,
 {
 	size_t i = 0;
 	int rc = 0;
+	bool any_cr = memchr(data, '\r', n) != NULL;
 
 	if (n > 0 && lf->after_cr) {
 		lf->after_cr = false;
@@ -113,7 +115,7 @@ fb_line_push(struct fb_line *lf, const char *data, size_t n, fb_line_fn fn,
 	 * stream happened to be split.
 	 */
 	while (i < n) {
-		size_t term, at = i + find_term(data + i, n - i, &term);
+		size_t term, at = i + find_term(data + i, n - i, &term, any_cr);
 		size_t end = at + term; /* one past the terminator */
 
 		if (term == 0) { /* no terminator: keep the tail */

@@ -77,6 +77,8 @@ fb_log_msg(enum fb_level level, const char *fmt, ...)
 	char msg[1024];
 	va_list ap;
 
+	if (level < FB_LOG_WARN && log_file == NULL)
+		return;
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);

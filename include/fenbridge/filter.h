@@ -39,6 +39,8 @@ struct fb_sink {
 	/* A diagnostic about the line being filtered (NUL-terminated). */
 	void (*report)(void *ctx, enum fb_level level, const char *msg);
 	void *ctx;
+	/* Reports below this level are not even formatted. */
+	enum fb_level min_level;
 };
 
 struct fb_filter;
@@ -156,9 +158,15 @@ fb_filter_engine_line(struct fb_filter *f, const char *text, size_t len,
 size_t
 fb_filter_token(const char *text, size_t len, size_t *pos, size_t *start);
 
-/* True when the token text[start..start+n) equals word. */
-bool
-fb_filter_is(const char *text, size_t start, size_t n, const char *word);
+/* True when the token text[start..start+n) equals word. Inline, so that
+ * the length of a literal word is a constant: it runs for every token of
+ * every engine line. */
+static inline bool
+fb_filter_is(const char *text, size_t start, size_t n, const char *word)
+{
+	size_t k = __builtin_strlen(word);
+	return k == n && __builtin_memcmp(text + start, word, k) == 0;
+}
 
 /* The config's entry for the engine option name (any case), or NULL. */
 const struct fb_engine_option *
