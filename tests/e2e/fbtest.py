@@ -131,8 +131,13 @@ class Ctx:
     def path(self, name):
         return os.path.join(self.dir, name)
 
-    def bridge(self, opts=(), engine_opts=(), engine=None, name="engine"):
-        b = Bridge(self, opts, engine_opts, engine, name)
+    def bridge(self, opts=(), engine_opts=(), engine=None, name="engine",
+               argv=None, cwd=None, record=None, events=None):
+        """fenbridge OPTS -- fake engine; or, with argv, that command line
+        (a config file names the engine), reading the fake engine's record
+        and events from the given paths."""
+        b = Bridge(self, opts, engine_opts, engine, name, argv, cwd, record,
+                   events)
         self.bridges.append(b)
         return b
 
@@ -150,17 +155,18 @@ class Bridge:
     demand (a test may stop reading it); stderr is drained by a thread so
     fenbridge never blocks on it."""
 
-    def __init__(self, ctx, opts, engine_opts, engine, name):
-        self.record = ctx.path(name + ".rec")
-        self.events_path = ctx.path(name + ".events")
+    def __init__(self, ctx, opts, engine_opts, engine, name, argv=None,
+                 cwd=None, record=None, events=None):
+        self.record = record or ctx.path(name + ".rec")
+        self.events_path = events or ctx.path(name + ".events")
         if engine is None:
             engine = [FAKE, "--events=" + self.events_path] + \
                 list(engine_opts) + [self.record]
-        self.argv = cmd(*opts, "--", *engine)
+        self.argv = WRAPPER + argv if argv else cmd(*opts, "--", *engine)
         self.p = subprocess.Popen(self.argv, stdin=subprocess.PIPE,
                                   stdout=subprocess.PIPE,
                                   stderr=subprocess.PIPE, bufsize=0,
-                                  cwd=ctx.dir)
+                                  cwd=cwd or ctx.dir)
         self.out = bytearray()
         self.pos = 0  # what expect() has handed out
         self.eof = False
