@@ -33,6 +33,7 @@ struct fb_uci_position {
 	bool known;    /* the game could be followed to its end */
 	int notation;  /* engine castling notation its edits were made for */
 	enum fb_notation dialect;
+	unsigned epoch; /* f->uci_epoch it was read under */
 	struct fb_game game; /* the position after it */
 	struct fb_edit edits[MAX_EDITS];
 	unsigned nedits;
@@ -194,6 +195,7 @@ uci_setoption(struct fb_filter *f, const char *text, size_t len, size_t term,
 	if (ne - nb == 12 && strncasecmp(name, "UCI_Chess960", 12) == 0) {
 		bool on = token_is_nocase(text, vb, ve - vb, "true");
 		f->gui_960 = on;
+		f->uci_epoch++;
 		if (f->fake_960) {
 			fb_filter_report(out, FB_LOG_INFO,
 					 "setoption UCI_Chess960 %s kept by "
@@ -224,10 +226,7 @@ uci_setoption(struct fb_filter *f, const char *text, size_t len, size_t term,
 		const char *alias;
 		memcpy(f->uci_variant, text + vb, n);
 		f->uci_variant[n] = '\0';
-		/* Another game: the next position line must not extend the
-		 * cached one, which was followed under the old variant. */
-		if (f->uci_pos != NULL)
-			f->uci_pos->len = 0;
+		f->uci_epoch++;
 		if (f->engine_vars != NULL &&
 		    (alias = engine_variant(f, text + vb, ve - vb, &alen)) !=
 			    NULL &&
@@ -330,6 +329,7 @@ check_chess960(struct fb_filter *f, const struct fb_game *g,
 		/* Arena sends Chess960 positions without UCI_Chess960. */
 		fb_filter_inject(out, "setoption name UCI_Chess960 value true");
 		f->engine_960 = true;
+		f->uci_epoch++;
 		fb_filter_report(out, FB_LOG_INFO,
 				 "position has Chess960 castling: sent "
 				 "setoption name UCI_Chess960 value true to "
@@ -363,7 +363,7 @@ uci_position(struct fb_filter *f, const char *text, size_t len, size_t term,
 	to = engine_notation(f);
 	if (p->in_moves && p->len > 0 && len >= p->len &&
 	    (len == p->len || is_blank(text[p->len])) && p->notation == (int)to &&
-	    p->dialect == f->opt.engine_fen &&
+	    p->dialect == f->opt.engine_fen && p->epoch == f->uci_epoch &&
 	    memcmp(text, p->line, p->len) == 0) {
 		pos = p->len; /* the same game, maybe with more moves */
 	} else {
@@ -434,6 +434,7 @@ uci_position(struct fb_filter *f, const char *text, size_t len, size_t term,
 	}
 	p->notation = (int)to;
 	p->dialect = f->opt.engine_fen;
+	p->epoch = f->uci_epoch;
 	f->game = p->game;
 	f->game_known = p->known;
 	fb_filter_emit_edited(text, len, term, p->edits, p->nedits, out);
@@ -539,6 +540,7 @@ engine_option(struct fb_filter *f, const char *text, size_t len)
 	n = fb_filter_token(text, len, &pos, &start);
 	if (token_is_nocase(text, start, n, "UCI_Chess960")) {
 		f->engine_has_960 = true;
+		f->uci_epoch++;
 	} else if (token_is_nocase(text, start, n, "UCI_Variant")) {
 		free(f->engine_vars);
 		f->engine_vars = malloc(len - pos + 1);
@@ -676,6 +678,7 @@ uci_engine_line(struct fb_filter *f, const char *text, size_t len,
 			fb_filter_inject(out, "option name UCI_Chess960 type "
 					 "check default false");
 			f->fake_960 = true;
+			f->uci_epoch++;
 			fb_filter_report(out, FB_LOG_INFO,
 					 "the engine has no UCI_Chess960: "
 					 "fenbridge advertises it and "

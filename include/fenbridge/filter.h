@@ -107,6 +107,9 @@ struct fb_filter {
 	char uci_variant[32]; /* UCI_Variant as the GUI set it, or "" */
 	char *engine_vars;    /* the engine's UCI_Variant `var` list, or NULL */
 	struct fb_uci_position *uci_pos;
+	/* Bumped whenever what a position line means to the engine changes
+	 * (Chess960 mode, variant): the cached position is then not reused. */
+	unsigned uci_epoch;
 
 	/* XBoard: the variant, the engine's features, undo history. */
 	char variant[32];

@@ -719,6 +719,45 @@ test_filter_raw_and_cont_pieces_pass_unchanged(void **state)
 	fb_filter_free(&f);
 }
 
+/*
+ * The position cache reuses a line's game only while the line means the
+ * same thing: after UCI_Variant or UCI_Chess960 change, `position startpos
+ * moves ...` is read again (found by fuzzing: the 8x8 game was kept for a
+ * Capablanca startpos).
+ */
+static void
+test_filter_uci_cache_follows_variant_and_chess960(void **state)
+{
+	struct fb_filter f;
+
+	(void)state;
+	filter_init(&f, NULL, FB_XFEN, FB_SHREDDER);
+	expect_same(&f, true, "uci\n");
+	expect_same(&f, false, "option name UCI_Chess960 type check default "
+			       "false\n");
+	expect_same(&f, false, "uciok\n");
+	expect_same(&f, true, "position startpos moves e2e4\n");
+	assert_int_equal(f.game.width, 8);
+	expect_same(&f, true, "setoption name UCI_Variant value capablanca\n");
+	expect_same(&f, true, "position startpos moves e2e4\n");
+	assert_int_equal(f.game.width, 10);
+	assert_int_equal(f.game.board[3][4], 'P');
+
+	/* With UCI_Chess960 on, the same line's castling goes out as king
+	 * takes rook: the cached king-move edit must not be reused. */
+	expect_same(&f, true, "setoption name UCI_Variant value chess\n");
+	expect_same(&f, true, "position startpos moves e2e4 e7e5 g1f3 b8c6 "
+			      "f1c4 g8f6 e1g1\n");
+	expect_same(&f, true, "setoption name UCI_Chess960 value true\n");
+	expect_line(&f, true,
+		    "position startpos moves e2e4 e7e5 g1f3 b8c6 f1c4 g8f6 "
+		    "e1g1\n",
+		    "position startpos moves e2e4 e7e5 g1f3 b8c6 f1c4 g8f6 "
+		    "e1h1\n",
+		    0);
+	fb_filter_free(&f);
+}
+
 static void
 test_filter_protocol_find(void **state)
 {
@@ -826,6 +865,7 @@ main(void)
 		cmocka_unit_test(test_filter_xboard_engine_setup_to_gui_fen),
 		cmocka_unit_test(test_filter_quit_sets_gui_quit),
 		cmocka_unit_test(test_filter_raw_and_cont_pieces_pass_unchanged),
+		cmocka_unit_test(test_filter_uci_cache_follows_variant_and_chess960),
 		cmocka_unit_test(test_filter_protocol_find),
 		cmocka_unit_test(test_filter_fed_by_framer_split_at_every_byte),
 	};
