@@ -77,227 +77,34 @@ it fails and as a failure once it passes (remove the mark then).
 
 import argparse
 import os
-import queue
-import re
 import shlex
 import shutil
 import signal
-import subprocess
 import sys
 import tempfile
-import threading
 import time
 
-STOCKFISH = "/usr/games/stockfish"
-TOGA = "/usr/games/toga2"
-FAIRY = "/usr/games/fairy-stockfish"
-POLYGLOT = "/usr/games/polyglot"
-SKIP = 77
+sys.dont_write_bytecode = True      # no __pycache__ in the source tree
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from chesstest import (FAIRY, POLYGLOT, SKIP, STOCKFISH,  # noqa: E402
+                       TOGA, XBOARD_DONE, Engine, Results, backstop,
+                       fens_in, log_entries)
+
 TOTAL_TIMEOUT = 50       # backstop, below meson's timeout (60 s)
-ALL_PROCS = []           # every child started, for the backstop's cleanup
-
-
-class Timeout(Exception):
-    pass
 
 
 # ---------------------------------------------------------------- processes
 
-class Proc:
-    """A child in its own process group; stdout lines go to a queue, stderr
-    lines to a list, both directions to a transcript for failure reports."""
-
-    def __init__(self, argv, cwd=None):
-        self.argv = argv
-        self.p = subprocess.Popen(argv, stdin=subprocess.PIPE,
-                                  stdout=subprocess.PIPE,
-                                  stderr=subprocess.PIPE, cwd=cwd,
-                                  start_new_session=True)
-        ALL_PROCS.append(self)
-        self.q = queue.Queue()
-        self.err = []
-        self.transcript = []
-        self.lock = threading.Lock()
-        self.t_out = threading.Thread(target=self._read_out, daemon=True)
-        self.t_err = threading.Thread(target=self._read_err, daemon=True)
-        self.t_out.start()
-        self.t_err.start()
-
-    def _read_out(self):
-        for raw in self.p.stdout:
-            line = raw.decode("latin-1").rstrip("\r\n")
-            with self.lock:
-                self.transcript.append("< " + line)
-            self.q.put(line)
-        self.q.put(None)
-
-    def _read_err(self):
-        for raw in self.p.stderr:
-            line = raw.decode("latin-1").rstrip("\r\n")
-            with self.lock:
-                self.err.append(line)
-                self.transcript.append("! " + line)
-
-    def send(self, *lines):
-        for line in lines:
-            with self.lock:
-                self.transcript.append("> " + line)
-            try:
-                self.p.stdin.write((line + "\n").encode())
-                self.p.stdin.flush()
-            except (BrokenPipeError, OSError):
-                with self.lock:
-                    self.transcript.append("  (write failed: pipe closed)")
-
-    def read_until(self, pattern, timeout):
-        """Lines up to and including the first one matching pattern:
-        (lines, match).  At end of output (lines, None).  Raises Timeout."""
-        rx = re.compile(pattern)
-        deadline = time.monotonic() + timeout
-        lines = []
-        while True:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise Timeout("no line matching %r within %g s" %
-                              (pattern, timeout))
-            try:
-                line = self.q.get(timeout=left)
-            except queue.Empty:
-                continue
-            if line is None:
-                self.q.put(None)
-                return lines, None
-            lines.append(line)
-            m = rx.search(line)
-            if m:
-                return lines, m
-
-    def drain(self, timeout):
-        """Every line until the end of output (at most timeout s)."""
-        lines = []
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            try:
-                line = self.q.get(timeout=max(0.01,
-                                              deadline - time.monotonic()))
-            except queue.Empty:
-                continue
-            if line is None:
-                self.q.put(None)
-                break
-            lines.append(line)
-        return lines
-
-    def wait(self, timeout):
-        try:
-            return self.p.wait(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            return None
-
-    def close(self, quit="quit", timeout=5):
-        """Sends quit (if any), closes stdin, waits; kills the whole
-        group if it does not end.  Returns the exit status or None."""
-        if quit and self.p.poll() is None:
-            self.send(quit)
-        try:
-            self.p.stdin.close()
-        except (BrokenPipeError, OSError):
-            pass
-        rc = self.wait(timeout)
-        if rc is None:
-            self.kill()
-            self.p.wait()
-        self.t_out.join(2)
-        self.t_err.join(2)
-        return rc
-
-    def leftovers(self):
-        """Pids still in this child's process group (the engine behind
-        fenbridge, fenbridge behind polyglot)."""
-        left = []
-        for d in os.listdir("/proc"):
-            if not d.isdigit():
-                continue
-            try:
-                with open("/proc/%s/stat" % d) as f:
-                    stat = f.read()
-            except OSError:
-                continue
-            fields = stat[stat.rfind(")") + 2:].split()
-            if len(fields) > 2 and fields[0] != "Z" \
-                    and int(fields[2]) == self.p.pid:
-                left.append(int(d))
-        return left
-
-    def kill(self):
-        try:
-            os.killpg(self.p.pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
-
-    def tail(self, n=30):
-        with self.lock:
-            t = self.transcript[-n:]
-        return "\n".join("      " + x[:200] for x in t)
+def spawn(argv, cwd=None):
+    """A child in its own process group, 10 s for each answer."""
+    return Engine(argv, cwd=cwd, new_session=True, timeout=10)
 
 
 def log_lines(path, tag):
     """The payloads of fenbridge log lines with this tag (`>engine`,
     `gui>`, `warning`, ...)."""
-    rx = re.compile(r"^\S+ \S+ " + re.escape(tag) + r"(?: (.*))?$")
-    out = []
-    try:
-        with open(path, encoding="latin-1") as f:
-            for line in f:
-                m = rx.match(line.rstrip("\n"))
-                if m:
-                    out.append(m.group(1) or "")
-    except OSError:
-        pass
-    return out
-
-
-# ---------------------------------------------------------------- results
-
-class Results:
-    """Counts checks; prints failures always, passes only with -v."""
-
-    def __init__(self, verbose=False):
-        self.passed = self.failed = self.xfailed = 0
-        self.keep_tmp = False
-        self.verbose = verbose
-
-    def check(self, name, ok, detail="", xfail=None):
-        if xfail is not None:
-            if ok:
-                self.failed += 1
-                print("XPASS %s (marked as known bug: %s; remove the mark)"
-                      % (name, xfail))
-            else:
-                self.passed += 1
-                self.xfailed += 1
-                print("xfail %s (known bug: %s)" % (name, xfail))
-            return ok
-        if ok:
-            self.passed += 1
-            if self.verbose:
-                print("ok    %s" % name)
-        else:
-            self.failed += 1
-            self.keep_tmp = True
-            print("FAIL  %s" % name)
-            if detail:
-                print("\n".join("      " + x for x in detail.split("\n")))
-        return ok
-
-    def abort(self, name, exc, proc=None):
-        proc = getattr(exc, "proc", proc)
-        self.failed += 1
-        self.keep_tmp = True
-        print("FAIL  %s: %s: %s" % (name, type(exc).__name__, exc))
-        if proc is not None:
-            print("      last lines (> to, < from, ! stderr):")
-            print(proc.tail())
+    return [payload.decode("latin-1") for t, payload in log_entries(path)
+            if t == tag]
 
 
 def expect(want, got):
@@ -311,9 +118,7 @@ def handshake(p, pattern, cmds, timeout):
     carries it, for the transcript)."""
     try:
         p.send(*cmds)
-        _, m = p.read_until(pattern, timeout)
-        if m is None:
-            raise Timeout("ended before a line matching %r" % pattern)
+        p.wait_for(pattern, timeout)
     except Exception as e:
         e.proc = p
         p.close(quit=None, timeout=1)
@@ -322,20 +127,10 @@ def handshake(p, pattern, cmds, timeout):
 
 
 def uci_open(argv, chess960=True, timeout=10):
-    p = handshake(Proc(argv), r"^uciok$", ["uci"], timeout)
+    p = handshake(spawn(argv), r"^uciok$", ["uci"], timeout)
     if chess960:
         p.send("setoption name UCI_Chess960 value true")
     return p
-
-
-def uci_fen(p, position, timeout=10):
-    """Sends a position, then `d`: stockfish's `Fen:` line (or None)."""
-    p.send(position, "d", "isready")
-    lines, m = p.read_until(r"^readyok$", timeout)
-    if m is None:
-        raise Timeout("engine ended before readyok")
-    fens = [l[5:] for l in lines if l.startswith("Fen: ")]
-    return fens[-1] if fens else None
 
 
 def diagnostics(p):
@@ -445,17 +240,15 @@ def check_stockfish(res, fb, sf, tmp):
                           "--", sf])
             got = []
             for label, shred, xfen, move, after in SF_POSITIONS:
-                f1 = uci_fen(p, "position fen " + shred)
-                f2 = uci_fen(p, "position fen %s moves %s" % (shred, move)) \
+                f1 = p.fen("position fen " + shred)
+                f2 = p.fen("position fen %s moves %s" % (shred, move)) \
                     if move else None
                 got.append((f1, f2))
             p.send("setoption name UCI_Chess960 value false")
-            std = uci_fen(p, "position fen %s moves e2e4" % STD_SHREDDER)
+            std = p.fen("position fen %s moves e2e4" % STD_SHREDDER)
             diags = diagnostics(p)
         except Exception as e:
             res.abort(name, e, p)
-            if p:
-                p.close()
             continue
         session_end(res, name, p)
         sent = log_lines(log, ">engine")
@@ -500,12 +293,10 @@ def check_stockfish_castling(res, fb, sf, tmp):
             lines, m = p.read_until(r"^bestmove (\S+)", 10)
             best = m and m.group(1)
             shred, after = SF_POSITIONS[0][1], SF_POSITIONS[0][4]
-            castled = uci_fen(p, "position fen %s moves %s"
+            castled = p.fen("position fen %s moves %s"
                               % (shred, "O-O" if opt else "e1g1"))
         except Exception as e:
             res.abort(name, e, p)
-            if p:
-                p.close()
             continue
         session_end(res, name, p)
         sent = log_lines(log, ">engine")
@@ -530,7 +321,7 @@ def check_stockfish_impossible(res, fb, sf, tmp):
     p = None
     try:
         p = uci_open([sf])
-        alone = [uci_fen(p, "position fen " + fen)
+        alone = [p.fen("position fen " + fen)
                  for _, fen, _, _, _, _, _ in IMPOSSIBLE]
         p.close()
         for (label, fen, want, *_), got in zip(IMPOSSIBLE, alone):
@@ -538,8 +329,6 @@ def check_stockfish_impossible(res, fb, sf, tmp):
                       got == want, expect(want, got))
     except Exception as e:
         res.abort(name, e, p)
-        if p:
-            p.close()
 
     for label, fen, _, to_x, to_s, fen_after, dropped in IMPOSSIBLE:
         for dialect, want in (("xfen", to_x), ("shredder", to_s)):
@@ -549,11 +338,9 @@ def check_stockfish_impossible(res, fb, sf, tmp):
             try:
                 p = uci_open([fb, "--engine-fen=" + dialect, "--log=" + log,
                               "--", sf])
-                got = uci_fen(p, "position fen " + fen)
+                got = p.fen("position fen " + fen)
             except Exception as e:
                 res.abort(name, e, p)
-                if p:
-                    p.close()
                 continue
             session_end(res, name, p)
             diags = diagnostics(p)
@@ -593,8 +380,6 @@ def check_toga(res, fb, toga, tmp):
         print("note: toga2 alone: status %s, stderr %s" % (rc, p.err))
     except Exception as e:
         res.abort(name, e, p)
-        if p:
-            p.close()
 
     name = "toga2 via fenbridge"
     log = os.path.join(tmp, "toga.log")
@@ -618,8 +403,6 @@ def check_toga(res, fb, toga, tmp):
                              [s for s in sent if s.startswith("position")]))
     except Exception as e:
         res.abort(name, e, p)
-        if p:
-            p.close()
 
     # Shredder-FEN to toga2 kills it: fenbridge must say so in-band and
     # exit with the engine's status.
@@ -642,40 +425,23 @@ def check_toga(res, fb, toga, tmp):
         p.close()
     except Exception as e:
         res.abort(name, e, p)
-        if p:
-            p.close()
 
 
 # ---------------------------------------------------------------- 3. fairy
 
 def xb_open(argv, timeout=10):
-    return handshake(Proc(argv), r"^feature .*\bdone=1\b",
-                     ["xboard", "protover 2"], timeout)
+    return handshake(spawn(argv), XBOARD_DONE, ["xboard", "protover 2"],
+                     timeout)
 
 
-def xb_sync(p, n, timeout=10):
-    p.send("ping %d" % n)
-    lines, m = p.read_until(r"^pong %d$" % n, timeout)
-    if m is None:
-        raise Timeout("engine ended before pong")
-    return lines
-
-
-class XbFens:
+def xb_fen(p, *cmds):
     """Sends commands, then `d` and `ping`: fairy-stockfish's `Fen:` line
     and any `Error`/`Illegal` lines it wrote meanwhile."""
-
-    def __init__(self, p):
-        self.p, self.n = p, 0
-
-    def __call__(self, *cmds):
-        self.n += 1
-        self.p.send(*cmds)
-        self.p.send("d")
-        lines = xb_sync(self.p, self.n)
-        fens = [l[5:] for l in lines if l.startswith("Fen: ")]
-        errs = [l for l in lines if l.startswith(("Error", "Illegal"))]
-        return (fens[-1] if fens else None), errs
+    p.send(*cmds, "d")
+    lines = p.ping()
+    fens = fens_in(lines)
+    errs = [l for l in lines if l.startswith(("Error", "Illegal"))]
+    return (fens[-1] if fens else None), errs
 
 
 def check_fairy(res, fb, fairy, tmp):
@@ -683,7 +449,7 @@ def check_fairy(res, fb, fairy, tmp):
     name = "fairy-stockfish alone (control)"
     p = None
     try:
-        p = Proc([fairy])
+        p = spawn([fairy])
         p.send("protover 2", "quit")
         lines, _ = p.read_until(r"^feature", 5)
         p.close()
@@ -693,8 +459,6 @@ def check_fairy(res, fb, fairy, tmp):
                   expect("Unknown command: protover 2", lines))
     except Exception as e:
         res.abort(name, e, p)
-        if p:
-            p.close()
 
     # fairy-stockfish 11.1 takes castling only as king takes rook in XBoard
     # mode and does not say so (no `feature oocastle=0`), so these sessions
@@ -708,14 +472,14 @@ def check_fairy(res, fb, fairy, tmp):
             p = xb_open([fb, "--engine-fen=" + dialect,
                          "--engine-castling=kxr", "--log=" + log,
                          "--", fairy])
-            fen = XbFens(p)
             for variant, label, shred, xfen, kxr, oo, after in \
                     FAIRY_POSITIONS:
-                r = [fen("new", "variant " + variant, "force",
-                         "setboard " + shred)]
+                r = [xb_fen(p, "new", "variant " + variant, "force",
+                            "setboard " + shred)]
                 if kxr:
-                    r.append(fen("setboard " + shred, "usermove " + kxr))
-                    r.append(fen("setboard " + shred, "usermove " + oo))
+                    for mv in (kxr, oo):
+                        r.append(xb_fen(p, "setboard " + shred,
+                                        "usermove " + mv))
                 results.append(r)
             # A search where castling is the only legal move: the engine
             # writes f1g1, the GUI (auto: O-O in fischerandom) gets O-O.
@@ -728,8 +492,6 @@ def check_fairy(res, fb, fairy, tmp):
             diags = diagnostics(p)
         except Exception as e:
             res.abort(name, e, p)
-            if p:
-                p.close()
             continue
         session_end(res, name, p)
         sent = log_lines(log, ">engine")
@@ -774,15 +536,12 @@ def check_fairy(res, fb, fairy, tmp):
     p = None
     try:
         p = xb_open([fb, "--log=" + log, "--", fairy])
-        fen = XbFens(p)
         var, label, shred, xfen, kxr, oo, after = FAIRY_POSITIONS[0]
-        f_kxr, e_kxr = fen("new", "variant " + var, "force",
-                           "setboard " + shred, "usermove " + kxr)
-        f_oo, e_oo = fen("setboard " + shred, "usermove " + oo)
+        f_kxr, e_kxr = xb_fen(p, "new", "variant " + var, "force",
+                              "setboard " + shred, "usermove " + kxr)
+        f_oo, e_oo = xb_fen(p, "setboard " + shred, "usermove " + oo)
     except Exception as e:
         res.abort(name, e, p)
-        if p:
-            p.close()
         return
     session_end(res, name, p)
     sent = [s for s in log_lines(log, ">engine") if s.startswith("usermove")]
@@ -833,7 +592,7 @@ def check_polyglot(res, fb, pg, sf, tmp):
     p = None
     moves = []
     try:
-        p = handshake(Proc([pg, ini], cwd=d), r"^feature .*\bdone=1\b",
+        p = handshake(spawn([pg, ini], cwd=d), XBOARD_DONE,
                       ["xboard", "protover 2"], 15)
         # Game 1: Shredder-FEN from the GUI, the engine moves first.
         p.send("new", "variant fischerandom", "setboard " + PG_SHREDDER,
@@ -906,25 +665,9 @@ def main():
         print("bridge_engines: no engine installed, skipping")
         return SKIP
     fb = os.path.abspath(args.fenbridge)
-
-    def backstop(signum, frame):
-        # Children run in their own process groups, so a runner's SIGTERM
-        # or SIGKILL to this script would leave them behind: end them here.
-        if signum == signal.SIGALRM:
-            print("bridge_engines: whole run over %d s, giving up"
-                  % TOTAL_TIMEOUT)
-        else:
-            print("bridge_engines: signal %d, giving up" % signum)
-        for p in ALL_PROCS:
-            if p.p.poll() is None or p.leftovers():
-                p.kill()
-        print("0 passed, 1 failed")
-        sys.stdout.flush()
-        os._exit(1)
-    signal.signal(signal.SIGALRM, backstop)
-    signal.signal(signal.SIGTERM, backstop)
-    signal.signal(signal.SIGINT, backstop)
-    signal.alarm(TOTAL_TIMEOUT)
+    # Children run in their own process groups, so a runner's SIGTERM
+    # or SIGKILL to this script would leave them behind: end them here.
+    backstop("bridge_engines", TOTAL_TIMEOUT)
 
     t0 = time.monotonic()
     res = Results(args.verbose)
@@ -951,12 +694,12 @@ def main():
               % (label, res.passed - p0, res.failed - f0,
                  time.monotonic() - t))
     signal.alarm(0)
-    for p in ALL_PROCS:                 # safety net: nothing may outlive us
+    for p in Engine.started:        # safety net: nothing may outlive us
         if p.p.poll() is None or p.leftovers():
             res.check("%s: ended" % p.argv, False, "killed at exit")
             p.kill()
 
-    if res.keep_tmp:
+    if res.failed:
         print("bridge_engines: logs kept in %s" % tmp)
     else:
         shutil.rmtree(tmp, ignore_errors=True)

@@ -54,106 +54,23 @@ Exit status: 0 pass, 1 mismatch, 77 (skip) if an engine is missing.
 import argparse
 import os
 import random
-import re
 import subprocess
 import sys
-import threading
 import time
 
-STOCKFISH = "/usr/games/stockfish"
-FAIRY = "/usr/games/fairy-stockfish"
-SKIP = 77
-
-MOVE_RE = re.compile(r"^([a-j][1-8])([a-j][1-8])([a-z]?): 1$")
-
-
-# ---------------------------------------------------------------- starts
-
-def scharnagl(n):
-    """Chess960 start number n (0..959) -> white back rank, e.g. 518 ->
-    RNBQKBNR (standard Scharnagl numbering)."""
-    assert 0 <= n < 960
-    rank = [None] * 8
-    n, b1 = divmod(n, 4)
-    rank[2 * b1 + 1] = "B"           # light-squared bishop: b, d, f, h
-    n, b2 = divmod(n, 4)
-    rank[2 * b2] = "B"               # dark-squared bishop: a, c, e, g
-    n, q = divmod(n, 6)
-    free = [i for i in range(8) if rank[i] is None]
-    rank[free[q]] = "Q"
-    knights = [(0, 1), (0, 2), (0, 3), (0, 4), (1, 2),
-               (1, 3), (1, 4), (2, 3), (2, 4), (3, 4)][n]
-    free = [i for i in range(8) if rank[i] is None]
-    for k in knights:
-        rank[free[k]] = "N"
-    free = [i for i in range(8) if rank[i] is None]
-    for i, p in zip(free, "RKR"):
-        rank[i] = p
-    return "".join(rank)
+sys.dont_write_bytecode = True      # no __pycache__ in the source tree
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from chesstest import (FAIRY, SKIP, STOCKFISH, Referee,  # noqa: E402
+                       caparandom_rank, outer_rook, parse_board, rook_walk,
+                       scharnagl, sq, squares_beyond, start_fen)
 
 
-def caparandom_rank(rng):
-    """A Capablanca-random white back rank (10 files): bishops on opposite
-    colours, queen and archbishop on opposite colours, king between the
-    rooks, and every pawn on rank 2 protected by a back-rank piece."""
-    pieces = list("RRNNBBQKAC")
-    while True:
-        rng.shuffle(pieces)
-        pos = {}
-        for i, p in enumerate(pieces):
-            pos.setdefault(p, []).append(i)
-        (b1, b2), (r1, r2) = pos["B"], pos["R"]
-        if (b1 + b2) % 2 == 0 or (pos["Q"][0] + pos["A"][0]) % 2 == 0:
-            continue
-        if not r1 < pos["K"][0] < r2:
-            continue
+# ---------------------------------------------------------------- positions
 
-        def protected(f):
-            for g in range(max(0, f - 2), min(10, f + 3)):
-                d, p = abs(g - f), pieces[g]
-                if (d == 0 and p in "RQCK") or (d == 1 and p in "BQAK") \
-                        or (d == 2 and p in "NAC"):
-                    return True
-            return False
-
-        if all(protected(f) for f in range(10)):
-            return "".join(pieces)
-
-
-def start_fen(rank, width, rng):
+def random_start(rank, rng):
     """Start FEN from a white back rank; the castling field is X-FEN or
     Shredder-FEN at random (the engines read both)."""
-    if rng.random() < 0.5:
-        castle = "KQkq"
-    else:
-        files = [chr(ord("a") + i) for i, p in enumerate(rank) if p == "R"]
-        castle = (files[1].upper() + files[0].upper() + files[1] + files[0])
-    return "%s/%s/%s/%s/%s/%s/%s/%s w %s - 0 1" % (
-        rank.lower(), "p" * width, width, width, width, width,
-        "P" * width, rank, castle)
-
-
-# ---------------------------------------------------------------- boards
-
-def parse_board(placement):
-    """FEN placement -> list of 8 ranks (index 0 = rank 1), each a list of
-    piece letters or None."""
-    ranks = []
-    for row in placement.split("/"):
-        out = []
-        for m in re.finditer(r"\d+|.", row):
-            t = m.group(0)
-            if t.isdigit():
-                out.extend([None] * int(t))
-            else:
-                out.append(t)
-        ranks.append(out)
-    ranks.reverse()
-    return ranks
-
-
-def sq(s):
-    return ord(s[0]) - ord("a"), int(s[1:]) - 1
+    return start_fen(rank, xfen=rng.random() < 0.5)
 
 
 def castling_rooks(castle):
@@ -164,122 +81,7 @@ def castling_rooks(castle):
             for c in castle}
 
 
-# ---------------------------------------------------------------- engine
-
-class Engine:
-    def __init__(self, path, options):
-        self.path = path
-        self.p = subprocess.Popen(
-            [path], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL, text=True, bufsize=1)
-        self.send("uci")
-        self.advertised = [l for l in self.read_until("uciok")
-                           if l.startswith("option name ")]
-        for name, value in options:
-            if not any(l.startswith("option name %s type" % name)
-                       for l in self.advertised):
-                raise RuntimeError("%s does not advertise option %s"
-                                   % (path, name))
-            self.send("setoption name %s value %s" % (name, value))
-        self.send("isready")
-        self.read_until("readyok")
-
-    def send(self, line):
-        self.p.stdin.write(line + "\n")
-        self.p.stdin.flush()
-
-    def read_until(self, prefix):
-        lines = []
-        while True:
-            line = self.p.stdout.readline()
-            if not line:
-                raise RuntimeError("%s exited unexpectedly" % self.path)
-            line = line.rstrip("\r\n")
-            lines.append(line)
-            if line.startswith(prefix):
-                return lines
-
-    def step(self, start, moves):
-        """Position start+moves -> (Fen line, legal moves)."""
-        cmd = "position fen " + start
-        if moves:
-            cmd += " moves " + " ".join(moves)
-        self.send(cmd + "\nd\ngo perft 1")
-        # `d` is answered by the UCI thread before `go` starts the search
-        # thread, so the Fen line comes first; perft ends with its summary.
-        fen, legal = None, []
-        for line in self.read_until("Nodes searched"):
-            if line.startswith("Fen: "):
-                fen = line[5:]
-            else:
-                m = MOVE_RE.match(line)
-                if m:
-                    legal.append(m.group(0)[:-3])
-        if fen is None:
-            raise RuntimeError("no Fen line from %s after %s" % (self.path, cmd))
-        return fen, legal
-
-    def fens_of(self, fens):
-        """Feed each FEN with `position fen`, return the `Fen:` line the
-        engine prints for it.  Commands are written by a thread so that
-        neither pipe can fill up and deadlock."""
-        def writer():
-            for f in fens:
-                self.p.stdin.write("position fen %s\nd\nisready\n" % f)
-            self.p.stdin.flush()
-        t = threading.Thread(target=writer)
-        t.start()
-        out = []
-        for _ in fens:
-            fen = None
-            for line in self.read_until("readyok"):
-                if line.startswith("Fen: "):
-                    fen = line[5:]
-            out.append(fen)
-        t.join()
-        return out
-
-    def close(self):
-        try:
-            self.send("quit")
-            self.p.stdin.close()
-        except (BrokenPipeError, OSError):
-            pass
-        try:
-            self.p.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            self.p.kill()
-            self.p.wait()
-
-
 # ---------------------------------------------------------------- games
-
-def rook_distance(board, start, targets, own):
-    """Fewest rook moves from start to any target square on the current
-    board (own pieces block, enemy pieces may be captured), or None."""
-    width = len(board[0])
-    dist = {start: 0}
-    frontier = [start]
-    while frontier:
-        nxt = []
-        for (f, r) in frontier:
-            if (f, r) in targets:
-                return dist[(f, r)]
-            for df, dr in ((1, 0), (-1, 0), (0, 1), (0, -1)):
-                nf, nr = f + df, r + dr
-                while 0 <= nf < width and 0 <= nr < 8:
-                    p = board[nr][nf]
-                    if p is not None and p in own and (nf, nr) != start:
-                        break
-                    if (nf, nr) not in dist:
-                        dist[(nf, nr)] = dist[(f, r)] + 1
-                        nxt.append((nf, nr))
-                    if p is not None and (nf, nr) != start:
-                        break
-                    nf, nr = nf + df, nr + dr
-        frontier = nxt
-    return None
-
 
 def choose(rng, fen, legal, width):
     """Pick a move for random play, biased so that the positions keep
@@ -300,12 +102,7 @@ def choose(rng, fen, legal, width):
 
     def targets_for(rs):
         """Back-rank squares beyond a castling rook in rs."""
-        t = set()
-        if kfile is not None:
-            for x in rs:
-                span = range(x + 1, width) if x > kfile else range(0, x)
-                t |= {(i, back) for i in span}
-        return t
+        return squares_beyond(rs, kfile, back, width)
 
     castle, kingm, ep_push, double, other = [], [], [], [], []
     outer, walk = [], []            # walk: (distance after, move)
@@ -320,10 +117,7 @@ def choose(rng, fen, legal, width):
             if (tf, tr) in targets:
                 outer.append(m)
             elif targets:
-                saved = board[tr][tf]
-                board[tr][tf], board[fr][ff] = rook, None
-                d = rook_distance(board, (tf, tr), targets, own)
-                board[tr][tf], board[fr][ff] = saved, rook
+                d = rook_walk(board, m, targets, own)
                 if d is not None:
                     walk.append((d, m))
             other.append(m)
@@ -352,7 +146,7 @@ def choose(rng, fen, legal, width):
     if r < 0.8 and (rights or targets):
         # No way through yet: move the pawns and pieces in the way (pawns
         # on the rooks' and targets' files, pieces on target squares).
-        files = {t for (t, _) in targets_for(rights)}
+        files = {t for (t, _) in targets}
         for rr in range(8):
             files |= {i for i in range(width) if board[rr][i] == rook}
         opening = [m for m in double + other
@@ -414,14 +208,25 @@ def double_step_square(fen, move):
 
 # ---------------------------------------------------------------- fenbridge
 
-def convert(fenbridge, to, fens):
+def convert(chk, label, fenbridge, to, fens, of="", count=True):
+    """`fenbridge convert --to=TO` of fens (one per line on stdin) -> (its
+    output lines, ok).  Not ok, a failure, unless it exits 0 with nothing
+    on stderr and (with count) one line per FEN."""
     p = subprocess.run([fenbridge, "convert", "--to=" + to],
                        input="".join(f + "\n" for f in fens),
                        capture_output=True, text=True)
     out = p.stdout.split("\n")
     if out and out[-1] == "":
         out.pop()
-    return p.returncode, out, p.stderr
+    ok = p.returncode == 0 and not p.stderr and \
+        (not count or len(out) == len(fens))
+    if not ok:
+        chk.fail("%s: convert --to=%s%s status/diagnostics" % (label, to, of),
+                 "%d lines" % len(fens), "exit 0, no stderr%s"
+                 % (", %d lines" % len(fens) if count else ""),
+                 "exit %d, %d lines, stderr: %s"
+                 % (p.returncode, len(out), p.stderr.strip()[:2000]))
+    return out, ok
 
 
 # ---------------------------------------------------------------- checks
@@ -452,32 +257,21 @@ def xfen_letters_ok(xfen):
         x = ord(c.lower()) - ord("a")
         if king not in row or row[x] != rook:
             return False
-        k = row.index(king)
-        beyond = range(x + 1, len(row)) if x > k else range(0, x)
-        if not any(row[i] == rook for i in beyond):
+        if not outer_rook(row, x, row.index(king), rook):
             return False
     return True
 
 
 def check_set(label, fenbridge, engine, positions, starts, raw, chk):
     # 1. to Shredder: identity on the engine's own Shredder-FEN.
-    rc, shred, err = convert(fenbridge, "shredder", positions)
-    if rc != 0 or err or len(shred) != len(positions):
-        chk.fail(label + ": convert --to=shredder status/diagnostics",
-                 "%d lines" % len(positions), "exit 0, no stderr, %d lines"
-                 % len(positions), "exit %d, %d lines, stderr: %s"
-                 % (rc, len(shred), err.strip()[:2000]))
+    shred, _ = convert(chk, label, fenbridge, "shredder", positions)
     for p, s in zip(positions, shred):
         if s != p:
             chk.fail(label + ": --to=shredder", p, p, s)
 
     # 2. to X-FEN.
-    rc, xfen, err = convert(fenbridge, "xfen", positions)
-    if rc != 0 or err or len(xfen) != len(positions):
-        chk.fail(label + ": convert --to=xfen status/diagnostics",
-                 "%d lines" % len(positions), "exit 0, no stderr, %d lines"
-                 % len(positions), "exit %d, %d lines, stderr: %s"
-                 % (rc, len(xfen), err.strip()[:2000]))
+    xfen, ok = convert(chk, label, fenbridge, "xfen", positions)
+    if not ok:
         return {}
     stats = {"rights": 0, "inner": 0, "ep": 0}
     for p, x in zip(positions, xfen):
@@ -494,17 +288,13 @@ def check_set(label, fenbridge, engine, positions, starts, raw, chk):
         stats["ep"] += xf[3] != "-"
 
     # 2c. The engine reads the X-FEN back into the same position.
-    back = engine.fens_of(xfen)
+    back = engine.fens(["position fen " + x for x in xfen])
     for p, x, b in zip(positions, xfen, back):
         if b != p:
             chk.fail(label + ": engine reading fenbridge's X-FEN " + x, p, p, b)
 
     # 2d. X-FEN back to Shredder gives the engine's FEN again.
-    rc, again, err = convert(fenbridge, "shredder", xfen)
-    if rc != 0 or err or len(again) != len(xfen):
-        chk.fail(label + ": convert --to=shredder of X-FEN status", "",
-                 "exit 0, no stderr", "exit %d, stderr: %s"
-                 % (rc, err.strip()[:2000]))
+    again, _ = convert(chk, label, fenbridge, "shredder", xfen, " of X-FEN")
     for p, x, a in zip(positions, xfen, again):
         if a != p:
             chk.fail(label + ": --to=shredder of X-FEN " + x, p, p, a)
@@ -515,38 +305,30 @@ def check_set(label, fenbridge, engine, positions, starts, raw, chk):
     #    reads R as P (it ignores a square no pawn can capture on).
     if raw:
         rfens = [r for r, _ in raw]
-        rc, rshred, err = convert(fenbridge, "shredder", rfens)
-        if rc != 0 or err or len(rshred) != len(rfens):
-            chk.fail(label + ": convert --to=shredder of raw-ep FENs status",
-                     "", "exit 0, no stderr", "exit %d, stderr: %s"
-                     % (rc, err.strip()[:2000]))
+        rshred, _ = convert(chk, label, fenbridge, "shredder", rfens,
+                            " of raw-ep FENs")
         for r, sh in zip(rfens, rshred):
             if sh != r:
                 chk.fail(label + ": --to=shredder of raw-ep FEN", r, r, sh)
-        rc, rx, err = convert(fenbridge, "xfen", rfens)
-        if rc != 0 or err or len(rx) != len(rfens):
-            chk.fail(label + ": convert --to=xfen of raw-ep FENs status",
-                     "", "exit 0, no stderr", "exit %d, stderr: %s"
-                     % (rc, err.strip()[:2000]))
+        rx, _ = convert(chk, label, fenbridge, "xfen", rfens,
+                        " of raw-ep FENs")
         xof = dict(zip(positions, xfen))
         for (r, p), x in zip(raw, rx):
             if x != xof[p]:
                 chk.fail(label + ": --to=xfen of raw-ep FEN (engine: " + p
                          + ")", r, xof[p], x)
-        for (r, p), b in zip(raw, engine.fens_of(rfens)):
+        rback = engine.fens(["position fen " + r for r in rfens])
+        for (r, p), b in zip(raw, rback):
             if b != p:
                 chk.fail(label + ": engine reading a raw-ep FEN", r, p, b)
     stats["raw"] = len(raw)
 
     # 4. Every start reads KQkq in X-FEN.
-    rc, xs, err = convert(fenbridge, "xfen", starts)
+    xs, _ = convert(chk, label, fenbridge, "xfen", starts, " of starts",
+                    count=False)
     for s, x in zip(starts, xs):
         if x.split(" ")[2] != "KQkq":
             chk.fail(label + ": start position in X-FEN", s, "KQkq", x)
-    if rc != 0 or err:
-        chk.fail(label + ": convert --to=xfen of starts status", "",
-                 "exit 0, no stderr", "exit %d, stderr: %s"
-                 % (rc, err.strip()[:2000]))
     return stats
 
 
@@ -573,22 +355,21 @@ def main():
     rng = random.Random(args.seed)
     chk = Checker()
 
-    sf = Engine(args.stockfish, [("UCI_Chess960", "true")])
+    sf = Referee(8, stockfish=args.stockfish)
     try:
         pos8, starts8, raw8 = collect(
             sf, rng, args.n8, 8,
-            lambda: start_fen(scharnagl(rng.randrange(960)), 8, rng))
+            lambda: random_start(scharnagl(rng.randrange(960)), rng))
         st8 = check_set("8x8 stockfish", args.fenbridge, sf, pos8, starts8,
                         raw8, chk)
     finally:
         sf.close()
 
-    fy = Engine(args.fairy, [("UCI_Variant", "caparandom"),
-                        ("UCI_Chess960", "true")])
+    fy = Referee(10, fairy=args.fairy)
     try:
         pos10, starts10, raw10 = collect(
             fy, rng, args.n10, 10,
-            lambda: start_fen(caparandom_rank(rng), 10, rng))
+            lambda: random_start(caparandom_rank(rng), rng))
         st10 = check_set("10x8 fairy-stockfish", args.fenbridge, fy, pos10,
                          starts10, raw10, chk)
     finally:

@@ -99,27 +99,25 @@ import argparse
 import collections
 import concurrent.futures
 import os
-import queue
 import random
 import re
 import shutil
-import subprocess
 import sys
 import tempfile
 import threading
 import time
 import zlib
 
-GAMES = "/usr/games"
-STOCKFISH = GAMES + "/stockfish"
-FAIRY = GAMES + "/fairy-stockfish"
-TOGA = GAMES + "/toga2"
-GLAURUNG = GAMES + "/glaurung"
-GNUCHESS = GAMES + "/gnuchess"
-SKIP = 77
+sys.dont_write_bytecode = True      # no __pycache__ in the source tree
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import chesstest  # noqa: E402
+from chesstest import (FAIRY, GLAURUNG, GNUCHESS, SKIP,  # noqa: E402
+                       STOCKFISH, TOGA, XBOARD_DONE, EngineError,
+                       caparandom_rank, fens_in, outer_rook, parse_board,
+                       rook_walk, scharnagl, sq, sqname, squares_beyond,
+                       start_fen)
 
 STANDARD = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1"
-PERFT_RE = re.compile(r"^([a-j][1-8][a-j][1-8][a-z]?): 1$")
 
 # Known fenbridge failures: pairing label -> why.  A pairing listed here is
 # run and reported, but neither counted as passed nor failing the suite.
@@ -132,93 +130,11 @@ class GameOver(Exception):
 
 class GameError(Exception):
     """The game cannot go on: an illegal move, a rejected move, a wrong
-    position in the engine, an engine that exited or hangs."""
-
-
-# ---------------------------------------------------------------- starts
-
-def scharnagl(n):
-    """Chess960 start number n (0..959) -> white back rank (518 is
-    RNBQKBNR), the standard Scharnagl numbering as in diff_fen.py."""
-    rank = [None] * 8
-    n, b1 = divmod(n, 4)
-    rank[2 * b1 + 1] = "B"
-    n, b2 = divmod(n, 4)
-    rank[2 * b2] = "B"
-    n, q = divmod(n, 6)
-    free = [i for i in range(8) if rank[i] is None]
-    rank[free[q]] = "Q"
-    knights = [(0, 1), (0, 2), (0, 3), (0, 4), (1, 2),
-               (1, 3), (1, 4), (2, 3), (2, 4), (3, 4)][n]
-    free = [i for i in range(8) if rank[i] is None]
-    for k in knights:
-        rank[free[k]] = "N"
-    free = [i for i in range(8) if rank[i] is None]
-    for i, p in zip(free, "RKR"):
-        rank[i] = p
-    return "".join(rank)
-
-
-def caparandom_rank(rng):
-    """A Capablanca-random white back rank (the rules diff_fen.py uses):
-    bishops and queen/archbishop on opposite colours, king between the
-    rooks, every pawn protected by a back-rank piece."""
-    pieces = list("RRNNBBQKAC")
-    while True:
-        rng.shuffle(pieces)
-        pos = {}
-        for i, p in enumerate(pieces):
-            pos.setdefault(p, []).append(i)
-        (b1, b2), (r1, r2) = pos["B"], pos["R"]
-        if (b1 + b2) % 2 == 0 or (pos["Q"][0] + pos["A"][0]) % 2 == 0:
-            continue
-        if not r1 < pos["K"][0] < r2:
-            continue
-
-        def protected(f):
-            for g in range(max(0, f - 2), min(10, f + 3)):
-                d, p = abs(g - f), pieces[g]
-                if (d == 0 and p in "RQCK") or (d == 1 and p in "BQAK") \
-                        or (d == 2 and p in "NAC"):
-                    return True
-            return False
-
-        if all(protected(f) for f in range(10)):
-            return "".join(pieces)
-
-
-def start_fen(rank):
-    """Shredder-FEN of the start with white back rank `rank`."""
-    w = len(rank)
-    files = [chr(ord("a") + i) for i, p in enumerate(rank) if p == "R"]
-    castle = files[1].upper() + files[0].upper() + files[1] + files[0]
-    return "%s/%s/%d/%d/%d/%d/%s/%s w %s - 0 1" % (
-        rank.lower(), "p" * w, w, w, w, w, "P" * w, rank, castle)
+    position in the engine.  (An engine that exited or hangs raises
+    chesstest.EngineError, which ends the game the same way.)"""
 
 
 # ---------------------------------------------------------------- boards
-
-def parse_board(placement):
-    """FEN placement -> list of 8 ranks (index 0 = rank 1), each a list of
-    piece letters or None."""
-    ranks = []
-    for row in placement.split("/"):
-        out = []
-        for m in re.finditer(r"\d+|.", row):
-            t = m.group(0)
-            out.extend([None] * int(t) if t.isdigit() else [t])
-        ranks.append(out)
-    ranks.reverse()
-    return ranks
-
-
-def sq(s):
-    return ord(s[0]) - ord("a"), int(s[1]) - 1
-
-
-def sqname(f, r):
-    return "%s%d" % (chr(ord("a") + f), r + 1)
-
 
 class Pos:
     """A Shredder-FEN from the referee, with what the GUI needs to know:
@@ -272,23 +188,15 @@ class Pos:
     def inner_castle(self, move):
         """True when castling move (KxR) castles with an inner rook."""
         (tf, tr) = sq(move[2:])
-        row = self.board[tr]
-        beyond = range(tf + 1, self.width) if tf > sq(move[:2])[0] \
-            else range(0, tf)
-        return any(row[i] == self.own(self.stm, "R") for i in beyond)
+        return outer_rook(self.board[tr], tf, sq(move[:2])[0],
+                          self.own(self.stm, "R"))
 
     def inner_right(self):
         """True when a castling rook has another own rook further out on
         its wing of the back rank (X-FEN writes its file letter)."""
-        for colour in "wb":
-            row = self.board[self.back(colour)]
-            kf = self.king_file(colour)
-            for wing, x in self.rights(colour).items():
-                beyond = range(x + 1, self.width) if wing == "h" \
-                    else range(0, x)
-                if any(row[i] == self.own(colour, "R") for i in beyond):
-                    return True
-        return False
+        return any(outer_rook(self.board[self.back(colour)], x,
+                              self.king_file(colour), self.own(colour, "R"))
+                   for colour in "wb" for x in self.rights(colour).values())
 
     def xfen(self):
         """This FEN in X-FEN: K/Q/k/q for an outermost castling rook, the
@@ -301,9 +209,8 @@ class Pos:
                 x = self.rights(colour).get(wing)
                 if x is None:
                     continue
-                beyond = range(x + 1, self.width) if wing == "h" \
-                    else range(0, x)
-                if any(row[i] == self.own(colour, "R") for i in beyond):
+                if outer_rook(row, x, self.king_file(colour),
+                              self.own(colour, "R")):
                     letter = chr(ord("a") + x)
                 else:
                     letter = "k" if wing == "h" else "q"
@@ -405,33 +312,6 @@ def choose(rng, pos, legal, prelude, best, p_castle=0.8):
     return rng.choice(legal)
 
 
-def rook_distance(board, start, targets, own):
-    """Fewest rook moves from start to a target square (own pieces block,
-    enemy pieces may be captured), or None (the idea of diff_fen.py)."""
-    width = len(board[0])
-    dist = {start: 0}
-    frontier = [start]
-    while frontier:
-        nxt = []
-        for (f, r) in frontier:
-            if (f, r) in targets:
-                return dist[(f, r)]
-            for df, dr in ((1, 0), (-1, 0), (0, 1), (0, -1)):
-                nf, nr = f + df, r + dr
-                while 0 <= nf < width and 0 <= nr < 8:
-                    p = board[nr][nf]
-                    if p is not None and p in own:
-                        break
-                    if (nf, nr) not in dist:
-                        dist[(nf, nr)] = dist[(f, r)] + 1
-                        nxt.append((nf, nr))
-                    if p is not None:
-                        break
-                    nf, nr = nf + df, nr + dr
-        frontier = nxt
-    return None
-
-
 def steer(rng, pos, legal):
     """A move toward an inner-rook right: some rook of the side to move
     walks to the back rank beyond one of its castling rooks, while the king
@@ -440,43 +320,31 @@ def steer(rng, pos, legal):
     back = pos.back(pos.stm)
     own = "PNBRQKAC" if pos.stm == "w" else "pnbrqkac"
     rook = own[3]
-    rights = set(pos.rights(pos.stm).values())
+    rights = set(pos.rights(pos.stm).values())  # none without a king
     kf = pos.king_file(pos.stm)
-
-    def targets(rs):
-        t = set()
-        for x in rs:
-            span = range(x + 1, width) if x > kf else range(0, x)
-            t |= {(i, back) for i in span}
-        return t
+    targets = squares_beyond(rights, kf, back, width)
+    files = {f for (f, _) in targets}
+    for r in range(8):
+        files |= {i for i in range(width) if board[r][i] == rook}
 
     outer, walk, opening, other = [], [], [], []
-    files = set()
-    if kf is not None:
-        files = {f for (f, _) in targets(rights)}
-        for r in range(8):
-            files |= {i for i in range(width) if board[r][i] == rook}
     for m in legal:
         (ff, fr), (tf, tr) = sq(m[:2]), sq(m[2:4])
         piece = board[fr][ff]
         if piece == own[5]:
             continue                    # no king moves, no castling
-        if piece == rook and kf is not None:
+        if piece == rook:
             rest = rights - {ff} if fr == back else rights
-            t = targets(rest)
+            t = squares_beyond(rest, kf, back, width)
             if (tf, tr) in t:
                 outer.append(m)
                 continue
             if t:
-                saved = board[tr][tf]
-                board[tr][tf], board[fr][ff] = rook, None
-                d = rook_distance(board, (tf, tr), t, own)
-                board[tr][tf], board[fr][ff] = saved, rook
+                d = rook_walk(board, m, t, own)
                 if d is not None:
                     walk.append((d, m))
         if rights and ((piece == own[0] and ff in files)
-                       or (fr == back and kf is not None
-                           and (ff, fr) in targets(rights))):
+                       or (ff, fr) in targets):
             opening.append(m)
         other.append(m)
     r = rng.random()
@@ -490,160 +358,24 @@ def steer(rng, pos, legal):
     return rng.choice(other or legal)
 
 
-# ---------------------------------------------------------------- processes
+# ---------------------------------------------------------------- referee
 
-class Proc:
-    """A line-oriented child process; every wait has a deadline.  Keeps the
-    last lines of both directions for a failure report."""
-
-    def __init__(self, argv, label):
-        self.label = label
-        self.argv = argv
-        self.p = subprocess.Popen(
-            argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE, text=True, bufsize=1, errors="replace")
-        self.q = queue.Queue()
-        self.err = []
-        self.recent = collections.deque(maxlen=40)
-        self.threads = []
-        for stream, sink in ((self.p.stdout, self.q.put),
-                             (self.p.stderr, self.err.append)):
-            t = threading.Thread(target=self._pump, args=(stream, sink),
-                                 daemon=True)
-            t.start()
-            self.threads.append(t)
-
-    @staticmethod
-    def _pump(stream, sink):
-        for line in stream:
-            sink(line.rstrip("\r\n"))
-        sink(None)
-
-    def status(self):
-        try:
-            return self.p.wait(timeout=2)
-        except subprocess.TimeoutExpired:
-            return None
-
-    def gone(self, what):
-        st = self.status()
-        self.threads[1].join(timeout=1)         # the rest of stderr
-        err = [l for l in self.err if l]
-        raise GameError("%s %s (exit status %s)%s" % (
-            self.label, what, st,
-            "; stderr: " + " | ".join(err[-3:]) if err else ""))
-
-    def send(self, line):
-        self.recent.append("> " + line)
-        try:
-            self.p.stdin.write(line + "\n")
-            self.p.stdin.flush()
-        except (BrokenPipeError, OSError, ValueError):
-            self.gone("closed its input")
-
-    def wait_for(self, pred, timeout):
-        """Lines up to and including the first one matching pred."""
-        deadline = time.monotonic() + timeout
-        lines = []
-        while True:
-            left = deadline - time.monotonic()
-            try:
-                line = self.q.get(timeout=max(left, 0.001))
-            except queue.Empty:
-                raise GameError("%s: no answer within %g s (waiting after "
-                                "'%s')" % (self.label, timeout,
-                                           self.last_sent()))
-            if line is None:
-                self.q.put(None)
-                self.gone("exited")
-            self.recent.append("< " + line)
-            lines.append(line)
-            if pred(line):
-                return lines
-
-    def last_sent(self):
-        for l in reversed(self.recent):
-            if l.startswith("> "):
-                return l[2:]
-        return ""
-
-    def close(self, quit_cmd="quit"):
-        try:
-            self.p.stdin.write(quit_cmd + "\n")
-            self.p.stdin.flush()
-            self.p.stdin.close()
-        except (BrokenPipeError, OSError, ValueError):
-            pass
-        try:
-            self.p.wait(timeout=4)
-        except subprocess.TimeoutExpired:
-            self.p.terminate()
-            try:
-                self.p.wait(timeout=3)
-            except subprocess.TimeoutExpired:
-                self.p.kill()
-                self.p.wait()
-
-
-class Referee:
-    """stockfish (8x8) or fairy-stockfish caparandom (10x8) in Chess960
-    mode: the true game."""
-
-    def __init__(self, width):
-        if width == 8:
-            self.proc = Proc([STOCKFISH], "referee stockfish")
-            opts = [("UCI_Chess960", "true")]
-        else:
-            self.proc = Proc([FAIRY], "referee fairy-stockfish")
-            opts = [("UCI_Variant", "caparandom"), ("UCI_Chess960", "true")]
-        self.proc.send("uci")
-        self.proc.wait_for(lambda l: l == "uciok", 20)
-        for name, value in opts:
-            self.proc.send("setoption name %s value %s" % (name, value))
-        self.proc.send("isready")
-        self.proc.wait_for(lambda l: l == "readyok", 20)
-
-    def step(self, start, moves):
-        """-> (Shredder-FEN, legal moves in KxR notation)."""
-        cmd = "position fen " + start
-        if moves:
-            cmd += " moves " + " ".join(moves)
-        self.proc.send(cmd)
-        self.proc.send("d")
-        self.proc.send("go perft 1")
-        fen, legal = None, []
-        for line in self.proc.wait_for(
-                lambda l: l.startswith("Nodes searched"), 20):
-            if line.startswith("Fen: "):
-                fen = line[5:].strip()
-            else:
-                m = PERFT_RE.match(line)
-                if m:
-                    legal.append(m.group(1))
-        if fen is None:
-            raise GameError("referee printed no Fen after " + cmd)
-        return fen, legal
+class Referee(chesstest.Referee):
+    """The true game: the position and the legal moves (step), and what
+    else the GUI asks of it."""
 
     def plies_after(self, start, moves):
         """How many of moves the referee could play from start: Stockfish
         stops reading a `moves` list at the first illegal move, so the
         ply count of its Fen tells where that was."""
-        self.proc.send("position fen %s moves %s" % (start, " ".join(moves)))
-        self.proc.send("d")
-        self.proc.send("isready")
-        fen = [l[5:] for l in self.proc.wait_for(lambda l: l == "readyok",
-                                                 20) if l.startswith("Fen: ")]
-        return ply_number(fen[0]) - ply_number(start)
+        fen = self.fen("position fen %s moves %s" % (start, " ".join(moves)))
+        return ply_number(fen) - ply_number(start)
 
     def best(self, depth):
         """The referee's move at depth in the position of the last step."""
-        self.proc.send("go depth %d" % depth)
-        t = self.proc.wait_for(lambda l: l.startswith("bestmove"),
-                               20)[-1].split()
+        self.send("go depth %d" % depth)
+        t = self.wait_for(r"^bestmove", 20)[-1].split()
         return t[1] if len(t) > 1 else None
-
-    def close(self):
-        self.proc.close()
 
 
 # ---------------------------------------------------------------- GUIs
@@ -658,7 +390,7 @@ def check_d(kind, lines, pos):
     a 4-field FEN with its castling rights as K/Q/k/q flags; the board, the
     side to move and which wings still have a right must match."""
     if kind == "fen":
-        seen = [l[5:].strip() for l in lines if l.startswith("Fen: ")]
+        seen = fens_in(lines)
         if seen != [pos.fen]:
             raise GameError("engine's position (d) is %s, the referee's %s"
                             % (seen, pos.fen))
@@ -681,20 +413,15 @@ class UciGui:
 
     def __init__(self, proc, cfg):
         self.proc, self.cfg = proc, cfg
-        proc.send("uci")
-        lines = proc.wait_for(lambda l: l == "uciok", 20)
+        variant = [("UCI_Variant", cfg["variant"])] if cfg.get("variant") \
+            else []
+        lines = proc.uci(cfg["options"] + variant + [("UCI_Chess960", "true")],
+                         timeout=20)
         # python-chess refuses a Chess960 board with an engine that has no
         # UCI_Chess960 option; this GUI notes it and goes on (the control
         # runs would stop here otherwise).
         self.has_960 = any(l.startswith("option name UCI_Chess960 ")
                            for l in lines)
-        for name, value in cfg["options"]:
-            proc.send("setoption name %s value %s" % (name, value))
-        if cfg.get("variant"):
-            proc.send("setoption name UCI_Variant value " + cfg["variant"])
-        proc.send("setoption name UCI_Chess960 value true")
-        proc.send("isready")
-        proc.wait_for(lambda l: l == "readyok", 20)
 
     ponder = None
     games = 0
@@ -714,8 +441,7 @@ class UciGui:
             self.start = "startpos"
         self.moves = []
         self.proc.send("ucinewgame")
-        self.proc.send("isready")
-        self.proc.wait_for(lambda l: l == "readyok", 20)
+        self.proc.sync(20)
 
     def gui_move(self, move, pos):
         self.moves.append(to_notation(move, pos, "kxr"))
@@ -731,9 +457,7 @@ class UciGui:
         self.proc.send(cmd)
         if self.cfg.get("dcheck"):
             self.proc.send("d")
-            self.proc.send("isready")
-            lines = self.proc.wait_for(lambda l: l == "readyok", 20)
-            check_d(self.cfg["dcheck"], lines, pos)
+            check_d(self.cfg["dcheck"], self.proc.sync(20), pos)
         go = "go depth %d" % depth
         if only:
             go += " searchmoves " + " ".join(to_notation(m, pos, "kxr")
@@ -778,11 +502,8 @@ class XboardGui:
 
     def __init__(self, proc, cfg):
         self.proc, self.cfg = proc, cfg
-        self.n = 0
-        proc.send("xboard")
-        proc.send("protover 2")
-        lines = proc.wait_for(lambda l: l.startswith("feature")
-                              and "done=1" in l.split(), 10)
+        proc.send("xboard", "protover 2")
+        lines = proc.wait_for(XBOARD_DONE, 10)
         feats = " ".join(l for l in lines if l.startswith("feature"))
         for need in ("setboard=1", "usermove=1", "ping=1"):
             if need not in feats.split():
@@ -790,9 +511,7 @@ class XboardGui:
 
     def sync(self, what):
         """ping/pong; an Error or Illegal move reply before pong fails."""
-        self.n += 1
-        self.proc.send("ping %d" % self.n)
-        lines = self.proc.wait_for(lambda l: l == "pong %d" % self.n, 20)
+        lines = self.proc.ping(20)
         bad = [l for l in lines if self.ERROR_RE.match(l)]
         if bad:
             raise GameError("engine rejected %s: %s" % (what, bad[0]))
@@ -954,14 +673,14 @@ def run_games(argv, label, cfg, starts, seed, log=None):
     ref = proc = None
     try:
         ref = Referee(cfg.get("width", 8))
-        proc = Proc(argv, label)
+        proc = chesstest.Engine(argv, label)
         gui = (XboardGui if cfg["protocol"] == "xboard" else UciGui)(proc,
                                                                       cfg)
         stats["has_960"] = getattr(gui, "has_960", None)
         for start in starts:
             play_game(gui, ref, cfg, start, rng, stats, trace)
         return stats, None, []
-    except GameError as e:
+    except (GameError, EngineError) as e:
         game = "  game %d: " % (stats["games"] + 1)
         report = [game + t for t in trace[:1] + trace[1:][-12:]]
         report.append(game + "all moves (KxR, 'undo' = takeback): " + " ".join(
@@ -969,7 +688,7 @@ def run_games(argv, label, cfg, starts, seed, log=None):
             for t in trace[1:]))
         if proc:
             report.append("  last lines of the GUI's pipe:")
-            report += ["    " + l for l in list(proc.recent)[-14:]]
+            report.append(proc.tail(14, "    "))
         if log and os.path.exists(log):
             with open(log, errors="replace") as f:
                 tail = f.read().splitlines()[-25:]
@@ -1121,7 +840,7 @@ def run_pairing(fenbridge, p, seed, logdir, index):
     t0 = time.monotonic()
     try:
         starts = starts_for(p, seed)
-    except GameError as e:
+    except (GameError, EngineError) as e:
         return [(False, False, ["%s: FAIL: no start positions: %s"
                                 % (p["label"], e)])]
     t_starts = time.monotonic() - t0

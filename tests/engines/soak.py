@@ -74,16 +74,18 @@ import collections
 import hashlib
 import os
 import random
-import select
 import shutil
 import signal
-import subprocess
 import sys
 import tempfile
 import time
 
-STOCKFISH = "/usr/games/stockfish"
-SKIP = 77
+sys.dont_write_bytecode = True      # no __pycache__ in the source tree
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from chesstest import (SKIP, STOCKFISH, Engine, EngineError,  # noqa: E402
+                       Referee, Results, backstop, log_entries, parse_board,
+                       proc_stat, scharnagl, sqname, start_fen)
+
 READ_TIMEOUT = 15.0          # one reply; longer means a hang
 MAX_PLIES = 200
 SAMPLE_EVERY = 2.0           # seconds between memory samples
@@ -92,118 +94,42 @@ QUIT_SECS = 3.0             # stockfish quits at once; the grace is 5 s
 RSS_MARGIN_KB = 256
 HWM_LIMIT_KB = 6 * 1024
 EXPECTED_WARNING = "cannot be written in king-move notation; passed unchanged"
-ALL_PROCS = []
-
-
-class Hang(Exception):
-    pass
 
 
 # ------------------------------------------------------------ processes
 
-class Uci:
-    """A child on pipes, in its own process group, stderr to a file.
-    Counts and hashes every line written to it and read from it."""
+class Uci(Engine):
+    """A fenbridge on pipes, in its own process group, stderr to a file.
+    Counts and hashes every line written to it and read from it, and the
+    lines the engine behind it should get (each line written, unless
+    send() is given the engine's form of it)."""
 
     def __init__(self, name, argv, errpath):
-        self.name = name
-        self.argv = argv
         self.errpath = errpath
         with open(errpath, "wb") as err:
-            self.p = subprocess.Popen(argv, stdin=subprocess.PIPE,
-                                      stdout=subprocess.PIPE, stderr=err,
-                                      bufsize=0, start_new_session=True)
-        ALL_PROCS.append(self)
-        self.pid = self.p.pid
-        self.fd = self.p.stdout.fileno()
-        os.set_blocking(self.fd, False)
-        self.buf = bytearray()
-        self.eof = False
-        self.n_out = self.n_in = 0
+            super().__init__(argv, name, stderr=err, new_session=True,
+                             timeout=READ_TIMEOUT)
+        self.n_out = self.n_in = self.n_engine = 0
         self.h_out = hashlib.sha256()
         self.h_in = hashlib.sha256()
-        self.tail = collections.deque(maxlen=40)
+        self.h_engine = hashlib.sha256()
+        self.quit_sent = False
 
-    def send(self, line):
-        data = (line + "\n").encode()
-        self.n_out += 1
-        self.h_out.update(data)
-        self.tail.append("> " + line[:300])
-        view = memoryview(data)
-        while view:
-            n = self.p.stdin.write(view)
-            view = view[n:]
+    def send(self, *lines, engine_line=None):
+        """engine_line: what the engine should get for the (one) line."""
+        for line in lines:
+            self.n_out += 1
+            self.h_out.update((line + "\n").encode())
+            self.n_engine += 1
+            self.h_engine.update(((line if engine_line is None
+                                   else engine_line) + "\n").encode())
+            self.quit_sent |= line == "quit"
+        super().send(*lines)
 
-    def readline(self, timeout=READ_TIMEOUT):
-        """The next line without its terminator; None at end of output."""
-        deadline = time.monotonic() + timeout
-        while True:
-            i = self.buf.find(b"\n")
-            if i >= 0:
-                raw = bytes(self.buf[:i + 1])
-                del self.buf[:i + 1]
-                return self._got(raw)
-            if self.eof:
-                if self.buf:
-                    raw = bytes(self.buf)
-                    self.buf.clear()
-                    return self._got(raw)
-                return None
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise Hang("%s: no line within %g s" % (self.name, timeout))
-            r, _, _ = select.select([self.fd], [], [], left)
-            if not r:
-                continue
-            try:
-                chunk = os.read(self.fd, 65536)
-            except BlockingIOError:
-                continue
-            if chunk:
-                self.buf += chunk
-            else:
-                self.eof = True
-
-    def _got(self, raw):
+    def _took(self, raw):
         self.n_in += 1
-        self.h_in.update(raw if raw.endswith(b"\n") else raw + b"\n")
-        line = raw.decode("latin-1").rstrip("\r\n")
-        self.tail.append("< " + line[:300])
-        return line
-
-    def read_until(self, prefix, timeout=READ_TIMEOUT):
-        """Lines up to and including the first starting with prefix."""
-        lines = []
-        while True:
-            line = self.readline(timeout)
-            if line is None:
-                raise Hang("%s: output ended while waiting for %r"
-                           % (self.name, prefix))
-            lines.append(line)
-            if line.startswith(prefix):
-                return lines
-
-    def drain(self, timeout):
-        """Reads to the end of output."""
-        deadline = time.monotonic() + timeout
-        while True:
-            if self.readline(max(0.01, deadline - time.monotonic())) is None:
-                return
-
-    def wait(self, timeout):
-        try:
-            return self.p.wait(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            return None
-
-    def kill(self):
-        try:
-            os.killpg(self.pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
-
-    def transcript(self):
-        return "\n".join("      " + x for x in self.tail)
+        self.h_in.update(raw + b"\n")
+        return super()._took(raw)
 
 
 def proc_status(pid):
@@ -230,64 +156,25 @@ def fd_count(pid):
 
 def pid_state(pid):
     """None if there is no such process, else (state, ppid, comm)."""
-    try:
-        with open("/proc/%d/stat" % pid) as f:
-            stat = f.read()
-    except OSError:
+    st = proc_stat(pid)
+    if st is None:
         return None
-    comm = stat[stat.find("(") + 1:stat.rfind(")")]
-    fields = stat[stat.rfind(")") + 2:].split()
+    comm, fields = st
     return fields[0], int(fields[1]), comm
 
 
 # ------------------------------------------------------------ chess
 
-def chess960_start(n):
-    """Back rank (white, upper case) of Scharnagl position n (0..959)."""
-    rank = [None] * 8
-    n, b1 = divmod(n, 4)
-    rank[2 * b1 + 1] = "B"
-    n, b2 = divmod(n, 4)
-    rank[2 * b2] = "B"
-    n, q = divmod(n, 6)
-    empty = [i for i in range(8) if rank[i] is None]
-    rank[empty[q]] = "Q"
-    knights = [(0, 1), (0, 2), (0, 3), (0, 4), (1, 2), (1, 3), (1, 4),
-               (2, 3), (2, 4), (3, 4)][n]
-    empty = [i for i in range(8) if rank[i] is None]
-    for k in knights:
-        rank[empty[k]] = "N"
-    empty = [i for i in range(8) if rank[i] is None]
-    for i, p in zip(empty, "RKR"):
-        rank[i] = p
-    return "".join(rank)
-
-
 def start_fens(n):
     """(Shredder-FEN, X-FEN) of Scharnagl position n."""
-    back = chess960_start(n)
-    files = "abcdefgh"
-    k = back.index("K")
-    rooks = [i for i, p in enumerate(back) if p == "R"]
-    h, a = files[max(rooks)], files[min(rooks)]
-    assert min(rooks) < k < max(rooks)
-    board = "%s/pppppppp/8/8/8/8/PPPPPPPP/%s" % (back.lower(), back)
-    return ("%s w %s%s%s%s - 0 1" % (board, h.upper(), a.upper(), h, a),
-            "%s w KQkq - 0 1" % board)
+    rank = scharnagl(n)
+    return start_fen(rank), start_fen(rank, xfen=True)
 
 
 def board_of(placement):
     """{square name: piece letter}."""
-    sq = {}
-    for r, row in enumerate(placement.split("/")):
-        f = 0
-        for c in row:
-            if c.isdigit():
-                f += int(c)
-            else:
-                sq["abcdefgh"[f] + str(8 - r)] = c
-                f += 1
-    return sq
+    return {sqname(f, r): p for r, row in enumerate(parse_board(placement))
+            for f, p in enumerate(row) if p}
 
 
 def castling_of(board, move):
@@ -309,27 +196,6 @@ def insufficient(placement):
     return not rest or (len(rest) == 1 and rest[0] in "NBnb")
 
 
-# ------------------------------------------------------------ results
-
-class Results:
-    def __init__(self, verbose):
-        self.passed = self.failed = 0
-        self.verbose = verbose
-
-    def check(self, name, ok, detail=""):
-        if ok:
-            self.passed += 1
-            if self.verbose:
-                print("ok    %s" % name)
-        else:
-            self.failed += 1
-            print("FAIL  %s" % name)
-            if detail:
-                print("\n".join("      " + x for x in detail.split("\n")))
-        sys.stdout.flush()
-        return ok
-
-
 # ------------------------------------------------------------ the match
 
 class Side:
@@ -343,8 +209,6 @@ class Side:
         self.u = Uci("fenbridge " + label,
                      [fb] + opts + ["--log=" + self.log, "--", stockfish],
                      os.path.join(tmp, "%s.stderr" % label))
-        self.h_engine = hashlib.sha256()   # what the engine should get
-        self.n_engine = 0
         self.engine_pid = None
         self.samples = []                  # (t, rss, hwm)
         self.fds = [None, None]
@@ -353,17 +217,7 @@ class Side:
         self.king_got = 0                  # ... and received
         self.kxr_got = 0                   # ... as KxR (king notation
                                            # cannot express it)
-        self.quit_sent = False
         self.quit_secs = float("nan")
-
-    def send(self, line, engine_line=None):
-        self.u.send(line)
-        data = ((engine_line if engine_line is not None else line)
-                + "\n").encode()
-        self.h_engine.update(data)
-        self.n_engine += 1
-        if line == "quit":
-            self.quit_sent = True
 
     def sample(self, t):
         st = proc_status(self.u.pid)
@@ -372,63 +226,29 @@ class Side:
 
 
 def log_engine_pid(path):
-    try:
-        with open(path, encoding="latin-1") as f:
-            for line in f:
-                i = line.find(" info engine started, pid ")
-                if i >= 0:
-                    return int(line[i + 26:].split()[0])
-    except (OSError, ValueError):
-        pass
+    for tag, payload in log_entries(path):
+        if tag == "info" and payload.startswith(b"engine started, pid "):
+            try:
+                return int(payload[20:].split()[0])
+            except (ValueError, IndexError):
+                return None
     return None
 
 
 def handshake(side):
     u = side.u
-    side.send("uci")
-    lines = u.read_until("uciok")
-    if not any(l.startswith("option name UCI_Chess960 ") for l in lines):
-        raise Hang("%s: no option UCI_Chess960 before uciok" % u.name)
-    side.send("setoption name UCI_Chess960 value true")
-    side.send("setoption name Hash value 1")
-    side.send("isready")
-    u.read_until("readyok")
+    u.uci([("UCI_Chess960", "true"), ("Hash", "1")],
+          require=["UCI_Chess960"])
     side.engine_pid = log_engine_pid(side.log)
     side.fds[0] = fd_count(u.pid)
 
 
-class Referee:
-    def __init__(self, stockfish, tmp):
-        self.u = Uci("referee", [stockfish], os.path.join(tmp, "ref.stderr"))
-        self.u.send("uci")
-        self.u.read_until("uciok")
-        self.u.send("setoption name UCI_Chess960 value true")
-        self.u.send("isready")
-        self.u.read_until("readyok")
-
-    def look(self, start, moves):
-        """(fen, key, in_check, legal moves) after moves from start."""
-        line = "position fen " + start
-        if moves:
-            line += " moves " + " ".join(moves)
-        self.u.send(line)
-        self.u.send("d")
-        self.u.send("go perft 1")
-        fen = key = None
-        for l in self.u.read_until("Checkers:"):
-            if l.startswith("Fen: "):
-                fen = l[5:].strip()
-            elif l.startswith("Key: "):
-                key = l[5:].strip()
-        checkers = l[9:].strip()
-        legal = set()
-        for l in self.u.read_until("Nodes searched:"):
-            mv, sep, cnt = l.partition(": ")
-            if sep and cnt.strip() == "1" and " " not in mv:
-                legal.add(mv)
-        if fen is None or key is None:
-            raise Hang("referee: no Fen/Key in the output of d")
-        return fen, key, bool(checkers), legal
+def look(ref, start, moves):
+    """(fen, key, in_check, legal moves) after moves from start."""
+    fen, legal = ref.step(start, moves)
+    if "Key" not in ref.d:
+        raise EngineError("%s: no Key in the output of d" % ref.name)
+    return fen, ref.d["Key"], bool(ref.d.get("Checkers")), legal
 
 
 class Match:
@@ -512,9 +332,8 @@ class Match:
         engine_dialect = {a: "xfen", b: "shredder"}
         fens = {"xfen": xfen, "shredder": shredder}
         for s in self.sides:
-            s.send("ucinewgame")
-            s.send("isready")
-            s.u.read_until("readyok")
+            s.u.send("ucinewgame")
+            s.u.sync()
             if dialect[s] != engine_dialect[s]:
                 s.fen_rewrites += 1
         moves, forms = [], []
@@ -523,7 +342,7 @@ class Match:
         reason = None
         while reason is None:
             self.maybe_sample()
-            fen, key, check, legal = self.ref.look(shredder, moves)
+            fen, key, check, legal = look(self.ref, shredder, moves)
             placement, stm, _, _, half = fen.split()[:5]
             seen[key] += 1
             if not legal:
@@ -546,9 +365,9 @@ class Match:
             if side.king_notation and forms and forms[-1] and \
                     forms[-1] != moves[-1]:
                 side.king_sent += 1  # the opponent's castling, new here
-            side.send(line, eng)
-            side.send("go nodes %d" % self.args.nodes)
-            best = side.u.read_until("bestmove")[-1].split()
+            side.u.send(line, engine_line=eng)
+            side.u.send("go nodes %d" % self.args.nodes)
+            best = side.u.wait_for(r"^bestmove")[-1].split()
             mv_raw = best[1] if len(best) > 1 else "(none)"
             board = board_of(placement)
             mv, err = self.bestmove_to_kxr(side, mv_raw, board, legal)
@@ -609,23 +428,17 @@ def scan_log(path):
     last = dict.fromkeys(tags)
     warnings = collections.Counter()
     rewrites = 0
-    with open(path, "rb") as f:
-        for raw in f:
-            parts = raw.rstrip(b"\n").split(b" ", 3)
-            if len(parts) < 3:
-                continue
-            tag = parts[2].decode("latin-1")
-            payload = parts[3] if len(parts) > 3 else b""
-            if tag in n:
-                n[tag] += 1
-                h[tag].update(payload + b"\n")
-                last[tag] = payload.decode("latin-1")
-            elif tag in ("warning", "error"):
-                text = payload.decode("latin-1")
-                warnings[EXPECTED_WARNING if EXPECTED_WARNING in text
-                         else text[:200]] += 1
-            elif tag == "debug" and b"position fen: rewrote" in payload:
-                rewrites += 1
+    for tag, payload in log_entries(path):
+        if tag in n:
+            n[tag] += 1
+            h[tag].update(payload + b"\n")
+            last[tag] = payload.decode("latin-1")
+        elif tag in ("warning", "error"):
+            text = payload.decode("latin-1")
+            warnings[EXPECTED_WARNING if EXPECTED_WARNING in text
+                     else text[:200]] += 1
+        elif tag == "debug" and b"position fen: rewrote" in payload:
+            rewrites += 1
     return n, {t: h[t].hexdigest() for t in tags}, last, warnings, rewrites
 
 
@@ -643,18 +456,18 @@ def check_side(res, s, rc, stderr_bytes):
                                                else "differ"))
     # fenbridge injects `quit` toward the engine only when the GUI closes
     # stdin without one; the runner always sends it.
-    injected = 0 if s.quit_sent else 1
-    want = s.n_engine + injected
+    injected = 0 if u.quit_sent else 1
+    want = u.n_engine + injected
     res.check("%s: %d >engine lines == gui> lines%s, with the FEN dialect "
               "and castling the engine needs"
               % (L, n[">engine"], " + injected quit" if injected else ""),
               n[">engine"] == want and (injected or
                                         h[">engine"] ==
-                                        s.h_engine.hexdigest()),
+                                        u.h_engine.hexdigest()),
               "expected %d, got %d; SHA-256 against the expected engine "
               "lines: %s; last >engine: %r"
               % (want, n[">engine"], "equal" if h[">engine"] ==
-                 s.h_engine.hexdigest() else "differ", last[">engine"]))
+                 u.h_engine.hexdigest() else "differ", last[">engine"]))
     res.check("%s: engine> %d == >gui %d == runner read %d (same text)"
               % (L, n["engine>"], n[">gui"], u.n_in),
               n["engine>"] == n[">gui"] == u.n_in and
@@ -754,22 +567,7 @@ def main():
     # Backstop: every wait has its own timeout, this is for the rest.
     # Children run in their own process groups: end them here.
     # (The logs grow by some 35 MB a minute each and are read at the end.)
-    limit = int(args.seconds + args.seconds // 5) + 100
-
-    def backstop(signum, frame):
-        if signum == signal.SIGALRM:
-            print("soak: whole run over %d s, giving up" % limit)
-        else:
-            print("soak: signal %d, giving up" % signum)
-        for p in ALL_PROCS:
-            p.kill()
-        print("0 passed, 1 failed")
-        sys.stdout.flush()
-        os._exit(1)
-    signal.signal(signal.SIGALRM, backstop)
-    signal.signal(signal.SIGTERM, backstop)
-    signal.signal(signal.SIGINT, backstop)
-    signal.alarm(limit)
+    backstop("soak", int(args.seconds + args.seconds // 5) + 100)
 
     res = Results(args.verbose)
     tmp = tempfile.mkdtemp(prefix="fb-soak-")
@@ -783,18 +581,19 @@ def main():
     try:
         for s in (a, b):
             handshake(s)
-        ref = Referee(args.stockfish, tmp)
+        ref = Referee(8, stockfish=args.stockfish, new_session=True,
+                      timeout=READ_TIMEOUT)
         match = Match(args, res, a, b, ref)
         match.run(args.seconds)
         for s in (a, b):
             s.sample(time.monotonic() - match.t0)
             s.fds[1] = fd_count(s.u.pid)
-    except (Hang, OSError, ValueError, IndexError) as e:
+    except (EngineError, OSError, ValueError, IndexError) as e:
         aborted = e
-        for s in (a, b) + ((ref.u,) if ref else ()):
-            u = s.u if isinstance(s, Side) else s
-            print("      last lines of %s (> to, < from):" % u.name)
-            print(u.transcript())
+        for u in (a.u, b.u) + ((ref,) if ref else ()):
+            print("      last lines of %s (> to, < from, ! stderr):"
+                  % u.name)
+            print(u.tail(40))
 
     res.check("the match ran to the end without a hang or a dead pipe",
               aborted is None, "%s: %s" % (type(aborted).__name__, aborted))
@@ -803,30 +602,20 @@ def main():
     rcs = {}
     t_quit = time.monotonic()
     for s in (a, b):
+        s.u.send("quit")
         try:
-            s.send("quit")
             s.u.p.stdin.close()
         except OSError:
             pass
     for s in (a, b):
-        try:
-            s.u.drain(10)
-        except Hang:
-            pass
+        s.u.drain(10)
         rcs[s] = s.u.wait(10)
         s.quit_secs = time.monotonic() - t_quit
         if rcs[s] is None:
             s.u.kill()
             s.u.wait(5)
     if ref is not None:
-        try:
-            ref.u.send("quit")
-            ref.u.p.stdin.close()
-        except OSError:
-            pass
-        if ref.u.wait(5) is None:
-            ref.u.kill()
-            ref.u.wait(5)
+        ref.close()
 
     m = match
     if m is not None and aborted is None:
