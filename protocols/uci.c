@@ -168,6 +168,23 @@ engine_variant(const struct fb_filter *f, const char *value, size_t n,
 	return NULL;
 }
 
+/* UCI_Chess960 set by the GUI (gui) or sent to the engine (engine). */
+static void
+note_chess960(struct fb_filter *f, bool on, bool gui, bool engine)
+{
+	if (gui)
+		f->gui_960 = on;
+	if (engine)
+		f->engine_960 = on;
+	f->uci_epoch++;
+}
+
+static bool
+is_chess960_option(const char *name, size_t n)
+{
+	return n == 12 && strncasecmp(name, "UCI_Chess960", 12) == 0;
+}
+
 static void
 uci_setoption(struct fb_filter *f, const char *text, size_t len, size_t term,
 	      const struct fb_sink *out)
@@ -185,6 +202,12 @@ uci_setoption(struct fb_filter *f, const char *text, size_t len, size_t term,
 		const struct fb_engine_option *o =
 			fb_filter_option(f, name, ne - nb);
 		if (o != NULL && (o->flags & FB_OPT_FORCED)) {
+			/* The GUI still wants what it said for its side. */
+			if (is_chess960_option(name, ne - nb))
+				note_chess960(f, token_is_nocase(text, vb,
+								 ve - vb,
+								 "true"),
+					      true, false);
 			fb_filter_report(out, FB_LOG_INFO,
 					 "setoption for '%.*s' dropped: the "
 					 "config forces it to '%s'",
@@ -192,10 +215,9 @@ uci_setoption(struct fb_filter *f, const char *text, size_t len, size_t term,
 			return;
 		}
 	}
-	if (ne - nb == 12 && strncasecmp(name, "UCI_Chess960", 12) == 0) {
+	if (is_chess960_option(name, ne - nb)) {
 		bool on = token_is_nocase(text, vb, ve - vb, "true");
-		f->gui_960 = on;
-		f->uci_epoch++;
+		note_chess960(f, on, true, !f->fake_960);
 		if (f->fake_960) {
 			fb_filter_report(out, FB_LOG_INFO,
 					 "setoption UCI_Chess960 %s kept by "
@@ -204,7 +226,6 @@ uci_setoption(struct fb_filter *f, const char *text, size_t len, size_t term,
 					 on ? "true" : "false");
 			return; /* swallowed: the engine does not know it */
 		}
-		f->engine_960 = on;
 		/* Stockfish ignores a check value that is not exactly
 		 * `true`/`false`; GUIs send True. */
 		if (vb > 0 && (on || token_is_nocase(text, vb, ve - vb,
@@ -328,8 +349,7 @@ check_chess960(struct fb_filter *f, const struct fb_game *g,
 	if (f->engine_has_960 && !f->engine_960) {
 		/* Arena sends Chess960 positions without UCI_Chess960. */
 		fb_filter_inject(out, "setoption name UCI_Chess960 value true");
-		f->engine_960 = true;
-		f->uci_epoch++;
+		note_chess960(f, true, false, true);
 		fb_filter_report(out, FB_LOG_INFO,
 				 "position has Chess960 castling: sent "
 				 "setoption name UCI_Chess960 value true to "
@@ -408,7 +428,8 @@ uci_position(struct fb_filter *f, const char *text, size_t len, size_t term,
 			continue;
 		}
 		if (fb_filter_move(&p->game, text, start, n, to, edit,
-				   p->pool[p->nedits], out, "position") < 0) {
+				   p->pool[p->nedits], out, "position",
+				   FB_LOG_WARN) < 0) {
 			fb_filter_report(out, FB_LOG_WARN,
 					 "position: cannot follow the game at "
 					 "'%.*s'; later castling moves pass "
@@ -461,7 +482,9 @@ translate_moves(struct fb_game *g, const char *text, size_t len, size_t *pos,
 		    *nedits == MAX_EDITS)
 			break;
 		if (fb_filter_move(g, text, start, n, to, &edits[*nedits],
-				   pool[*nedits], out, what) < 0) {
+				   pool[*nedits], out, what,
+				   strcmp(what, "info") == 0 ? FB_LOG_DEBUG
+							     : FB_LOG_WARN) < 0) {
 			*pos = before;
 			break;
 		}
@@ -560,6 +583,12 @@ send_config_options(struct fb_filter *f, const struct fb_sink *out)
 		const struct fb_engine_option *o = &f->opt.options[i];
 		if (!(o->flags & FB_OPT_SET))
 			continue;
+		if (is_chess960_option(o->name, strlen(o->name))) {
+			if (!f->engine_has_960)
+				continue; /* fenbridge plays that part */
+			note_chess960(f, strcasecmp(o->value, "true") == 0,
+				      false, true);
+		}
 		if (o->value[0] != '\0')
 			fb_filter_reply(out, "setoption name %s value %s",
 					o->name, o->value);
@@ -671,7 +700,7 @@ uci_engine_line(struct fb_filter *f, const char *text, size_t len,
 		if (fb_filter_is(text, start, n, "uciok"))
 			send_config_options(f, out);
 		if (fb_filter_is(text, start, n, "uciok") &&
-		    !f->engine_has_960 && !f->fake_960) {
+		    !f->engine_has_960) {
 			/* python-chess refuses Chess960 with an engine that
 			 * does not advertise it: fenbridge plays that part
 			 * and speaks standard notation to the engine. */

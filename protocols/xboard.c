@@ -62,7 +62,7 @@ gui_notation(const struct fb_filter *f)
 
 /*
  * The engine's notation, or FB_CASTLE_AUTO: the engine gets castling moves
- * as the GUI wrote them. XBoard already writes what the engine asked for
+ * as the GUI wrote them (but king takes rook when it said oocastle=0). XBoard already writes what the engine asked for
  * (O-O in FRC, king takes rook after oocastle=0), so rewriting could only
  * make things worse; --engine-castling is for engines that break the rule
  * (Fairy-Stockfish rejects O-O without saying oocastle=0).
@@ -70,6 +70,12 @@ gui_notation(const struct fb_filter *f)
 static int
 engine_notation(const struct fb_filter *f)
 {
+	int v = variant_index(f->variant);
+
+	/* python-chess sends O-O even to an engine that said oocastle=0. */
+	if (f->opt.engine_castling == FB_CASTLE_AUTO && f->oocastle_off &&
+	    v >= 0 && known_variants[v].random)
+		return FB_CASTLE_KXR;
 	return f->opt.engine_castling;
 }
 
@@ -146,7 +152,7 @@ move_line(struct fb_filter *f, const char *text, size_t len, size_t term,
 	if (fb_filter_move(&f->game, text, start, n,
 			   to == FB_CASTLE_AUTO ? FB_CASTLE_KXR
 						: (enum fb_castle_notation)to,
-			   &edit, pool, out, what) < 0) {
+			   &edit, pool, out, what, FB_LOG_WARN) < 0) {
 		if (pushed)
 			f->nhistory--;
 		fb_filter_report(out, FB_LOG_WARN,

@@ -38,6 +38,8 @@
 #define HIGH_WATER (64 * 1024)
 #define LOW_WATER (16 * 1024)
 #define KILL_DELAY_MS 1000
+/* After the engine exits: how long its output pipes may stay open. */
+#define DRAIN_MS 1000
 
 struct fb_bridge;
 
@@ -294,9 +296,7 @@ outq_flush(struct outq *q)
 	if (rc < 0) {
 		q->busy = false;
 		q->wlen = 0;
-		fb_log_msg(FB_LOG_WARN, "writing to the %s: %s", q->ep->name,
-			   uv_strerror(rc));
-		q->dead = true;
+		outq_failed(q, rc);
 	}
 }
 
@@ -370,12 +370,16 @@ on_line(void *ctx, const char *text, size_t len, size_t term, unsigned flags)
 				      &d->sink);
 	if (fb_log_enabled() && !(flags & FB_LINE_CONT) && !d->q.dead)
 		log_queued(d, before);
-	if (!quit_before && b->filter.gui_quit && b->stop_stage == 0) {
-		/* python-chess waits for the process after quit without
-		 * closing the pipe: make sure the engine does exit. */
-		b->stop_stage = 1;
-		uv_timer_start(&b->timer, on_timer, b->cfg->grace_ms,
-			       0);
+	if (!quit_before && b->filter.gui_quit && d->to_engine) {
+		/* quit is the last word: EOF follows for engines that watch
+		 * only that. python-chess waits for the process after quit
+		 * without closing the pipe: make sure the engine does exit. */
+		d->q.close_after = true;
+		if (b->stop_stage == 0) {
+			b->stop_stage = 1;
+			uv_timer_start(&b->timer, on_timer, b->cfg->grace_ms,
+				       0);
+		}
 	}
 }
 
@@ -419,12 +423,11 @@ stderr_line(void *ctx, const char *text, size_t len, size_t term,
 	    unsigned flags)
 {
 	(void)ctx;
-	if (flags & FB_LINE_CONT)
-		return;
-	fb_log_line(FB_TAG_ENGINE_ERR, text, len);
-	fwrite(text, 1, len + term, stderr);
+	if (!(flags & FB_LINE_CONT))
+		fb_log_line(FB_TAG_ENGINE_ERR, text, len);
+	fb_log_stderr(text, len + term);
 	if (term == 0 && !(flags & FB_LINE_RAW))
-		fputc('\n', stderr);
+		fb_log_stderr("\n", 1);
 }
 
 static void
@@ -434,7 +437,6 @@ got_data(struct endpoint *ep, const char *data, size_t n)
 
 	if (d == NULL) { /* the engine's stderr */
 		fb_line_push(&ep->b->err_framer, data, n, stderr_line, NULL);
-		fflush(stderr);
 		return;
 	}
 	fb_line_push(&d->framer, data, n, on_line, d);
@@ -628,6 +630,7 @@ on_engine_exit(uv_process_t *p, int64_t status, int sig)
 	else
 		fb_log_msg(FB_LOG_INFO, "engine exited with status %lld",
 			   (long long)status);
+	uv_timer_start(&b->timer, on_timer, DRAIN_MS, 0);
 	check_done(b);
 }
 
@@ -636,8 +639,18 @@ on_timer(uv_timer_t *t)
 {
 	struct fb_bridge *b = t->data;
 
-	if (b->proc_exited)
+	if (b->proc_exited) {
+		/* The engine is gone but its output pipes are not closed: a
+		 * process it started holds them. Its own output is read by
+		 * now; do not wait for the other one. */
+		if (!b->eng_out.eof || !b->eng_err.eof)
+			fb_log_msg(FB_LOG_WARN, "the engine exited but its "
+				   "output stays open (a process it started "
+				   "holds it); not waiting for it");
+		got_eof(&b->eng_out, UV_EOF);
+		got_eof(&b->eng_err, UV_EOF);
 		return;
+	}
 	if (b->stop_stage == 1) {
 		fb_log_msg(FB_LOG_WARN,
 			   "engine still running %.1f s after quit; sending "

@@ -17,7 +17,8 @@
 
 const char fb_config_usage[] =
 	"Usage: fenbridge [OPTIONS] -- ENGINE [ARGS...]\n"
-	"       fenbridge convert --to=xfen|shredder [FEN ...]\n"
+	"       fenbridge convert --to=xfen|shredder [--keep-ep] [--variant=NAME]"
+	" [FEN ...]\n"
 	"\n"
 	"Starts ENGINE and relays every line between it and the GUI on stdin and\n"
 	"stdout, rewriting the FEN castling field of UCI 'position fen' and\n"
@@ -460,10 +461,14 @@ on_ini_pair(void *user, const char *section, const char *name,
 
 	if (st->msg[0] != '\0')
 		return 0; /* report the first error only */
-	if (strcmp(section, "options") == 0)
-		return add_option(st, name, value, FB_OPT_SET);
-	if (strcmp(section, "forced-options") == 0)
-		return add_option(st, name, value, FB_OPT_SET | FB_OPT_FORCED);
+	if (strcmp(section, "options") == 0 ||
+	    strcmp(section, "forced-options") == 0) {
+		if ((value = unquote(c, value)) == NULL)
+			return ini_fail(st, "%s%s", "out of memory", "");
+		return add_option(st, name, value,
+				  section[0] == 'f' ? FB_OPT_SET | FB_OPT_FORCED
+						    : FB_OPT_SET);
+	}
 	if (strcmp(section, "hidden-options") == 0) {
 		if (!is_yes(value))
 			return ini_fail(st, "hidden option '%s': value must be "
@@ -471,7 +476,15 @@ on_ini_pair(void *user, const char *section, const char *name,
 		return add_option(st, name, value, FB_OPT_HIDDEN);
 	}
 	if (strcmp(section, "env") == 0) {
-		size_t nl = strlen(name), vl = strlen(value);
+		size_t nl = strlen(name), vl;
+		for (size_t i = 0; i < c->nenv; i++)
+			if (strncmp(c->env[i], name, nl) == 0 &&
+			    c->env[i][nl] == '=')
+				return ini_fail(st, "environment variable '%s' "
+						"is set twice%s", name, "");
+		if ((value = unquote(c, value)) == NULL)
+			return ini_fail(st, "%s%s", "out of memory", "");
+		vl = strlen(value);
 		char *e = keep(c, malloc(nl + vl + 2));
 		char **env = realloc(c->env, (c->nenv + 1) * sizeof *env);
 		if (e == NULL || env == NULL) {

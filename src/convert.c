@@ -178,11 +178,20 @@ fb_convert_main(int argc, char **argv)
 			continue;
 		}
 		if (strncmp(a, "--variant=", 10) == 0) {
+			static const char *const plain[] = {
+				"normal", "chess", "fischerandom", "chess960",
+				"capablanca", "caparandom", "gothic"};
+			bool known = false;
 			val = a + 10;
+			for (size_t k = 0; k < sizeof plain / sizeof plain[0];
+			     k++)
+				known |= strcmp(val, plain[k]) == 0;
 			if (strcmp(val, "janus") == 0)
 				cv.style.prefix = 's';
 			else if (strcmp(val, "embassy") == 0)
 				cv.style.prefix = 'm';
+			else if (!known)
+				return usage_error("unknown variant '%s'", val);
 			continue;
 		}
 		return usage_error("unknown option '%s'", a);

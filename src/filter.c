@@ -236,7 +236,7 @@ int
 fb_filter_move(struct fb_game *g, const char *text, size_t start, size_t n,
 	       enum fb_castle_notation to, struct fb_edit *edit,
 	       char pool[static 8], const struct fb_sink *out,
-	       const char *what)
+	       const char *what, enum fb_level level)
 {
 	struct fb_move m;
 	int len;
@@ -247,7 +247,7 @@ fb_filter_move(struct fb_game *g, const char *text, size_t start, size_t n,
 	if (m.castle >= 0) {
 		len = fb_game_print_castle(g, &m, to, pool, 8);
 		if (len < 0) {
-			fb_filter_report(out, FB_LOG_WARN,
+			fb_filter_report(out, level,
 					 "%s: castling move '%.*s' cannot be "
 					 "written in %s notation; passed "
 					 "unchanged", what, (int)n,

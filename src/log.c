@@ -7,21 +7,79 @@
 #include "log.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "fb_version.h"
 
 static FILE *log_file;
+
+/*
+ * stderr while the bridge runs: a GUI may leave it unread (a full pipe
+ * would stop fenbridge) or merge it into stdout (PolyGlot does; a message
+ * there would split a protocol line). So it is written without blocking, a
+ * message that does not fit is dropped and counted (the log keeps it), and
+ * when stderr is the same pipe or file as stdout nothing goes there.
+ */
+static int err_fd = STDERR_FILENO;
+static int err_quiet;
+static unsigned long err_dropped;
+
+void
+fb_log_init_stderr(void)
+{
+	struct stat out, err;
+	int fd;
+
+	if (fstat(STDERR_FILENO, &err) < 0)
+		return;
+	if (fstat(STDOUT_FILENO, &out) == 0 && out.st_dev == err.st_dev &&
+	    out.st_ino == err.st_ino && !isatty(STDERR_FILENO)) {
+		err_quiet = 1;
+		return;
+	}
+	/* Opening the pipe anew gives a file description of fenbridge's own,
+	 * so O_NONBLOCK does not reach whoever shares stderr. */
+	if (S_ISFIFO(err.st_mode) &&
+	    (fd = open("/proc/self/fd/2", O_WRONLY | O_NONBLOCK | O_CLOEXEC)) >=
+		    0)
+		err_fd = fd;
+}
+
+void
+fb_log_stderr(const char *data, size_t len)
+{
+	ssize_t w;
+
+	if (err_quiet)
+		return;
+	if (err_dropped > 0) {
+		char note[96];
+		int n = snprintf(note, sizeof note,
+				 "fenbridge: %lu messages dropped: stderr is "
+				 "not being read\n", err_dropped);
+		if (write(err_fd, note, (size_t)n) < 0)
+			goto dropped;
+		err_dropped = 0;
+	}
+	w = write(err_fd, data, len);
+	if (w >= 0 || (errno != EAGAIN && errno != EWOULDBLOCK))
+		return;
+dropped:
+	err_dropped++;
+}
 
 static const char *const level_name[] = {"debug", "info", "warning", "error"};
 
 int
 fb_log_open(const char *path)
 {
-	log_file = fopen(path, "a");
+	log_file = fopen(path, "ae"); /* not inherited by the engine */
 	if (log_file == NULL)
 		return -errno;
 	setvbuf(log_file, NULL, _IOFBF, 64 * 1024);
@@ -82,9 +140,13 @@ fb_log_msg(enum fb_level level, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	if (level >= FB_LOG_WARN)
-		fprintf(stderr, "fenbridge: %s%s\n",
-			level == FB_LOG_ERROR ? "error: " : "", msg);
+	if (level >= FB_LOG_WARN) {
+		char line[1100];
+		int n = snprintf(line, sizeof line, "fenbridge: %s%s\n",
+				 level == FB_LOG_ERROR ? "error: " : "", msg);
+		fb_log_stderr(line, (size_t)n < sizeof line ? (size_t)n
+							    : sizeof line - 1);
+	}
 	if (log_file != NULL) {
 		stamp();
 		fprintf(log_file, "%s %s\n", level_name[level], msg);

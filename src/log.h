@@ -18,6 +18,15 @@
 #define FB_TAG_GUI_OUT ">gui"
 #define FB_TAG_ENGINE_ERR "engine!"
 
+/* Decides how stderr is written while the bridge runs (see log.c). */
+void
+fb_log_init_stderr(void);
+
+/* Writes bytes to stderr without blocking; what does not fit is dropped
+ * and counted. */
+void
+fb_log_stderr(const char *data, size_t len);
+
 /* Opens path for appending. Returns 0, or -errno (the caller warns). */
 int
 fb_log_open(const char *path);

@@ -260,9 +260,20 @@ main(int argc, char **argv)
 		goto out;
 	}
 	engine_file = resolve_engine(&cfg, cfg.engine_from_config ? dir : NULL);
+	if (ini != NULL && (engine_file == NULL || access(engine_file, X_OK) < 0)) {
+		/* Started by a GUI from a config file: its user sees no
+		 * stderr, so the commonest mistake is told in-band. */
+		snprintf(err, sizeof err, "%s: cannot start engine '%s': %s",
+			 ini, cfg.engine_argv[0],
+			 engine_file == NULL ? "not found" : strerror(errno));
+		config_error(err);
+		rc = engine_file == NULL || errno == ENOENT ? 127 : 126;
+		goto out;
+	}
 
 	/* A GUI that goes away must not kill us before the engine is told. */
 	signal(SIGPIPE, SIG_IGN);
+	fb_log_init_stderr();
 	if (cfg.log_path != NULL && (rc = fb_log_open(cfg.log_path)) < 0)
 		fb_log_msg(FB_LOG_WARN, "cannot open log file '%s': %s; "
 			   "continuing without a log", cfg.log_path,

@@ -214,14 +214,15 @@ struct fb_edit {
  * Reads the move token text[start..start+n) in g and plays it. When it
  * castles and notation `to` spells it differently, fills *edit (text in
  * pool) and sets edit->len > 0; otherwise edit->len is 0. A castling move
- * `to` cannot express is reported and left as it is. Returns 0, or
+ * `to` cannot express is left as it is and reported at level (an engine's
+ * info lines repeat it many times: debug there, a warning elsewhere). Returns 0, or
  * FB_EINVAL when the token is not a move (g unchanged).
  */
 int
 fb_filter_move(struct fb_game *g, const char *text, size_t start, size_t n,
 	       enum fb_castle_notation to, struct fb_edit *edit,
 	       char pool[static 8], const struct fb_sink *out,
-	       const char *what);
+	       const char *what, enum fb_level level);
 
 /* Emits the line with the edits (in increasing offset order) applied. */
 void

@@ -758,6 +758,50 @@ test_filter_uci_cache_follows_variant_and_chess960(void **state)
 	fb_filter_free(&f);
 }
 
+/*
+ * UCI_Chess960 set by the config file (here forced) counts as set: the
+ * engine gets king-takes-rook castling and the GUI's own setting, dropped,
+ * still decides the GUI's notation.
+ */
+static void
+test_filter_uci_config_chess960_sets_the_mode(void **state)
+{
+	static const struct fb_engine_option forced[] = {
+		{"UCI_Chess960", "true", FB_OPT_SET | FB_OPT_FORCED}};
+	struct fb_filter_options opt = {
+		.engine_fen = FB_XFEN,
+		.gui_fen = FB_SHREDDER,
+		.gui_castling = FB_CASTLE_AUTO,
+		.engine_castling = FB_CASTLE_AUTO,
+		.options = forced,
+		.noptions = 1,
+	};
+	struct fb_filter f;
+	struct capture c;
+	struct fb_sink s = sink_of(&c);
+
+	(void)state;
+	fb_filter_init(&f, &opt);
+	expect_same(&f, true, "uci\n");
+	expect_same(&f, false, "option name UCI_Chess960 type check default "
+			       "false\n");
+	fb_filter_engine_line(&f, "uciok\n", 5, 1, 0, &s);
+	c.back[c.nback] = '\0';
+	assert_non_null(strstr(c.back, "setoption name UCI_Chess960 value "
+				       "true\n"));
+	assert_true(f.engine_960);
+	/* The GUI's own setoption is dropped, but noted for its side. */
+	sink_of(&c);
+	fb_filter_gui_line(&f, "setoption name UCI_Chess960 value true\n", 38,
+			   1, 0, &s);
+	assert_int_equal(c.nout, 0);
+	assert_true(f.gui_960);
+	expect_same(&f, true,
+		    "position startpos moves e2e4 e7e5 g1f3 b8c6 f1c4 g8f6 "
+		    "e1h1\n");
+	fb_filter_free(&f);
+}
+
 static void
 test_filter_protocol_find(void **state)
 {
@@ -866,6 +910,7 @@ main(void)
 		cmocka_unit_test(test_filter_quit_sets_gui_quit),
 		cmocka_unit_test(test_filter_raw_and_cont_pieces_pass_unchanged),
 		cmocka_unit_test(test_filter_uci_cache_follows_variant_and_chess960),
+		cmocka_unit_test(test_filter_uci_config_chess960_sets_the_mode),
 		cmocka_unit_test(test_filter_protocol_find),
 		cmocka_unit_test(test_filter_fed_by_framer_split_at_every_byte),
 	};
