@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Shared bits of the libFuzzer targets: a property check that aborts (so
+ * libFuzzer records a crash with the input) and a growable byte buffer.
+ */
+#ifndef FENBRIDGE_FUZZ_COMMON_H
+#define FENBRIDGE_FUZZ_COMMON_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* A violated property: say which and abort, so the input is kept. */
+#define CHECK(cond)                                                        \
+	do {                                                               \
+		if (!(cond)) {                                             \
+			fprintf(stderr, "%s:%d: property violated: %s\n",  \
+				__FILE__, __LINE__, #cond);                \
+			abort();                                           \
+		}                                                          \
+	} while (0)
+
+struct fz_buf {
+	char *p;
+	size_t len, cap;
+};
+
+static inline void
+fz_buf_add(struct fz_buf *b, const void *data, size_t n)
+{
+	if (b->len + n > b->cap) {
+		size_t cap = b->cap ? b->cap : 256;
+		while (cap < b->len + n)
+			cap *= 2;
+		b->p = realloc(b->p, cap);
+		CHECK(b->p != NULL);
+		b->cap = cap;
+	}
+	if (n > 0)
+		memcpy(b->p + b->len, data, n);
+	b->len += n;
+}
+
+static inline void
+fz_buf_free(struct fz_buf *b)
+{
+	free(b->p);
+	b->p = NULL;
+	b->len = b->cap = 0;
+}
+
+/*
+ * An exact-size view of some bytes without a malloc per piece: the bytes
+ * are copied to the start of one buffer (aligned, so ASan's shadow is exact)
+ * and the rest of the buffer is poisoned, so reading a byte before or past
+ * the piece is reported like an overrun of a malloc'ed piece would be.
+ */
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#include <sanitizer/asan_interface.h>
+#define FZ_POISON(p, n) ASAN_POISON_MEMORY_REGION((p), (n))
+#define FZ_UNPOISON(p, n) ASAN_UNPOISON_MEMORY_REGION((p), (n))
+#endif
+#endif
+#ifndef FZ_POISON
+#define FZ_POISON(p, n) ((void)(p), (void)(n))
+#define FZ_UNPOISON(p, n) ((void)(p), (void)(n))
+#endif
+
+struct fz_window {
+	char *p;
+	size_t cap;
+	size_t open; /* bytes at the start not poisoned */
+};
+
+static inline void
+fz_window_init(struct fz_window *w, size_t cap)
+{
+	w->cap = cap ? cap : 1;
+	w->p = malloc(w->cap);
+	CHECK(w->p != NULL);
+	FZ_POISON(w->p, w->cap);
+	w->open = 0;
+}
+
+static inline char *
+fz_window_put(struct fz_window *w, const void *data, size_t n)
+{
+	CHECK(n <= w->cap);
+	/* Only the last piece's bytes are open: close them, open these. */
+	FZ_POISON(w->p, w->open);
+	FZ_UNPOISON(w->p, n);
+	w->open = n;
+	if (n > 0)
+		memcpy(w->p, data, n);
+	return w->p;
+}
+
+static inline void
+fz_window_free(struct fz_window *w)
+{
+	FZ_UNPOISON(w->p, w->cap);
+	free(w->p);
+	w->p = NULL;
+}
+
+#endif
