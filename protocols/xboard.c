@@ -203,6 +203,10 @@ xboard_gui_line(struct fb_filter *f, const char *text, size_t len,
 	} else if (fb_filter_is(text, start, n, "variant")) {
 		n = fb_filter_token(text, len, &pos, &start);
 		set_variant(f, text + start, n);
+	} else if (fb_filter_is(text, start, n, "edit")) {
+		/* Board edited square by square: not followed. Castling moves
+		 * pass unchanged until the next new or setboard. */
+		f->game_known = false;
 	} else if (fb_filter_is(text, start, n, "undo")) {
 		undo(f, 1);
 	} else if (fb_filter_is(text, start, n, "remove")) {
