@@ -117,5 +117,33 @@ def quit_closes_the_engines_stdin(ctx):
     check("eof" in b.events(), "engine saw no EOF: %r" % b.events())
 
 
+@test(timeout=90)
+def hostile_input_from_both_sides(ctx):
+    # A 10 MB line and a million empty lines from the GUI, a 10 MB line
+    # from the engine, `position fen` without a FEN, a FEN with a repeated
+    # castling letter: all pass byte for byte, nothing is lost.
+    big = b"x" * fbtest.scale(10 << 20) + b"\n"
+    sent = (b"uci\n" + big + b"\n" * fbtest.scale(1000000) +
+            b"position fen\n"
+            b"position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KK"
+            b" - 0 1\nisready\n")
+    eng = script(ctx, "bigline.sh",
+                 'head -c %d /dev/zero | tr "\\0" "y"; echo\n'
+                 'exec "%s" %s\n' % (fbtest.scale(10 << 20), fbtest.FAKE,
+                                     ctx.path("rec")))
+    b = ctx.bridge(engine=[eng])
+    b.record = ctx.path("rec")
+    t = b.send_in_thread(sent)
+    out = b.expect(b"readyok\n", timeout=60)
+    t.join()
+    eq(out.count(b"y" * 1000) >= 1 and
+       out.index(b"\n") == fbtest.scale(10 << 20), True,
+       "the engine's 10 MB line arrived whole, first")
+    b.send(b"quit\n")
+    rc, _ = b.wait(timeout=30)
+    eq(rc, 0, "exit status")
+    eq(b.recorded(), sent + b"quit\n", "what the engine received")
+
+
 if __name__ == "__main__":
     fbtest.main()
