@@ -336,19 +336,30 @@ log_queued(struct direction *d, size_t from)
 	}
 }
 
+/*
+ * Queues whole lines of fenbridge's own toward d's peer. at_line_start also
+ * covers bytes already written: a half line the peer has got is ended first.
+ */
+static void
+queue_own_line(struct direction *d, const char *data, size_t len)
+{
+	size_t before = d->q.len;
+
+	if (!d->q.at_line_start)
+		outq_append(&d->q, "\n", 1);
+	outq_append(&d->q, data, len);
+	if (fb_log_enabled())
+		log_queued(d, before);
+}
+
 /* Lines back toward the sender of the line being filtered. */
 static void
 sink_reply(void *ctx, const char *data, size_t len)
 {
 	struct direction *d = ctx;
 	struct direction *back = d == &d->b->up ? &d->b->down : &d->b->up;
-	size_t before = back->q.len;
 
-	if (!back->q.at_line_start)
-		outq_append(&back->q, "\n", 1);
-	outq_append(&back->q, data, len);
-	if (fb_log_enabled())
-		log_queued(back, before);
+	queue_own_line(back, data, len);
 	outq_flush(&back->q);
 }
 
@@ -388,7 +399,6 @@ static void
 inject(struct direction *d, const char *fmt, ...)
 {
 	char buf[512];
-	size_t before = d->q.len;
 	va_list ap;
 	int n;
 
@@ -400,12 +410,7 @@ inject(struct direction *d, const char *fmt, ...)
 	if ((size_t)n > sizeof buf - 2)
 		n = (int)sizeof buf - 2;
 	buf[n++] = '\n';
-	/* at_line_start also covers bytes already written: a half line
-	 * the peer has got still needs ending. */
-	if (!d->q.at_line_start)
-		outq_append(&d->q, "\n", 1);
-	outq_append(&d->q, buf, (size_t)n);
-	log_queued(d, before);
+	queue_own_line(d, buf, (size_t)n);
 }
 
 /* ---- reading ---- */
