@@ -159,7 +159,9 @@ outq_failed(struct outq *q, int status)
 	struct fb_bridge *b = q->ep->b;
 
 	if (!q->dead)
-		fb_log_msg(status == UV_EPIPE ? FB_LOG_INFO : FB_LOG_WARN,
+		fb_log_msg(status == UV_EPIPE || status == UV_ECANCELED
+				   ? FB_LOG_INFO
+				   : FB_LOG_WARN,
 			   "writing to the %s: %s", q->ep->name,
 			   uv_strerror(status));
 	q->dead = true;
@@ -179,7 +181,7 @@ maybe_resume(struct outq *q)
 	struct direction *d = q == &b->up.q ? &b->up : &b->down;
 
 	if (!d->src->reading && !d->src->eof && outq_size(q) < LOW_WATER &&
-	    b->proc_started)
+	    b->proc_started && !b->finishing)
 		start_reading(d->src);
 }
 
