@@ -487,14 +487,13 @@ on_ini_pair(void *user, const char *section, const char *name,
 		vl = strlen(value);
 		char *e = keep(c, malloc(nl + vl + 2));
 		char **env = realloc(c->env, (c->nenv + 1) * sizeof *env);
-		if (e == NULL || env == NULL) {
-			free(env == c->env ? NULL : env);
+		if (env != NULL)
+			c->env = env; /* the old block is gone either way */
+		if (e == NULL || env == NULL)
 			return ini_fail(st, "%s%s", "out of memory", "");
-		}
 		memcpy(e, name, nl);
 		e[nl] = '=';
 		memcpy(e + nl + 1, value, vl + 1);
-		c->env = env;
 		c->env[c->nenv++] = e;
 		return 1;
 	}

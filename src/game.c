@@ -265,7 +265,7 @@ fb_game_play(struct fb_game *g, const struct fb_move *m)
 		return;
 	}
 	if ((piece == 'P' || piece == 'p') && m->from_file != m->to_file &&
-	    g->board[m->to_rank][m->to_file] == 0)
+	    m->to_file == g->ep_file && g->board[m->to_rank][m->to_file] == 0)
 		g->board[m->from_rank][m->to_file] = 0; /* en passant */
 	g->ep_file = ((piece == 'P' || piece == 'p') &&
 		      (m->to_rank - m->from_rank == 2 ||
