@@ -294,7 +294,7 @@ read_base(struct fb_filter *f, struct fb_uci_position *p, const char *text,
 	struct fb_fen_style style = {.notation = f->opt.engine_fen};
 	struct fb_fen fen;
 	size_t pos = 0, start, n, b = 0, e = 0;
-	int flen;
+	int rc;
 
 	fb_filter_token(text, len, &pos, &start); /* position */
 	n = fb_filter_token(text, len, &pos, &start);
@@ -319,23 +319,14 @@ read_base(struct fb_filter *f, struct fb_uci_position *p, const char *text,
 		p->known = false;
 		return pos;
 	}
-	flen = fb_filter_translate_fen(text, b, e, &style, "position fen", out,
-				       &fen, p->fen, sizeof p->fen);
-	if (flen < 0) {
+	rc = fb_filter_translate_fen(text, b, e, &style, "position fen", out,
+				     &fen, p->fen, sizeof p->fen, &p->edits[0]);
+	if (rc < 0) {
 		p->known = false;
 		return pos;
 	}
 	fb_game_from_fen(&p->game, &fen);
-	if ((size_t)flen != e - b || memcmp(p->fen, text + b, e - b) != 0) {
-		p->edits[0] = (struct fb_edit){.off = b,
-					       .len = e - b,
-					       .text = p->fen,
-					       .tlen = (size_t)flen};
-		p->nedits = 1;
-		fb_filter_report(out, FB_LOG_DEBUG,
-				 "position fen: rewrote '%.*s' as '%.*s'",
-				 (int)(e - b), text + b, flen, p->fen);
-	}
+	p->nedits = (unsigned)rc;
 	return pos;
 }
 

@@ -119,7 +119,7 @@ int
 fb_filter_translate_fen(const char *text, size_t b, size_t e,
 			const struct fb_fen_style *style, const char *what,
 			const struct fb_sink *out, struct fb_fen *fen,
-			char *buf, size_t cap)
+			char *buf, size_t cap, struct fb_edit *edit)
 {
 	struct fb_fen_report rep;
 	int n;
@@ -141,10 +141,15 @@ fb_filter_translate_fen(const char *text, size_t b, size_t e,
 		fb_filter_report(out, FB_LOG_WARN,
 				 "%s: %u more castling letters dropped", what,
 				 rep.nmore);
-	if (rep.error)
+	if (rep.error || (n = fb_fen_print(fen, style, buf, cap)) < 0)
 		return -1;
-	n = fb_fen_print(fen, style, buf, cap);
-	return n < 0 ? -1 : n;
+	if ((size_t)n == e - b && memcmp(buf, text + b, e - b) == 0)
+		return 0;
+	*edit = (struct fb_edit){
+		.off = b, .len = e - b, .text = buf, .tlen = (size_t)n};
+	fb_filter_report(out, FB_LOG_DEBUG, "%s: rewrote '%.*s' as '%.*s'",
+			 what, (int)(e - b), text + b, n, buf);
+	return 1;
 }
 
 void
@@ -170,22 +175,15 @@ fb_filter_splice_fen(const char *text, size_t len, size_t term, size_t b,
 {
 	char buf[1024];
 	struct fb_fen scratch;
-	struct fb_edit edit = {.off = b, .len = e - b, .text = buf};
-	int n;
+	struct fb_edit edit = {0};
+	int rc;
 
 	if (fen == NULL)
 		fen = &scratch;
-	n = fb_filter_translate_fen(text, b, e, style, what, out, fen, buf,
-				    sizeof buf);
-	if (n < 0 || ((size_t)n == e - b && memcmp(buf, text + b, e - b) == 0)) {
-		out->emit(out->ctx, text, len + term);
-		return n >= 0;
-	}
-	edit.tlen = (size_t)n;
-	fb_filter_report(out, FB_LOG_DEBUG, "%s: rewrote '%.*s' as '%.*s'",
-			 what, (int)(e - b), text + b, n, buf);
-	fb_filter_emit_edited(text, len, term, &edit, 1, out);
-	return true;
+	rc = fb_filter_translate_fen(text, b, e, style, what, out, fen, buf,
+				     sizeof buf, &edit);
+	fb_filter_emit_edited(text, len, term, &edit, rc > 0 ? 1 : 0, out);
+	return rc >= 0;
 }
 
 static const struct fb_protocol *

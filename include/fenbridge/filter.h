@@ -180,17 +180,21 @@ void
 fb_filter_report(const struct fb_sink *out, enum fb_level level,
 		 const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
+struct fb_edit;
+
 /*
  * Translates the FEN at text[b..e) to style into buf (cap bytes), parsing it
  * into *fen and reporting what is wrong, with what naming the command.
- * Returns the translation's length, or -1 when the FEN is malformed or too
- * long (it must then pass unchanged; *fen is not usable).
+ * Returns 1 when the translation differs (then *edit replaces text[b..e)
+ * with it, the text in buf, and the rewrite is reported), 0 when it is the
+ * same, or -1 when the FEN is malformed or too long (it must then pass
+ * unchanged; *fen is not usable).
  */
 int
 fb_filter_translate_fen(const char *text, size_t b, size_t e,
 			const struct fb_fen_style *style, const char *what,
 			const struct fb_sink *out, struct fb_fen *fen,
-			char *buf, size_t cap);
+			char *buf, size_t cap, struct fb_edit *edit);
 
 /*
  * Emits the line with the FEN at text[b..e) translated to style, or
