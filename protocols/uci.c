@@ -79,7 +79,7 @@ static enum fb_castle_notation
 engine_notation(const struct fb_filter *f)
 {
 	if (f->opt.engine_castling != FB_CASTLE_AUTO)
-		return (enum fb_castle_notation)f->opt.engine_castling;
+		return f->opt.engine_castling;
 	return f->engine_has_960 && f->engine_960 ? FB_CASTLE_KXR
 						  : FB_CASTLE_KING;
 }
@@ -88,7 +88,7 @@ static enum fb_castle_notation
 gui_notation(const struct fb_filter *f)
 {
 	if (f->opt.gui_castling != FB_CASTLE_AUTO)
-		return (enum fb_castle_notation)f->opt.gui_castling;
+		return f->opt.gui_castling;
 	return f->gui_960 ? FB_CASTLE_KXR : FB_CASTLE_KING;
 }
 

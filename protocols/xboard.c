@@ -54,7 +54,7 @@ gui_notation(const struct fb_filter *f)
 	int v = variant_index(f->variant);
 
 	if (f->opt.gui_castling != FB_CASTLE_AUTO)
-		return (enum fb_castle_notation)f->opt.gui_castling;
+		return f->opt.gui_castling;
 	if (v >= 0 && known_variants[v].random)
 		return f->oocastle_off ? FB_CASTLE_KXR : FB_CASTLE_OO;
 	return FB_CASTLE_KING;
@@ -67,7 +67,7 @@ gui_notation(const struct fb_filter *f)
  * make things worse; --engine-castling is for engines that break the rule
  * (Fairy-Stockfish rejects O-O without saying oocastle=0).
  */
-static int
+static enum fb_castle_notation
 engine_notation(const struct fb_filter *f)
 {
 	int v = variant_index(f->variant);
@@ -137,7 +137,7 @@ fen_end(const char *text, size_t len)
  * a castling move in notation to (FB_CASTLE_AUTO: as it was written). */
 static void
 move_line(struct fb_filter *f, const char *text, size_t len, size_t term,
-	  size_t start, size_t n, int to, const char *what,
+	  size_t start, size_t n, enum fb_castle_notation to, const char *what,
 	  const struct fb_sink *out)
 {
 	struct fb_edit edit;
@@ -150,8 +150,7 @@ move_line(struct fb_filter *f, const char *text, size_t len, size_t term,
 	}
 	pushed = push_history(f);
 	if (fb_filter_move(&f->game, text, start, n,
-			   to == FB_CASTLE_AUTO ? FB_CASTLE_KXR
-						: (enum fb_castle_notation)to,
+			   to == FB_CASTLE_AUTO ? FB_CASTLE_KXR : to,
 			   &edit, pool, out, what, FB_LOG_WARN) < 0) {
 		if (pushed)
 			f->nhistory--;
@@ -348,7 +347,7 @@ xboard_engine_line(struct fb_filter *f, const char *text, size_t len,
 	n = fb_filter_token(text, len, &pos, &start);
 	if (fb_filter_is(text, start, n, "move")) {
 		n = fb_filter_token(text, len, &pos, &start);
-		move_line(f, text, len, term, start, n, (int)gui_notation(f),
+		move_line(f, text, len, term, start, n, gui_notation(f),
 			  "engine move", out);
 		return;
 	}

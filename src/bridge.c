@@ -371,7 +371,6 @@ on_line(void *ctx, const char *text, size_t len, size_t term, unsigned flags)
 	struct direction *d = ctx;
 	struct fb_bridge *b = d->b;
 	size_t before = d->q.len;
-	bool quit_before = b->filter.gui_quit;
 
 	if (fb_log_enabled() && !(flags & FB_LINE_CONT))
 		fb_log_line(d->in_tag, text, len);
@@ -383,7 +382,15 @@ on_line(void *ctx, const char *text, size_t len, size_t term, unsigned flags)
 				      &d->sink);
 	if (fb_log_enabled() && !(flags & FB_LINE_CONT) && !d->q.dead)
 		log_queued(d, before);
-	if (!quit_before && b->filter.gui_quit && d->to_engine) {
+}
+
+static void
+sink_event(void *ctx, enum fb_event ev)
+{
+	struct direction *d = ctx;
+	struct fb_bridge *b = d->b;
+
+	if (ev == FB_EVENT_GUI_QUIT && d->to_engine) {
 		/* quit is the last word: EOF follows for engines that watch
 		 * only that. python-chess waits for the process after quit
 		 * without closing the pipe: make sure the engine does exit. */
@@ -830,6 +837,7 @@ direction_init(struct fb_bridge *b, struct direction *d, struct endpoint *src,
 	d->sink.emit = sink_emit;
 	d->sink.reply = sink_reply;
 	d->sink.report = sink_report;
+	d->sink.event = sink_event;
 	d->sink.ctx = d;
 	d->sink.min_level = fb_log_enabled() ? FB_LOG_DEBUG : FB_LOG_WARN;
 	fb_line_init(&d->framer, FB_LINE_DEFAULT_MAX);
@@ -913,6 +921,7 @@ fb_bridge_run(const struct fb_config *cfg)
 	b->loop = &loop;
 	fopt.proto = fb_protocol_find(cfg->protocol);
 	fopt.engine_fen = cfg->engine_fen;
+	fopt.engine_fen_auto = cfg->engine_fen_auto;
 	fopt.gui_fen = cfg->gui_fen;
 	fopt.gui_castling = cfg->gui_castling;
 	fopt.engine_castling = cfg->engine_castling;

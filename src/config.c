@@ -75,6 +75,7 @@ fb_config_init(struct fb_config *c)
 	memset(c, 0, sizeof *c);
 	c->action = FB_RUN_BRIDGE;
 	c->engine_fen = FB_XFEN;
+	c->engine_fen_auto = true;
 	c->gui_fen = FB_SHREDDER;
 	c->protocol = "auto";
 	c->gui_castling = FB_CASTLE_AUTO;
@@ -116,10 +117,15 @@ set_option(struct fb_config *c, const char *name, const char *val, char *err,
 	if (strcmp(name, "--engine-fen") == 0 || strcmp(name, "--gui-fen") == 0) {
 		enum fb_notation *n = name[2] == 'e' ? &c->engine_fen
 						     : &c->gui_fen;
-		if (fb_fen_parse_notation(val, n) < 0)
+		bool is_auto = strcmp(val, "auto") == 0;
+		if (is_auto && name[2] == 'e')
+			*n = FB_XFEN;
+		else if (fb_fen_parse_notation(val, n) < 0)
 			return bad(err, errlen,
 				   "unknown FEN dialect '%s' (xfen or shredder)",
 				   val);
+		if (name[2] == 'e')
+			c->engine_fen_auto = is_auto;
 	} else if (strcmp(name, "--protocol") == 0) {
 		if (strcmp(val, "auto") != 0 && strcmp(val, "uci") != 0 &&
 		    strcmp(val, "xboard") != 0)
@@ -132,14 +138,12 @@ set_option(struct fb_config *c, const char *name, const char *val, char *err,
 							: "xboard";
 	} else if (strcmp(name, "--gui-castling") == 0 ||
 		   strcmp(name, "--engine-castling") == 0) {
-		enum fb_castle_notation n = FB_CASTLE_KXR;
-		int rc = fb_game_parse_notation(val, &n);
-		if (rc < 0)
+		enum fb_castle_notation n;
+		if (fb_game_parse_notation(val, &n) < 0)
 			return bad(err, errlen,
 				   "unknown castling notation '%s' (auto, kxr, "
 				   "king or oo)", val);
-		*(name[2] == 'g' ? &c->gui_castling : &c->engine_castling) =
-			rc == 1 ? FB_CASTLE_AUTO : (int)n;
+		*(name[2] == 'g' ? &c->gui_castling : &c->engine_castling) = n;
 	} else if (strcmp(name, "--config") == 0) {
 		c->config_path = val;
 	} else if (strcmp(name, "--engine-dir") == 0) {

@@ -210,8 +210,11 @@ fb_filter_gui_line(struct fb_filter *f, const char *text, size_t len,
 		return;
 	}
 	n = fb_filter_token(text, len, &pos, &start);
-	if (fb_filter_is(text, start, n, "quit"))
+	if (fb_filter_is(text, start, n, "quit") && !f->gui_quit) {
 		f->gui_quit = true;
+		if (out->event != NULL)
+			out->event(out->ctx, FB_EVENT_GUI_QUIT);
+	}
 	if (f->proto == NULL)
 		f->proto = detect(text, len);
 	if (f->proto == NULL)

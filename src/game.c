@@ -210,6 +210,8 @@ fb_game_print_castle(const struct fb_game *g, const struct fb_move *m,
 		len = put_square(buf, m->from_file, m->from_rank);
 		len += put_square(buf + len, m->to_file, m->to_rank);
 		break;
+	case FB_CASTLE_AUTO:
+		return FB_EINVAL;
 	case FB_CASTLE_KING:
 		dest = king_target(g->width, m->castle);
 		/* One file away (b1c1) the king's move reads as a king step,
@@ -307,8 +309,8 @@ int
 fb_game_parse_notation(const char *name, enum fb_castle_notation *n)
 {
 	if (strcmp(name, "auto") == 0)
-		return 1;
-	if (strcmp(name, "kxr") == 0)
+		*n = FB_CASTLE_AUTO;
+	else if (strcmp(name, "kxr") == 0)
 		*n = FB_CASTLE_KXR;
 	else if (strcmp(name, "king") == 0)
 		*n = FB_CASTLE_KING;

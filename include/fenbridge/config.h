@@ -27,10 +27,11 @@ enum fb_config_action {
 struct fb_config {
 	enum fb_config_action action;
 	enum fb_notation engine_fen; /* default X-FEN */
+	bool engine_fen_auto;        /* --engine-fen=auto (the default) */
 	enum fb_notation gui_fen;    /* default Shredder-FEN */
 	const char *protocol;        /* "auto", "uci" or "xboard" */
-	int gui_castling;    /* FB_CASTLE_AUTO or an enum fb_castle_notation */
-	int engine_castling; /* likewise */
+	enum fb_castle_notation gui_castling;
+	enum fb_castle_notation engine_castling;
 	const char *log_path;        /* NULL: no log file */
 	unsigned grace_ms;           /* wait for the engine after quit/EOF */
 	char **engine_argv;          /* NULL-terminated */

@@ -27,8 +27,10 @@
 
 enum fb_level { FB_LOG_DEBUG, FB_LOG_INFO, FB_LOG_WARN, FB_LOG_ERROR };
 
-/* A castling notation option: a fixed notation, or decided by the filter. */
-#define FB_CASTLE_AUTO (-1)
+/* What a filter tells the bridge besides bytes and diagnostics. */
+enum fb_event {
+	FB_EVENT_GUI_QUIT, /* the GUI sent quit: no more commands follow */
+};
 
 struct fb_sink {
 	/* Bytes toward the peer, in order; borrowed for the call only. */
@@ -38,6 +40,8 @@ struct fb_sink {
 	void (*reply)(void *ctx, const char *data, size_t len);
 	/* A diagnostic about the line being filtered (NUL-terminated). */
 	void (*report)(void *ctx, enum fb_level level, const char *msg);
+	/* An event of the session (may be NULL). */
+	void (*event)(void *ctx, enum fb_event ev);
 	void *ctx;
 	/* Reports below this level are not even formatted. */
 	enum fb_level min_level;
@@ -74,9 +78,12 @@ struct fb_engine_option {
 struct fb_filter_options {
 	const struct fb_protocol *proto; /* NULL: decided by the GUI */
 	enum fb_notation engine_fen;     /* dialect of FENs sent to the engine */
+	/* engine_fen is only the default: the engine's entry in the quirk
+	 * table may choose another (--engine-fen=auto). */
+	bool engine_fen_auto;
 	enum fb_notation gui_fen;        /* dialect of FENs sent to the GUI */
-	int gui_castling;    /* FB_CASTLE_AUTO or an enum fb_castle_notation */
-	int engine_castling; /* likewise */
+	enum fb_castle_notation gui_castling;
+	enum fb_castle_notation engine_castling;
 	/* From the config file: options to set, force or hide, and a name
 	 * that replaces the engine's own (NULL: keep it). Borrowed. */
 	const struct fb_engine_option *options;

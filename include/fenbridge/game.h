@@ -24,6 +24,7 @@
 #include "fenbridge/fen.h"
 
 enum fb_castle_notation {
+	FB_CASTLE_AUTO, /* an option's value: decided from what each side says */
 	FB_CASTLE_KXR,
 	FB_CASTLE_KING,
 	FB_CASTLE_OO,
@@ -98,8 +99,7 @@ fb_game_play(struct fb_game *g, const struct fb_move *m);
 bool
 fb_game_is_standard_castling(const struct fb_game *g);
 
-/* Parses "auto" (returns 1), "kxr", "king", "oo" (return 0, set *n), or
- * returns FB_EINVAL. */
+/* Parses "auto", "kxr", "king" or "oo" into *n: returns 0, or FB_EINVAL. */
 int
 fb_game_parse_notation(const char *name, enum fb_castle_notation *n);
 

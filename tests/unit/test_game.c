@@ -1183,7 +1183,7 @@ test_game_parse_notation(void **state)
 		int rc;
 		enum fb_castle_notation n;
 	} cases[] = {
-		{"auto", 1, FB_CASTLE_KXR},
+		{"auto", 0, FB_CASTLE_AUTO},
 		{"kxr", 0, FB_CASTLE_KXR},
 		{"king", 0, FB_CASTLE_KING},
 		{"oo", 0, FB_CASTLE_OO},
@@ -1200,7 +1200,7 @@ test_game_parse_notation(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < N_ELEMS(cases); i++) {
-		/* A value no case expects: "auto" and errors leave it. */
+		/* A value no case expects: errors leave it. */
 		enum fb_castle_notation n = (enum fb_castle_notation)99;
 		enum fb_castle_notation want = cases[i].rc == 0
 						       ? cases[i].n
