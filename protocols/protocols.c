@@ -1,23 +1,83 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The table of protocols: adding one is one file plus one entry here.
+ * The tables of protocols and of pairs (a GUI's protocol with an engine's).
+ * Adding a protocol is one descriptor here; adding a pair is one file under
+ * protocols/ and one entry here.
  */
 #include <string.h>
 
-#include "fenbridge/filter.h"
+#include "proto.h"
+
+static bool
+detect_uci(const char *text, size_t len)
+{
+	size_t pos = 0, start, n = fb_proto_token(text, len, &pos, &start);
+
+	return fb_proto_is(text, start, n, "uci");
+}
+
+static bool
+detect_xboard(const char *text, size_t len)
+{
+	size_t pos = 0, start, n = fb_proto_token(text, len, &pos, &start);
+
+	return fb_proto_is(text, start, n, "xboard") ||
+	       fb_proto_is(text, start, n, "protover");
+}
+
+const struct fb_protocol fb_protocol_uci = {
+	.name = "uci",
+	.aliases = (const char *const[]){NULL},
+	.user_message = "info string ",
+	.detect = detect_uci,
+};
+
+const struct fb_protocol fb_protocol_xboard = {
+	.name = "xboard",
+	.aliases = (const char *const[]){"cecp", "winboard", NULL},
+	.user_message = "tellusererror ",
+	.detect = detect_xboard,
+};
 
 static const struct fb_protocol *const protocols[] = {
 	&fb_protocol_uci,
 	&fb_protocol_xboard,
 };
 
+static const struct fb_pair *const pairs[] = {
+	&fb_pair_uci,
+	&fb_pair_xboard,
+};
+
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
 const struct fb_protocol *
 fb_protocol_find(const char *name)
 {
-	for (size_t i = 0; i < sizeof protocols / sizeof protocols[0]; i++)
+	for (size_t i = 0; i < COUNT(protocols); i++) {
 		if (strcmp(protocols[i]->name, name) == 0)
 			return protocols[i];
-	if (strcmp(name, "cecp") == 0 || strcmp(name, "winboard") == 0)
-		return &fb_protocol_xboard;
+		for (const char *const *a = protocols[i]->aliases; *a; a++)
+			if (strcmp(*a, name) == 0)
+				return protocols[i];
+	}
+	return NULL;
+}
+
+const struct fb_protocol *
+fb_protocol_detect(const char *text, size_t len)
+{
+	for (size_t i = 0; i < COUNT(protocols); i++)
+		if (protocols[i]->detect(text, len))
+			return protocols[i];
+	return NULL;
+}
+
+const struct fb_pair *
+fb_pair_find(const struct fb_protocol *gui, const struct fb_protocol *engine)
+{
+	for (size_t i = 0; i < COUNT(pairs); i++)
+		if (pairs[i]->gui == gui && pairs[i]->engine == engine)
+			return pairs[i];
 	return NULL;
 }

@@ -1,96 +1,115 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * UCI (spec of April 2006, "position", "setoption", Chess960 section).
+ * A UCI GUI with a UCI engine (UCI spec of April 2006: "position",
+ * "setoption", the Chess960 section).
  *
  * GUI -> engine: the FEN of `position fen <FEN> [moves ...]` goes into the
  * engine's dialect and castling moves into the engine's notation; the game
- * is followed so the engine's moves can be read back. A GUI resends the whole
- * game with every move: when a `position` line extends the previous one, only
- * the new moves are read. `setoption name UCI_Chess960` and `UCI_Variant` are
- * kept consistent with what the engine supports; `go searchmoves` moves are
- * translated.
+ * is followed so the engine's moves can be read back. A GUI resends the
+ * whole game with every move: when a `position` line extends the previous
+ * one, only the new moves are read. `setoption name UCI_Chess960` and
+ * `UCI_Variant` are kept consistent with what the engine supports; `go
+ * searchmoves` moves are translated.
+ *
+ * An engine without Chess960 (no `option name UCI_Chess960`, or the option
+ * off) speaks standard notation: fenbridge advertises the option for it,
+ * sends it only the castling rights standard FEN can express (king on e1,
+ * rook in the corner), and a castle it cannot read (king or rook off those
+ * squares) is sent as the position after it: `position fen <after> moves
+ * <the rest>` ("re-anchoring"). Its board then matches the game.
  *
  * Engine -> GUI: castling moves in `bestmove`/`ponder` and `info` (pv,
- * currmove, refutation, currline) go into the GUI's notation. For an engine
- * without `option name UCI_Chess960`, fenbridge advertises the option itself
- * and speaks standard notation to the engine.
+ * currmove, refutation, currline) go into the GUI's notation.
  *
  * No I/O in this file.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
-#include "fenbridge/filter.h"
+#include "proto.h"
 
 #define MAX_EDITS 8
-#define FEN_BUF 1040
 
-struct fb_uci_position {
-	char *line; /* the last position line, without terminator */
+/* A growing byte buffer; oom remembers a failed append. */
+struct buf {
+	char *p;
 	size_t len, cap;
-	bool in_moves; /* its `moves` keyword was read: it may be extended */
-	bool known;    /* the game could be followed to its end */
-	int notation;  /* engine castling notation its edits were made for */
-	enum fb_notation dialect;
-	unsigned epoch; /* f->uci_epoch it was read under */
-	struct fb_game game; /* the position after it */
-	struct fb_edit edits[MAX_EDITS];
-	unsigned nedits;
-	char pool[MAX_EDITS][8];
-	char fen[FEN_BUF];
+	bool oom;
 };
 
-/* Variant names that mean the same game, first the usual UCI_Variant. */
-static const char *const variant_aliases[][4] = {
-	{"chess", "normal", "standard", NULL},
-	{"chess960", "fischerandom", "frc", "960"},
-	{"caparandom", "capablancarandom", "crc", NULL},
+static void
+buf_add(struct buf *b, const char *data, size_t n)
+{
+	if (b->oom)
+		return;
+	if (b->len + n > b->cap) {
+		size_t cap = b->cap ? b->cap : 256;
+		char *p;
+		while (cap < b->len + n)
+			cap *= 2;
+		if ((p = realloc(b->p, cap)) == NULL) {
+			b->oom = true;
+			return;
+		}
+		b->p = p;
+		b->cap = cap;
+	}
+	memcpy(b->p + b->len, data, n);
+	b->len += n;
+}
+
+/* What a position line means to the engine: a cached line is reused only
+ * under the same meaning. */
+struct meaning {
+	enum fb_castle_notation to;  /* the engine's castling notation */
+	bool standard;               /* the engine has no Chess960 mode */
+	enum fb_notation dialect;    /* its FEN dialect */
+	const struct fb_variant *variant;
 };
 
-/* UCI_Variant values whose castling fenbridge follows ("" = not set). */
-static bool
-variant_followed(const char *v)
-{
-	static const char *const ok[] = {"",           "chess",      "normal",
-					 "standard",   "chess960",   "fischerandom",
-					 "frc",        "960",        "capablanca",
-					 "caparandom", "capablancarandom",
-					 "crc",        "gothic",     "embassy"};
+/* The last position line and what went to the engine for it. */
+struct position {
+	struct buf in, out;
+	struct meaning meaning;
+	bool in_moves;   /* its `moves` keyword was read: it may be extended */
+	bool walking;    /* moves are still read: a right remains */
+	bool known;      /* game is the position after the line */
+	bool anchored;   /* out is `position fen <after a castle> ...` */
+	bool out_moves;  /* out has its `moves` keyword */
+	struct fb_game game;
+};
 
-	for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++)
-		if (strcasecmp(v, ok[i]) == 0)
-			return true;
-	return false;
-}
+/* The engine's UCI_Chess960 option: known once its list ends (uciok). */
+enum support {
+	SUPPORT_UNKNOWN, /* uciok not seen yet */
+	SUPPORT_LISTED,  /* the engine listed the option */
+	SUPPORT_FAKED,   /* it did not: fenbridge advertises it */
+};
 
-/* The start position `position startpos` means under UCI_Variant v. */
-static const char *
-variant_start(const char *v)
-{
-	if (strcasecmp(v, "capablanca") == 0)
-		return FB_GAME_CAPABLANCA;
-	if (strcasecmp(v, "gothic") == 0)
-		return FB_GAME_GOTHIC;
-	return FB_GAME_NORMAL;
-}
+struct uci {
+	const struct fb_filter_options *opt;
+	enum support c960;
+	bool gui_960;    /* the GUI set UCI_Chess960 true */
+	bool engine_960; /* UCI_Chess960 is true in the engine */
+	char *vars;      /* the engine's UCI_Variant `var` list, or NULL */
+	const struct fb_quirk *quirk;
+	/* UCI_Variant as the GUI set it (normal by default); NULL for a
+	 * variant fenbridge does not know: its lines pass unchanged. */
+	const struct fb_variant *variant;
+	char variant_name[32];
 
-static enum fb_castle_notation
-engine_notation(const struct fb_filter *f)
-{
-	if (f->opt.engine_castling != FB_CASTLE_AUTO)
-		return f->opt.engine_castling;
-	return f->engine_has_960 && f->engine_960 ? FB_CASTLE_KXR
-						  : FB_CASTLE_KING;
-}
+	/* The game as the engine sees it after the GUI's last command. */
+	struct fb_game game;
+	bool game_known;
+	struct position pos;
 
-static enum fb_castle_notation
-gui_notation(const struct fb_filter *f)
-{
-	if (f->opt.gui_castling != FB_CASTLE_AUTO)
-		return f->opt.gui_castling;
-	return f->gui_960 ? FB_CASTLE_KXR : FB_CASTLE_KING;
-}
+	/* What was said of this game (reset by ucinewgame or a new start):
+	 * the log and the GUI hear of re-anchoring once per game. */
+	char base[256];
+	size_t base_len;
+	bool told_gui, logged_anchor, logged_rights;
+};
 
 static bool
 is_blank(char c)
@@ -98,11 +117,108 @@ is_blank(char c)
 	return c == ' ' || c == '\t';
 }
 
+/* The engine is known to speak standard notation only: it has no
+ * UCI_Chess960 (fenbridge advertises it), or has it off. Before its option
+ * list ends nothing is known: FENs keep every right. */
 static bool
-token_is_nocase(const char *text, size_t start, size_t n, const char *word)
+engine_standard(const struct uci *u)
 {
-	return strlen(word) == n && strncasecmp(text + start, word, n) == 0;
+	return u->c960 == SUPPORT_FAKED ||
+	       (u->c960 == SUPPORT_LISTED && !u->engine_960);
 }
+
+static enum fb_castle_notation
+engine_notation(const struct uci *u)
+{
+	if (u->opt->engine_castling != FB_CASTLE_AUTO)
+		return u->opt->engine_castling;
+	return u->c960 == SUPPORT_LISTED && u->engine_960 ? FB_CASTLE_KXR
+							  : FB_CASTLE_KING;
+}
+
+static enum fb_castle_notation
+gui_notation(const struct uci *u)
+{
+	if (u->opt->gui_castling != FB_CASTLE_AUTO)
+		return u->opt->gui_castling;
+	return u->gui_960 ? FB_CASTLE_KXR : FB_CASTLE_KING;
+}
+
+static enum fb_notation
+engine_dialect(const struct uci *u)
+{
+	if (u->opt->engine_fen_auto && u->quirk != NULL &&
+	    u->quirk->shredder_fen)
+		return FB_SHREDDER;
+	return u->opt->engine_fen;
+}
+
+static struct meaning
+meaning_now(const struct uci *u)
+{
+	return (struct meaning){.to = engine_notation(u),
+				.standard = engine_standard(u),
+				.dialect = engine_dialect(u),
+				.variant = u->variant};
+}
+
+static bool
+meaning_equal(const struct meaning *a, const struct meaning *b)
+{
+	return a->to == b->to && a->standard == b->standard &&
+	       a->dialect == b->dialect && a->variant == b->variant;
+}
+
+static struct fb_fen_style
+engine_style(const struct uci *u)
+{
+	return (struct fb_fen_style){
+		.notation = engine_dialect(u),
+		.prefix = u->variant != NULL ? u->variant->prefix : 0};
+}
+
+static void *
+uci_new(const struct fb_filter_options *opt)
+{
+	struct uci *u = calloc(1, sizeof *u);
+
+	if (u == NULL)
+		return NULL;
+	u->opt = opt;
+	u->variant = fb_variant_normal;
+	fb_game_start(&u->game, FB_GAME_NORMAL);
+	u->game_known = true;
+	return u;
+}
+
+static void
+uci_free(void *state)
+{
+	struct uci *u = state;
+
+	free(u->pos.in.p);
+	free(u->pos.out.p);
+	free(u->vars);
+	free(u);
+}
+
+static const struct fb_game *
+uci_game(const void *state)
+{
+	const struct uci *u = state;
+
+	return u->game_known ? &u->game : NULL;
+}
+
+static const char *
+uci_variant(const void *state)
+{
+	const struct uci *u = state;
+
+	return u->variant != NULL ? u->variant->name : u->variant_name;
+}
+
+/* ---- setoption ---- */
 
 /* Splits `setoption name N... [value V...]`: returns false if not one. */
 static bool
@@ -111,16 +227,16 @@ parse_setoption(const char *text, size_t len, size_t *name_b, size_t *name_e,
 {
 	size_t pos = 0, start, n;
 
-	n = fb_filter_token(text, len, &pos, &start);
-	if (!fb_filter_is(text, start, n, "setoption"))
+	n = fb_proto_token(text, len, &pos, &start);
+	if (!fb_proto_is(text, start, n, "setoption"))
 		return false;
-	n = fb_filter_token(text, len, &pos, &start);
-	if (!fb_filter_is(text, start, n, "name"))
+	n = fb_proto_token(text, len, &pos, &start);
+	if (!fb_proto_is(text, start, n, "name"))
 		return false;
 	*name_b = *name_e = *val_b = *val_e = 0;
-	while ((n = fb_filter_token(text, len, &pos, &start)) > 0) {
-		if (fb_filter_is(text, start, n, "value")) {
-			fb_filter_token(text, len, &pos, &start);
+	while ((n = fb_proto_token(text, len, &pos, &start)) > 0) {
+		if (fb_proto_is(text, start, n, "value")) {
+			fb_proto_token(text, len, &pos, &start);
 			*val_b = start;
 			*val_e = len;
 			while (*val_e > *val_b && is_blank(text[*val_e - 1]))
@@ -134,323 +250,426 @@ parse_setoption(const char *text, size_t len, size_t *name_b, size_t *name_e,
 	return *name_b != 0;
 }
 
-/* Finds value (or an alias of it) in the engine's `var` list. */
+/*
+ * The name the engine lists for the variant value[0..n): the first of the
+ * variant's names (from the variant table) found after `var` in the
+ * engine's UCI_Variant option. Returns NULL when it lists none of them.
+ */
 static const char *
-engine_variant(const struct fb_filter *f, const char *value, size_t n,
-	       size_t *out_len)
+engine_variant_name(const struct uci *u, const struct fb_variant *v,
+		    size_t *out_len)
 {
-	const char *vars = f->engine_vars;
+	size_t vl = strlen(u->vars);
+	size_t pos = 0, start, k;
+	bool after_var = false;
 
-	for (size_t g = 0; g < sizeof variant_aliases / sizeof variant_aliases[0];
-	     g++) {
-		bool in_group = false;
-		for (int a = 0; a < 4 && variant_aliases[g][a] != NULL; a++)
-			if (strlen(variant_aliases[g][a]) == n &&
-			    strncasecmp(variant_aliases[g][a], value, n) == 0)
-				in_group = true;
-		if (!in_group)
-			continue;
-		for (int a = 0; a < 4 && variant_aliases[g][a] != NULL; a++) {
-			size_t pos = 0, start, k, al = strlen(variant_aliases[g][a]);
-			size_t vl = strlen(vars);
-			bool after_var = false;
-			while ((k = fb_filter_token(vars, vl, &pos, &start)) > 0) {
-				if (after_var && k == al &&
-				    strncasecmp(vars + start,
-						variant_aliases[g][a], al) == 0) {
-					*out_len = k;
-					return vars + start;
-				}
-				after_var = fb_filter_is(vars, start, k, "var");
-			}
+	while ((k = fb_proto_token(u->vars, vl, &pos, &start)) > 0) {
+		if (after_var && fb_variant_find(u->vars + start, k) == v) {
+			*out_len = k;
+			return u->vars + start;
 		}
+		after_var = fb_proto_is(u->vars, start, k, "var");
 	}
 	return NULL;
-}
-
-/* UCI_Chess960 set by the GUI (gui) or sent to the engine (engine). */
-static void
-note_chess960(struct fb_filter *f, bool on, bool gui, bool engine)
-{
-	if (gui)
-		f->gui_960 = on;
-	if (engine)
-		f->engine_960 = on;
-	f->uci_epoch++;
 }
 
 static bool
 is_chess960_option(const char *name, size_t n)
 {
-	return n == 12 && strncasecmp(name, "UCI_Chess960", 12) == 0;
+	return fb_proto_is_nocase(name, 0, n, "UCI_Chess960");
 }
 
 static void
-uci_setoption(struct fb_filter *f, const char *text, size_t len, size_t term,
+set_variant(struct uci *u, const char *value, size_t n)
+{
+	if (n >= sizeof u->variant_name)
+		n = sizeof u->variant_name - 1;
+	memcpy(u->variant_name, value, n);
+	u->variant_name[n] = '\0';
+	u->variant = fb_variant_find(value, n);
+}
+
+static void
+uci_setoption(struct uci *u, const char *text, size_t len, size_t term,
 	      const struct fb_sink *out)
 {
 	size_t nb, ne, vb, ve;
 	struct fb_edit edit = {0};
+	const struct fb_engine_option *o;
 	const char *name;
+	bool on;
 
 	if (!parse_setoption(text, len, &nb, &ne, &vb, &ve)) {
 		out->emit(out->ctx, text, len + term);
 		return;
 	}
 	name = text + nb;
-	{
-		const struct fb_engine_option *o =
-			fb_filter_option(f, name, ne - nb);
-		if (o != NULL && (o->flags & FB_OPT_FORCED)) {
-			/* The GUI still wants what it said for its side. */
-			if (is_chess960_option(name, ne - nb))
-				note_chess960(f, token_is_nocase(text, vb,
-								 ve - vb,
-								 "true"),
-					      true, false);
-			fb_filter_report(out, FB_LOG_INFO,
-					 "setoption for '%.*s' dropped: the "
-					 "config forces it to '%s'",
-					 (int)(ne - nb), name, o->value);
-			return;
-		}
+	on = vb > 0 && fb_proto_is_nocase(text, vb, ve - vb, "true");
+	o = fb_proto_option(u->opt, name, ne - nb);
+	if (o != NULL && (o->flags & FB_OPT_FORCED)) {
+		/* The GUI still wants what it said for its side. */
+		if (is_chess960_option(name, ne - nb))
+			u->gui_960 = on;
+		fb_proto_report(out, FB_LOG_INFO,
+				"setoption for '%.*s' dropped: the config "
+				"forces it to '%s'", (int)(ne - nb), name,
+				o->value);
+		return;
 	}
 	if (is_chess960_option(name, ne - nb)) {
-		bool on = token_is_nocase(text, vb, ve - vb, "true");
-		note_chess960(f, on, true, !f->fake_960);
-		if (f->fake_960) {
-			fb_filter_report(out, FB_LOG_INFO,
-					 "setoption UCI_Chess960 %s kept by "
-					 "fenbridge: the engine has no such "
-					 "option and gets standard notation",
-					 on ? "true" : "false");
+		u->gui_960 = on;
+		if (u->c960 == SUPPORT_FAKED) {
+			fb_proto_report(out, FB_LOG_INFO,
+					"setoption UCI_Chess960 %s kept by "
+					"fenbridge: the engine has no such "
+					"option and gets standard notation",
+					on ? "true" : "false");
 			return; /* swallowed: the engine does not know it */
 		}
+		/* Before uciok the engine's list is not complete: it gets
+		 * the setting (an engine without the option ignores it),
+		 * and whether it is in Chess960 mode is decided at uciok. */
+		u->engine_960 = on;
 		/* Stockfish ignores a check value that is not exactly
 		 * `true`/`false`; GUIs send True. */
-		if (vb > 0 && (on || token_is_nocase(text, vb, ve - vb,
-						     "false"))) {
-			edit.off = vb;
-			edit.len = ve - vb;
-			edit.text = on ? "true" : "false";
+		if (vb > 0 &&
+		    (on || fb_proto_is_nocase(text, vb, ve - vb, "false"))) {
+			edit = (struct fb_edit){.off = vb, .len = ve - vb,
+						.text = on ? "true" : "false"};
 			edit.tlen = strlen(edit.text);
 			if (edit.tlen == edit.len &&
 			    memcmp(edit.text, text + vb, edit.len) == 0)
 				edit.len = 0;
 		}
-	} else if (ne - nb == 11 && strncasecmp(name, "UCI_Variant", 11) == 0 &&
+	} else if (fb_proto_is_nocase(name, 0, ne - nb, "UCI_Variant") &&
 		   vb > 0) {
-		size_t n = ve - vb < sizeof f->uci_variant - 1
-				   ? ve - vb
-				   : sizeof f->uci_variant - 1;
 		size_t alen;
 		const char *alias;
-		memcpy(f->uci_variant, text + vb, n);
-		f->uci_variant[n] = '\0';
-		f->uci_epoch++;
-		if (f->engine_vars != NULL &&
-		    (alias = engine_variant(f, text + vb, ve - vb, &alen)) !=
+		set_variant(u, text + vb, ve - vb);
+		if (u->vars != NULL && u->variant != NULL &&
+		    (alias = engine_variant_name(u, u->variant, &alen)) !=
 			    NULL &&
-		    (alen != ve - vb || memcmp(alias, text + vb, alen) != 0)) {
-			edit.off = vb;
-			edit.len = ve - vb;
-			edit.text = alias;
-			edit.tlen = alen;
-		}
+		    (alen != ve - vb || memcmp(alias, text + vb, alen) != 0))
+			edit = (struct fb_edit){.off = vb, .len = ve - vb,
+						.text = alias, .tlen = alen};
 	}
 	if (edit.len > 0) {
-		fb_filter_report(out, FB_LOG_DEBUG,
-				 "setoption: value '%.*s' sent as '%.*s'",
-				 (int)edit.len, text + edit.off,
-				 (int)edit.tlen, edit.text);
-		fb_filter_emit_edited(text, len, term, &edit, 1, out);
+		fb_proto_report(out, FB_LOG_DEBUG,
+				"setoption: value '%.*s' sent as '%.*s'",
+				(int)edit.len, text + edit.off, (int)edit.tlen,
+				edit.text);
+		fb_proto_emit_edited(text, len, term, &edit, 1, out);
 		return;
 	}
 	out->emit(out->ctx, text, len + term);
 }
 
-void
-fb_uci_position_free(struct fb_uci_position *p)
-{
-	if (p != NULL)
-		free(p->line);
-	free(p);
-}
+/* ---- position ---- */
 
-static struct fb_uci_position *
-position_cache(struct fb_filter *f)
-{
-	if (f->uci_pos == NULL)
-		f->uci_pos = calloc(1, sizeof *f->uci_pos);
-	return f->uci_pos;
-}
-
-/* The base of a fresh position line: startpos or fen. Returns the offset
- * where moves may start, or 0 if the line is not understood. */
-static size_t
-read_base(struct fb_filter *f, struct fb_uci_position *p, const char *text,
-	  size_t len, const struct fb_sink *out)
-{
-	struct fb_fen_style style = {.notation = f->opt.engine_fen};
-	struct fb_fen fen;
-	size_t pos = 0, start, n, b = 0, e = 0;
-	int rc;
-
-	fb_filter_token(text, len, &pos, &start); /* position */
-	n = fb_filter_token(text, len, &pos, &start);
-	if (fb_filter_is(text, start, n, "startpos")) {
-		fb_game_start(&p->game, variant_start(f->uci_variant));
-		return pos;
-	}
-	if (!fb_filter_is(text, start, n, "fen"))
-		return 0;
-	while ((n = fb_filter_token(text, len, &pos, &start)) > 0 &&
-	       !fb_filter_is(text, start, n, "moves")) {
-		if (b == 0)
-			b = start;
-		e = start + n;
-	}
-	if (n > 0)
-		pos = start; /* moves is read by the caller */
-	if (b == 0) {
-		fb_filter_report(out, FB_LOG_WARN,
-				 "position fen: no FEN on the line; passed "
-				 "unchanged");
-		p->known = false;
-		return pos;
-	}
-	rc = fb_filter_translate_fen(text, b, e, &style, "position fen", out,
-				     &fen, p->fen, sizeof p->fen, &p->edits[0]);
-	if (rc < 0) {
-		p->known = false;
-		return pos;
-	}
-	fb_game_from_fen(&p->game, &fen);
-	p->nedits = (unsigned)rc;
-	return pos;
-}
-
-/* Chess960 castling in a position: make sure the engine can read it. */
+/*
+ * Says what fenbridge does for an engine without Chess960: in the log at
+ * info level once per game (*logged), at debug level after that; to the
+ * GUI once per game.
+ */
 static void
-check_chess960(struct fb_filter *f, const struct fb_game *g,
-	       const struct fb_sink *out)
+say_once(struct uci *u, bool *logged, const struct fb_sink *out,
+	 const char *msg)
 {
-	if (fb_game_is_standard_castling(g))
-		return;
-	if (f->engine_has_960 && !f->engine_960) {
-		/* Arena sends Chess960 positions without UCI_Chess960. */
-		fb_filter_inject(out, "setoption name UCI_Chess960 value true");
-		note_chess960(f, true, false, true);
-		fb_filter_report(out, FB_LOG_INFO,
-				 "position has Chess960 castling: sent "
-				 "setoption name UCI_Chess960 value true to "
-				 "the engine");
-	} else if (f->fake_960) {
-		fb_filter_report(out, FB_LOG_WARN,
-				 "the engine has no Chess960 support and "
-				 "cannot castle in this position (castling "
-				 "rook or king off its standard square)");
-		fb_filter_reply(out,
-				"info string fenbridge: this engine has no "
-				"Chess960 support; castling in this position "
-				"cannot be expressed to it");
+	fb_proto_report(out, *logged ? FB_LOG_DEBUG : FB_LOG_INFO, "%s", msg);
+	*logged = true;
+	if (!u->told_gui) {
+		u->told_gui = true;
+		fb_proto_reply(out,
+			       "info string fenbridge: the engine has no "
+			       "Chess960 castling; it gets only the castling "
+			       "rights standard FEN can express, and a castle "
+			       "it cannot read as the position after it");
 	}
 }
 
+/* A new game (another start position, or ucinewgame): say it all again. */
 static void
-uci_position(struct fb_filter *f, const char *text, size_t len, size_t term,
-	     const struct fb_sink *out)
+new_game(struct uci *u)
 {
-	struct fb_uci_position *p = position_cache(f);
-	enum fb_castle_notation to;
-	size_t pos, start, n;
+	u->told_gui = u->logged_anchor = u->logged_rights = false;
+}
 
-	if (p == NULL) {
-		fb_filter_report(out, FB_LOG_WARN,
-				 "out of memory: position passed unchanged");
-		out->emit(out->ctx, text, len + term);
+/* Appends the tokens of text[at..len) as they are. After a re-anchor the
+ * `moves` keyword comes first. */
+static void
+add_rest(struct position *p, const char *text, size_t at, size_t len)
+{
+	size_t pos = at, start;
+
+	if (at >= len)
 		return;
+	if (p->anchored && !p->out_moves &&
+	    fb_proto_token(text, len, &pos, &start) > 0) {
+		buf_add(&p->out, " moves", 6);
+		p->out_moves = true;
 	}
-	to = engine_notation(f);
-	if (p->in_moves && p->len > 0 && len >= p->len &&
-	    (len == p->len || is_blank(text[p->len])) && p->notation == (int)to &&
-	    p->dialect == f->opt.engine_fen && p->epoch == f->uci_epoch &&
-	    memcmp(text, p->line, p->len) == 0) {
-		pos = p->len; /* the same game, maybe with more moves */
-	} else {
-		p->nedits = 0;
-		p->in_moves = false;
-		p->known = variant_followed(f->uci_variant);
-		if (!p->known) {
-			out->emit(out->ctx, text, len + term);
-			p->len = 0;
-			f->game_known = false;
-			return;
-		}
-		pos = read_base(f, p, text, len, out);
-		if (pos == 0) {
-			out->emit(out->ctx, text, len + term);
-			p->len = 0;
-			f->game_known = false;
-			return;
-		}
-		if (p->known)
-			check_chess960(f, &p->game, out);
-		to = engine_notation(f);
-	}
-	while ((n = fb_filter_token(text, len, &pos, &start)) > 0) {
-		struct fb_edit *edit = &p->edits[p->nedits];
+	buf_add(&p->out, text + at, len - at);
+}
+
+/* Restarts the output as the position after a castle the engine cannot
+ * read: `position fen <game>`. */
+static void
+anchor(struct uci *u, struct position *p, const char *text, size_t start,
+       size_t n, const struct fb_sink *out)
+{
+	struct fb_fen_style style = engine_style(u);
+	struct fb_game g = p->game;
+	char fen[FB_GAME_FEN_MAX], msg[400];
+	int k;
+
+	if (p->meaning.standard)
+		fb_game_drop_nonstandard(&g);
+	k = fb_game_print_fen(&g, &style, fen, sizeof fen);
+	if (k < 0)
+		return; /* cannot happen: the buffer fits any board */
+	p->out.len = 0;
+	buf_add(&p->out, "position fen ", 13);
+	buf_add(&p->out, fen, (size_t)k);
+	p->anchored = true;
+	p->out_moves = false;
+	snprintf(msg, sizeof msg,
+		 "position: re-anchored: the castle '%.*s' cannot be written "
+		 "in the engine's notation; it gets the position after it "
+		 "(%.*s) and the moves after that", (int)n, text + start, k,
+		 fen);
+	say_once(u, &u->logged_anchor, out, msg);
+}
+
+/*
+ * Reads the moves of text from pos (the whole line or the part that extends
+ * the cached one) into p, appending what the engine gets to p->out.
+ */
+static void
+read_moves(struct uci *u, struct position *p, const char *text, size_t len,
+	   size_t pos, const struct fb_sink *out)
+{
+	size_t prev = pos, start, n;
+
+	while ((n = fb_proto_token(text, len, &pos, &start)) > 0) {
+		struct fb_move m;
+		char cast[8];
+		int k = -1;
+
 		if (!p->in_moves) {
-			p->in_moves = fb_filter_is(text, start, n, "moves");
+			p->in_moves = fb_proto_is(text, start, n, "moves");
+			p->out_moves = p->in_moves && !p->anchored;
+			if (!p->anchored)
+				buf_add(&p->out, text + prev, pos - prev);
+			prev = pos;
 			continue;
 		}
-		if (!p->known)
-			continue;
 		/* Without a right no later move can castle: the rest of a
 		 * long game needs no reading (p->game's board goes stale,
 		 * but only a right makes anyone look at it). */
-		if (!fb_game_can_castle(&p->game))
+		if (!p->walking || !fb_game_can_castle(&p->game)) {
+			p->walking = false;
 			break;
-		if (p->nedits == MAX_EDITS) {
-			fb_filter_report(out, FB_LOG_WARN,
-					 "position: too many castling moves to "
-					 "rewrite; the rest pass unchanged");
-			p->known = false;
-			continue;
 		}
-		if (fb_filter_move(&p->game, text, start, n, to, edit,
-				   p->pool[p->nedits], out, "position",
-				   FB_LOG_WARN) < 0) {
-			fb_filter_report(out, FB_LOG_WARN,
-					 "position: cannot follow the game at "
-					 "'%.*s'; later castling moves pass "
-					 "unchanged", (int)n, text + start);
-			p->known = false;
-		} else if (edit->len > 0) {
-			p->nedits++;
+		if (fb_game_parse_move(&p->game, text + start, n, &m) < 0) {
+			fb_proto_report(out, FB_LOG_WARN,
+					"position: cannot follow the game at "
+					"'%.*s'; later castling moves pass "
+					"unchanged", (int)n, text + start);
+			p->known = p->walking = false;
+			break;
 		}
-	}
-	if (p->cap < len) {
-		char *l = realloc(p->line, len);
-		if (l == NULL) {
-			p->len = 0;
-			p->in_moves = false;
+		if (m.castle >= 0 &&
+		    (!p->meaning.standard ||
+		     fb_game_is_standard_castle(&p->game, &m)))
+			k = fb_game_print_castle(&p->game, &m, p->meaning.to,
+						 cast, sizeof cast);
+		fb_game_play(&p->game, &m);
+		if (m.castle >= 0 && k < 0) {
+			anchor(u, p, text, start, n, out);
 		} else {
-			p->line = l;
-			p->cap = len;
+			const char *t = k > 0 ? cast : text + start;
+			size_t tl = k > 0 ? (size_t)k : n;
+			if (k > 0 && (tl != n || memcmp(t, text + start, n)))
+				fb_proto_report(out, FB_LOG_DEBUG,
+						"position: castling '%.*s' "
+						"sent as '%.*s'", (int)n,
+						text + start, (int)tl, t);
+			if (p->anchored) {
+				buf_add(&p->out, p->out_moves ? " " : " moves ",
+					p->out_moves ? 1 : 7);
+				p->out_moves = true;
+			} else {
+				buf_add(&p->out, text + prev, start - prev);
+			}
+			buf_add(&p->out, t, tl);
+		}
+		prev = pos;
+	}
+	add_rest(p, text, prev, len);
+}
+
+/* The start of a game for this variant: `position startpos`. */
+static const char *
+variant_start(const struct fb_variant *v)
+{
+	if (v->start != NULL)
+		return v->start;
+	return v->width == 10 ? FB_GAME_CAPABLANCA : FB_GAME_NORMAL;
+}
+
+/*
+ * Chess960 castling in a position: an engine that has the option but not
+ * on (Arena sends Chess960 positions without UCI_Chess960) gets it set.
+ */
+static void
+check_chess960(struct uci *u, const struct fb_game *g,
+	       const struct fb_sink *out)
+{
+	if (fb_game_is_standard_castling(g) || u->c960 != SUPPORT_LISTED ||
+	    u->engine_960)
+		return;
+	fb_proto_inject(out, "setoption name UCI_Chess960 value true");
+	u->engine_960 = true;
+	fb_proto_report(out, FB_LOG_INFO,
+			"position has Chess960 castling: sent setoption name "
+			"UCI_Chess960 value true to the engine");
+}
+
+/*
+ * Reads the base of a fresh position line (`position startpos` or
+ * `position fen FEN`) into p and p->out. Returns the offset where moves may
+ * start, or 0 when the line is not understood (it passes unchanged).
+ */
+static size_t
+read_base(struct uci *u, struct position *p, const char *text, size_t len,
+	  const struct fb_sink *out)
+{
+	size_t pos = 0, start, n, b = 0, e = 0, base_end;
+	struct fb_fen fen;
+	char buf[1040];
+	struct fb_edit edit = {0};
+
+	fb_proto_token(text, len, &pos, &start); /* position */
+	n = fb_proto_token(text, len, &pos, &start);
+	if (fb_proto_is(text, start, n, "startpos")) {
+		fb_game_start(&p->game, variant_start(u->variant));
+		base_end = pos;
+	} else if (fb_proto_is(text, start, n, "fen")) {
+		while ((n = fb_proto_token(text, len, &pos, &start)) > 0 &&
+		       !fb_proto_is(text, start, n, "moves")) {
+			if (b == 0)
+				b = start;
+			e = start + n;
+		}
+		if (n > 0)
+			pos = start; /* moves is read by read_moves */
+		if (b == 0) {
+			fb_proto_report(out, FB_LOG_WARN,
+					"position fen: no FEN on the line; "
+					"passed unchanged");
+			return 0;
+		}
+		base_end = e;
+		if (fb_proto_parse_fen(text, b, e, "position fen", out, &fen) <
+		    0) {
+			p->known = p->walking = false;
+		} else {
+			fb_game_from_fen(&p->game, &fen);
+			check_chess960(u, &p->game, out);
+		}
+	} else {
+		return 0;
+	}
+	/* Another start position: another game. */
+	if (base_end > sizeof u->base || u->base_len != base_end ||
+	    memcmp(u->base, text, base_end) != 0) {
+		new_game(u);
+		u->base_len = base_end <= sizeof u->base ? base_end : 0;
+		memcpy(u->base, text, u->base_len);
+	}
+	p->meaning = meaning_now(u);
+	if (b == 0 || !p->known) {
+		buf_add(&p->out, text, pos);
+		return pos;
+	}
+	/* A right the engine cannot express is never sent to it. */
+	if (p->meaning.standard) {
+		struct fb_game g = p->game;
+		if (fb_game_drop_nonstandard(&g) > 0) {
+			char msg[400];
+			memcpy(fen.castle, g.castle, sizeof fen.castle);
+			snprintf(msg, sizeof msg,
+				 "position fen: castling rights that standard "
+				 "notation cannot express are not sent to the "
+				 "engine (%.*s)", (int)(e - b), text + b);
+			say_once(u, &u->logged_rights, out, msg);
 		}
 	}
-	if (p->cap >= len) {
-		memcpy(p->line, text, len);
-		p->len = len;
+	{
+		struct fb_fen_style style = engine_style(u);
+		int rc = fb_proto_print_fen(&fen, &style, "position fen", out,
+					    buf, sizeof buf, &edit);
+		buf_add(&p->out, text, b);
+		if (rc > 0)
+			buf_add(&p->out, edit.text, edit.tlen);
+		else
+			buf_add(&p->out, text + b, e - b);
+		buf_add(&p->out, text + e, pos - e);
 	}
-	p->notation = (int)to;
-	p->dialect = f->opt.engine_fen;
-	p->epoch = f->uci_epoch;
-	f->game = p->game;
-	f->game_known = p->known;
-	fb_filter_emit_edited(text, len, term, p->edits, p->nedits, out);
+	return pos;
 }
+
+static void
+uci_position(struct uci *u, const char *text, size_t len, size_t term,
+	     const struct fb_sink *out)
+{
+	struct position *p = &u->pos;
+	struct meaning now = meaning_now(u);
+	size_t pos;
+
+	if (!u->opt->no_position_cache && p->in_moves && p->in.len > 0 &&
+	    len >= p->in.len &&
+	    (len == p->in.len || is_blank(text[p->in.len])) &&
+	    meaning_equal(&p->meaning, &now) &&
+	    memcmp(text, p->in.p, p->in.len) == 0) {
+		pos = p->in.len; /* the same game, maybe with more moves */
+	} else {
+		p->in.len = p->out.len = 0;
+		p->in.oom = p->out.oom = false;
+		p->in_moves = p->anchored = p->out_moves = false;
+		p->known = p->walking = u->variant != NULL;
+		if (u->variant == NULL ||
+		    (pos = read_base(u, p, text, len, out)) == 0) {
+			u->game_known = false;
+			out->emit(out->ctx, text, len + term);
+			return;
+		}
+		if (!u->variant->follow)
+			p->known = p->walking = false;
+	}
+	read_moves(u, p, text, len, pos, out);
+	p->in.len = 0;
+	buf_add(&p->in, text, len);
+	u->game = p->game;
+	u->game_known = p->known;
+	if (p->out.oom || p->in.oom) {
+		fb_proto_report(out, FB_LOG_WARN,
+				"out of memory: position passed unchanged");
+		p->in.len = p->out.len = 0;
+		p->in_moves = false;
+		u->game_known = false;
+		out->emit(out->ctx, text, len + term);
+		return;
+	}
+	if (p->out.len == len && memcmp(p->out.p, text, len) == 0) {
+		out->emit(out->ctx, text, len + term); /* unchanged: one piece */
+		return;
+	}
+	out->emit(out->ctx, p->out.p, p->out.len);
+	out->emit(out->ctx, text + len, term);
+}
+
+/* ---- moves in other lines ---- */
 
 /*
  * Rewrites the castling moves among tokens from *pos of text: a sequence
@@ -461,7 +680,7 @@ static void
 translate_moves(struct fb_game *g, const char *text, size_t len, size_t *pos,
 		bool single, enum fb_castle_notation to, struct fb_edit *edits,
 		unsigned *nedits, char pool[][8], const struct fb_sink *out,
-		const char *what)
+		const char *what, enum fb_level level)
 {
 	size_t start, n, before;
 
@@ -469,13 +688,11 @@ translate_moves(struct fb_game *g, const char *text, size_t len, size_t *pos,
 		before = *pos;
 		if (!fb_game_can_castle(g))
 			break; /* no castling can follow */
-		if ((n = fb_filter_token(text, len, pos, &start)) == 0 ||
+		if ((n = fb_proto_token(text, len, pos, &start)) == 0 ||
 		    *nedits == MAX_EDITS)
 			break;
-		if (fb_filter_move(g, text, start, n, to, &edits[*nedits],
-				   pool[*nedits], out, what,
-				   strcmp(what, "info") == 0 ? FB_LOG_DEBUG
-							     : FB_LOG_WARN) < 0) {
+		if (fb_proto_move(g, text, start, n, to, &edits[*nedits],
+				  pool[*nedits], out, what, level) < 0) {
 			*pos = before;
 			break;
 		}
@@ -487,80 +704,112 @@ translate_moves(struct fb_game *g, const char *text, size_t len, size_t *pos,
 }
 
 static void
-uci_go(struct fb_filter *f, const char *text, size_t len, size_t term,
+uci_go(struct uci *u, const char *text, size_t len, size_t term,
        const struct fb_sink *out)
 {
 	struct fb_edit edits[MAX_EDITS];
 	char pool[MAX_EDITS][8];
 	unsigned nedits = 0;
 	size_t pos = 0, start, n;
+	bool standard = engine_standard(u);
 
-	while (f->game_known && (n = fb_filter_token(text, len, &pos, &start)) > 0) {
-		if (!fb_filter_is(text, start, n, "searchmoves"))
+	while (u->game_known && fb_game_can_castle(&u->game) &&
+	       (n = fb_proto_token(text, len, &pos, &start)) > 0) {
+		if (!fb_proto_is(text, start, n, "searchmoves"))
 			continue;
 		/* Each searchmove is a move from the current position. */
-		for (;;) {
-			struct fb_game g = f->game;
-			size_t before = pos;
-			translate_moves(&g, text, len, &pos, true,
-					engine_notation(f), edits, &nedits,
-					pool, out, "go searchmoves");
-			if (pos == before)
+		while ((n = fb_proto_token(text, len, &pos, &start)) > 0 &&
+		       nedits < MAX_EDITS) {
+			struct fb_move m;
+			if (fb_game_parse_move(&u->game, text + start, n, &m) <
+			    0) {
+				pos = start;
 				break;
+			}
+			if (m.castle >= 0 && standard &&
+			    !fb_game_is_standard_castle(&u->game, &m)) {
+				/* The engine would read it as another move. */
+				edits[nedits++] = (struct fb_edit){
+					.off = start, .len = n, .text = ""};
+				fb_proto_report(out, FB_LOG_WARN,
+						"go searchmoves: the castle "
+						"'%.*s' cannot be written for "
+						"this engine; left out",
+						(int)n, text + start);
+				continue;
+			}
+			{
+				struct fb_game g = u->game;
+				fb_proto_move(&g, text, start, n,
+					      engine_notation(u),
+					      &edits[nedits], pool[nedits],
+					      out, "go searchmoves",
+					      FB_LOG_WARN);
+				if (edits[nedits].len > 0)
+					nedits++;
+			}
 		}
 	}
-	fb_filter_emit_edited(text, len, term, edits, nedits, out);
+	fb_proto_emit_edited(text, len, term, edits, nedits, out);
 }
 
 static void
-uci_gui_line(struct fb_filter *f, const char *text, size_t len, size_t term,
+uci_gui_line(void *state, const char *text, size_t len, size_t term,
 	     const struct fb_sink *out)
 {
+	struct uci *u = state;
 	size_t pos = 0, start, n;
 
-	n = fb_filter_token(text, len, &pos, &start);
-	if (fb_filter_is(text, start, n, "position"))
-		uci_position(f, text, len, term, out);
-	else if (fb_filter_is(text, start, n, "setoption"))
-		uci_setoption(f, text, len, term, out);
-	else if (fb_filter_is(text, start, n, "go"))
-		uci_go(f, text, len, term, out);
+	n = fb_proto_token(text, len, &pos, &start);
+	if (fb_proto_is(text, start, n, "position")) {
+		uci_position(u, text, len, term, out);
+		return;
+	}
+	if (fb_proto_is(text, start, n, "setoption")) {
+		uci_setoption(u, text, len, term, out);
+		return;
+	}
+	if (fb_proto_is(text, start, n, "go"))
+		uci_go(u, text, len, term, out);
 	else
 		out->emit(out->ctx, text, len + term);
+	if (fb_proto_is(text, start, n, "ucinewgame"))
+		new_game(u);
 }
+
+/* ---- engine lines ---- */
 
 /* `option name UCI_Chess960 ...` and `option name UCI_Variant ... var`.
  * Returns true when the config hides the option from the GUI. */
 static bool
-engine_option(struct fb_filter *f, const char *text, size_t len)
+engine_option(struct uci *u, const char *text, size_t len)
 {
 	const struct fb_engine_option *o;
 	size_t pos = 0, start, n, nb = 0, ne = 0, p2;
 
-	fb_filter_token(text, len, &pos, &start);
-	n = fb_filter_token(text, len, &pos, &start);
-	if (!fb_filter_is(text, start, n, "name"))
+	fb_proto_token(text, len, &pos, &start);
+	n = fb_proto_token(text, len, &pos, &start);
+	if (!fb_proto_is(text, start, n, "name"))
 		return false;
 	p2 = pos;
-	while ((n = fb_filter_token(text, len, &p2, &start)) > 0 &&
-	       !fb_filter_is(text, start, n, "type")) {
+	while ((n = fb_proto_token(text, len, &p2, &start)) > 0 &&
+	       !fb_proto_is(text, start, n, "type")) {
 		if (nb == 0)
 			nb = start;
 		ne = start + n;
 	}
-	o = nb > 0 ? fb_filter_option(f, text + nb, ne - nb) : NULL;
+	o = nb > 0 ? fb_proto_option(u->opt, text + nb, ne - nb) : NULL;
 	if (o != NULL && (o->flags & FB_OPT_HIDDEN))
 		return true;
-	n = fb_filter_token(text, len, &pos, &start);
-	if (token_is_nocase(text, start, n, "UCI_Chess960")) {
-		f->engine_has_960 = true;
-		f->uci_epoch++;
-	} else if (token_is_nocase(text, start, n, "UCI_Variant")) {
-		free(f->engine_vars);
-		f->engine_vars = malloc(len - pos + 1);
-		if (f->engine_vars != NULL) {
-			memcpy(f->engine_vars, text + pos, len - pos);
-			f->engine_vars[len - pos] = '\0';
+	n = fb_proto_token(text, len, &pos, &start);
+	if (fb_proto_is_nocase(text, start, n, "UCI_Chess960")) {
+		u->c960 = SUPPORT_LISTED;
+	} else if (fb_proto_is_nocase(text, start, n, "UCI_Variant")) {
+		free(u->vars);
+		u->vars = malloc(len - pos + 1);
+		if (u->vars != NULL) {
+			memcpy(u->vars, text + pos, len - pos);
+			u->vars[len - pos] = '\0';
 		}
 	}
 	return false;
@@ -568,76 +817,106 @@ engine_option(struct fb_filter *f, const char *text, size_t len)
 
 /* After the handshake, before the GUI's own: the config's options. */
 static void
-send_config_options(struct fb_filter *f, const struct fb_sink *out)
+send_config_options(struct uci *u, const struct fb_sink *out)
 {
-	for (size_t i = 0; i < f->opt.noptions; i++) {
-		const struct fb_engine_option *o = &f->opt.options[i];
+	for (size_t i = 0; i < u->opt->noptions; i++) {
+		const struct fb_engine_option *o = &u->opt->options[i];
 		if (!(o->flags & FB_OPT_SET))
 			continue;
 		if (is_chess960_option(o->name, strlen(o->name))) {
-			if (!f->engine_has_960)
+			if (u->c960 != SUPPORT_LISTED)
 				continue; /* fenbridge plays that part */
-			note_chess960(f, strcasecmp(o->value, "true") == 0,
-				      false, true);
+			u->engine_960 = fb_proto_is_nocase(
+				o->value, 0, strlen(o->value), "true");
 		}
 		if (o->value[0] != '\0')
-			fb_filter_reply(out, "setoption name %s value %s",
-					o->name, o->value);
+			fb_proto_reply(out, "setoption name %s value %s",
+				       o->name, o->value);
 		else
-			fb_filter_reply(out, "setoption name %s", o->name);
+			fb_proto_reply(out, "setoption name %s", o->name);
 	}
 }
 
 static void
-uci_engine_moves(struct fb_filter *f, const char *text, size_t len,
-		 size_t term, bool bestmove, const struct fb_sink *out)
+engine_moves(struct uci *u, const char *text, size_t len, size_t term,
+	     bool bestmove, const struct fb_sink *out)
 {
 	struct fb_edit edits[MAX_EDITS];
 	char pool[MAX_EDITS][8];
 	unsigned nedits = 0;
-	enum fb_castle_notation to = gui_notation(f);
+	enum fb_castle_notation to = gui_notation(u);
 	size_t pos = 0, start, n;
 	struct fb_game g;
 
-	fb_filter_token(text, len, &pos, &start);
+	fb_proto_token(text, len, &pos, &start);
 	if (bestmove) {
-		g = f->game;
+		g = u->game;
 		translate_moves(&g, text, len, &pos, true, to, edits, &nedits,
-				pool, out, "bestmove");
-		n = fb_filter_token(text, len, &pos, &start);
-		if (fb_filter_is(text, start, n, "ponder"))
+				pool, out, "bestmove", FB_LOG_WARN);
+		n = fb_proto_token(text, len, &pos, &start);
+		if (fb_proto_is(text, start, n, "ponder"))
 			translate_moves(&g, text, len, &pos, true, to, edits,
-					&nedits, pool, out, "ponder");
+					&nedits, pool, out, "ponder",
+					FB_LOG_WARN);
 	} else {
-		while ((n = fb_filter_token(text, len, &pos, &start)) > 0) {
-			bool single = fb_filter_is(text, start, n, "currmove");
-			if (fb_filter_is(text, start, n, "string"))
+		while ((n = fb_proto_token(text, len, &pos, &start)) > 0) {
+			bool single = fb_proto_is(text, start, n, "currmove");
+			if (fb_proto_is(text, start, n, "string"))
 				break; /* free text to the end of the line */
-			if (fb_filter_is(text, start, n, "currline")) {
+			if (fb_proto_is(text, start, n, "currline")) {
 				size_t p2 = pos, s2;
-				size_t k = fb_filter_token(text, len, &p2, &s2);
+				size_t k = fb_proto_token(text, len, &p2, &s2);
 				if (k > 0 && text[s2] >= '0' && text[s2] <= '9')
 					pos = p2; /* the optional cpunr */
 			} else if (!single &&
-				   !fb_filter_is(text, start, n, "pv") &&
-				   !fb_filter_is(text, start, n, "refutation")) {
+				   !fb_proto_is(text, start, n, "pv") &&
+				   !fb_proto_is(text, start, n, "refutation")) {
 				continue;
 			}
-			g = f->game;
+			g = u->game;
+			/* info lines repeat a castle many times: debug. */
 			translate_moves(&g, text, len, &pos, single, to, edits,
-					&nedits, pool, out, "info");
+					&nedits, pool, out, "info",
+					FB_LOG_DEBUG);
 		}
 	}
-	fb_filter_emit_edited(text, len, term, edits, nedits, out);
+	fb_proto_emit_edited(text, len, term, edits, nedits, out);
+}
+
+/* `id name NAME`: the quirk table, and the config's name instead. Returns
+ * true when the line was emitted. */
+static bool
+engine_id(struct uci *u, const char *text, size_t len, size_t term,
+	  size_t pos, const struct fb_sink *out)
+{
+	size_t s2, n = fb_proto_token(text, len, &pos, &s2), nb;
+
+	if (!fb_proto_is(text, s2, n, "name"))
+		return false;
+	nb = s2 + n;
+	while (nb < len && is_blank(text[nb]))
+		nb++;
+	u->quirk = fb_quirk_find(text + nb, len - nb, "uci");
+	if (u->quirk != NULL)
+		fb_proto_report(out, FB_LOG_INFO, "engine '%.*s': %s",
+				(int)(len - nb), text + nb, u->quirk->why);
+	if (u->opt->name == NULL)
+		return false;
+	out->emit(out->ctx, text, s2 + n);
+	out->emit(out->ctx, " ", 1);
+	out->emit(out->ctx, u->opt->name, strlen(u->opt->name));
+	out->emit(out->ctx, text + len, term);
+	return true;
 }
 
 static void
-uci_engine_line(struct fb_filter *f, const char *text, size_t len,
-		size_t term, const struct fb_sink *out)
+uci_engine_line(void *state, const char *text, size_t len, size_t term,
+		const struct fb_sink *out)
 {
+	struct uci *u = state;
 	size_t pos = 0, start, n;
 
-	n = fb_filter_token(text, len, &pos, &start);
+	n = fb_proto_token(text, len, &pos, &start);
 	if (n == 0) {
 		out->emit(out->ctx, text, len + term);
 		return;
@@ -646,72 +925,62 @@ uci_engine_line(struct fb_filter *f, const char *text, size_t len,
 	case 'b':
 		/* Castling can only appear while a right remains, and needs
 		 * rewriting only when the two sides spell it differently. */
-		if (f->game_known && fb_game_can_castle(&f->game) &&
-		    gui_notation(f) != engine_notation(f)) {
-			if (fb_filter_is(text, start, n, "bestmove")) {
-				uci_engine_moves(f, text, len, term, true, out);
-				return;
-			}
+		if (u->game_known && fb_game_can_castle(&u->game) &&
+		    gui_notation(u) != engine_notation(u) &&
+		    fb_proto_is(text, start, n, "bestmove")) {
+			engine_moves(u, text, len, term, true, out);
+			return;
 		}
 		break;
 	case 'o':
-		if (fb_filter_is(text, start, n, "option") &&
-		    engine_option(f, text, len)) {
-			fb_filter_report(out, FB_LOG_DEBUG,
-					 "option hidden from the GUI by the "
-					 "config");
+		if (fb_proto_is(text, start, n, "option") &&
+		    engine_option(u, text, len)) {
+			fb_proto_report(out, FB_LOG_DEBUG,
+					"option hidden from the GUI by the "
+					"config");
 			return;
 		}
 		break;
 	case 'i':
-		if (fb_filter_is(text, start, n, "info") && f->game_known &&
-		    fb_game_can_castle(&f->game) &&
-		    gui_notation(f) != engine_notation(f)) {
-			uci_engine_moves(f, text, len, term, false, out);
+		if (fb_proto_is(text, start, n, "info") && u->game_known &&
+		    fb_game_can_castle(&u->game) &&
+		    gui_notation(u) != engine_notation(u)) {
+			engine_moves(u, text, len, term, false, out);
 			return;
 		}
-		if (f->opt.name != NULL && fb_filter_is(text, start, n, "id")) {
-			size_t s2;
-			n = fb_filter_token(text, len, &pos, &s2);
-			if (fb_filter_is(text, s2, n, "name")) {
-				struct fb_edit e = {
-					.off = s2 + n,
-					.len = len - s2 - n,
-					.text = f->opt.name,
-					.tlen = strlen(f->opt.name)};
-				out->emit(out->ctx, text, e.off);
-				out->emit(out->ctx, " ", 1);
-				out->emit(out->ctx, e.text, e.tlen);
-				out->emit(out->ctx, text + len, term);
-				return;
-			}
-		}
+		if (fb_proto_is(text, start, n, "id") &&
+		    engine_id(u, text, len, term, pos, out))
+			return;
 		break;
 	case 'u':
-		if (fb_filter_is(text, start, n, "uciok"))
-			send_config_options(f, out);
-		if (fb_filter_is(text, start, n, "uciok") &&
-		    !f->engine_has_960) {
+		if (!fb_proto_is(text, start, n, "uciok"))
+			break;
+		if (u->c960 == SUPPORT_UNKNOWN)
+			u->c960 = SUPPORT_FAKED;
+		send_config_options(u, out);
+		if (u->c960 == SUPPORT_FAKED) {
 			/* python-chess refuses Chess960 with an engine that
 			 * does not advertise it: fenbridge plays that part
 			 * and speaks standard notation to the engine. */
-			fb_filter_inject(out, "option name UCI_Chess960 type "
-					 "check default false");
-			f->fake_960 = true;
-			f->uci_epoch++;
-			fb_filter_report(out, FB_LOG_INFO,
-					 "the engine has no UCI_Chess960: "
-					 "fenbridge advertises it and "
-					 "translates");
+			fb_proto_inject(out, "option name UCI_Chess960 type "
+					"check default false");
+			fb_proto_report(out, FB_LOG_INFO,
+					"the engine has no UCI_Chess960: "
+					"fenbridge advertises it and "
+					"translates");
 		}
 		break;
 	}
 	out->emit(out->ctx, text, len + term);
 }
 
-const struct fb_protocol fb_protocol_uci = {
-	.name = "uci",
-	.user_message = "info string ",
+const struct fb_pair fb_pair_uci = {
+	.gui = &fb_protocol_uci,
+	.engine = &fb_protocol_uci,
+	.state_new = uci_new,
+	.state_free = uci_free,
 	.gui_line = uci_gui_line,
 	.engine_line = uci_engine_line,
+	.game = uci_game,
+	.variant = uci_variant,
 };

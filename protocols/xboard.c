@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * XBoard (CECP, "Chess Engine Communication Protocol", T. Mann, H.G. Muller).
+ * An XBoard GUI with an XBoard engine (CECP, "Chess Engine Communication
+ * Protocol", T. Mann, H.G. Muller).
  *
  * GUI -> engine: the FEN of `setboard <FEN>` goes into the engine's dialect;
  * moves (`usermove M` or a bare M) are followed and castling moves written
@@ -10,117 +11,174 @@
  * GUI's dialect. `feature oocastle=0` (read by XBoard, undocumented) means
  * the engine wants king-takes-rook instead of O-O.
  *
+ * Engines break the protocol in ways fenbridge repairs: one that rejects a
+ * castle written O-O (`Error`/`Illegal move`) gets it again as king takes
+ * rook, and that notation from then on; `Error` replies to optional
+ * commands (post, nopost, ...) are kept from the GUI, which may treat them
+ * as fatal; an unquoted `feature myname=` is quoted.
+ *
  * Only variants whose castling fenbridge knows are touched; for any other
  * variant every line passes unchanged. No I/O in this file.
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "fenbridge/filter.h"
+#include "proto.h"
 
-/* Variants whose castling follows the king-and-rook rules fenbridge reads;
- * start is the white back rank, NULL where the GUI sends setboard. */
-static const struct {
-	const char *name;
-	const char *start;
-	bool random;     /* FRC-style: the GUI writes castling as O-O */
-	bool follow;     /* castling moves follow game.c's rules */
-	char prefix;     /* X-FEN castling prefix (dialects.md, Boards) */
-} known_variants[] = {
-	{"normal", FB_GAME_NORMAL, false, true, 0},
-	{"fischerandom", NULL, true, true, 0},
-	{"capablanca", FB_GAME_CAPABLANCA, false, true, 0},
-	{"caparandom", NULL, true, true, 0},
-	{"gothic", FB_GAME_GOTHIC, false, true, 0},
-	/* Janus castles symmetrically (king to b or i): its FENs are
-	 * translated, its castling moves pass unchanged. */
-	{"janus", NULL, false, false, 's'},
+struct xboard {
+	const struct fb_filter_options *opt;
+	/* The variant (NULL: one fenbridge does not know) and its name. */
+	const struct fb_variant *variant;
+	char variant_name[32];
+	bool oocastle_off; /* the engine sent feature oocastle=0 */
+	/* The engine rejects O-O: castling goes to it as king takes rook
+	 * (its quirk entry says so, or it answered O-O with an error). */
+	bool kxr_for_oo;
+	const struct fb_quirk *quirk; /* the engine's entry, or NULL */
+
+	struct fb_game game;
+	bool game_known;
+	struct fb_game *history; /* the game before each move, for undo */
+	size_t nhistory, history_cap;
+
+	/* The last castle sent to the engine as the GUI wrote it, and the
+	 * line that says it as king takes rook: sent when the engine answers
+	 * the first with an error. */
+	char sent[16];
+	size_t sent_len;
+	char resend[32];
+	size_t resend_len;
 };
 
-static int
-variant_index(const char *name)
+/* Commands an engine may reject without harm (CECP: post, nopost, computer,
+ * random, hard, easy); its Error reply would only alarm the GUI. */
+static const char *const optional_commands[] = {
+	"post", "nopost", "computer", "random", "hard", "easy",
+};
+
+static bool
+variant_random(const struct xboard *x)
 {
-	for (int i = 0; i < (int)(sizeof known_variants /
-				  sizeof known_variants[0]);
-	     i++)
-		if (strcmp(known_variants[i].name, name) == 0)
-			return i;
-	return -1;
+	return x->variant != NULL && x->variant->random;
 }
 
 static enum fb_castle_notation
-gui_notation(const struct fb_filter *f)
+gui_notation(const struct xboard *x)
 {
-	int v = variant_index(f->variant);
-
-	if (f->opt.gui_castling != FB_CASTLE_AUTO)
-		return f->opt.gui_castling;
-	if (v >= 0 && known_variants[v].random)
-		return f->oocastle_off ? FB_CASTLE_KXR : FB_CASTLE_OO;
+	if (x->opt->gui_castling != FB_CASTLE_AUTO)
+		return x->opt->gui_castling;
+	if (variant_random(x))
+		return x->oocastle_off ? FB_CASTLE_KXR : FB_CASTLE_OO;
 	return FB_CASTLE_KING;
 }
 
 /*
  * The engine's notation, or FB_CASTLE_AUTO: the engine gets castling moves
- * as the GUI wrote them (but king takes rook when it said oocastle=0). XBoard already writes what the engine asked for
+ * as the GUI wrote them. XBoard already writes what the engine asked for
  * (O-O in FRC, king takes rook after oocastle=0), so rewriting could only
- * make things worse; --engine-castling is for engines that break the rule
- * (Fairy-Stockfish rejects O-O without saying oocastle=0).
+ * make things worse, except for an engine that rejects O-O without saying
+ * oocastle=0 (Fairy-Stockfish) and for GUIs that send O-O even to an engine
+ * that said oocastle=0 (python-chess).
  */
 static enum fb_castle_notation
-engine_notation(const struct fb_filter *f)
+engine_notation(const struct xboard *x)
 {
-	int v = variant_index(f->variant);
-
-	/* python-chess sends O-O even to an engine that said oocastle=0. */
-	if (f->opt.engine_castling == FB_CASTLE_AUTO && f->oocastle_off &&
-	    v >= 0 && known_variants[v].random)
+	if (x->opt->engine_castling != FB_CASTLE_AUTO)
+		return x->opt->engine_castling;
+	if (variant_random(x) && (x->oocastle_off || x->kxr_for_oo))
 		return FB_CASTLE_KXR;
-	return f->opt.engine_castling;
+	return FB_CASTLE_AUTO;
+}
+
+static enum fb_notation
+engine_dialect(const struct xboard *x)
+{
+	if (x->opt->engine_fen_auto && x->quirk != NULL &&
+	    x->quirk->shredder_fen)
+		return FB_SHREDDER;
+	return x->opt->engine_fen;
+}
+
+static void *
+xboard_new(const struct fb_filter_options *opt)
+{
+	struct xboard *x = calloc(1, sizeof *x);
+
+	if (x == NULL)
+		return NULL;
+	x->opt = opt;
+	x->variant = fb_variant_normal;
+	strcpy(x->variant_name, "normal");
+	fb_game_start(&x->game, FB_GAME_NORMAL);
+	x->game_known = true;
+	return x;
 }
 
 static void
-set_variant(struct fb_filter *f, const char *name, size_t n)
+xboard_free(void *state)
 {
-	int v;
+	struct xboard *x = state;
 
-	if (n >= sizeof f->variant)
-		n = sizeof f->variant - 1;
-	memcpy(f->variant, name, n);
-	f->variant[n] = '\0';
-	v = variant_index(f->variant);
-	f->variant_known = v >= 0;
-	f->variant_prefix = v >= 0 ? known_variants[v].prefix : 0;
-	f->nhistory = 0;
-	f->game_known = v >= 0 && known_variants[v].start != NULL;
-	if (f->game_known)
-		fb_game_start(&f->game, known_variants[v].start);
+	free(x->history);
+	free(x);
+}
+
+static const struct fb_game *
+xboard_game(const void *state)
+{
+	const struct xboard *x = state;
+
+	return x->game_known ? &x->game : NULL;
+}
+
+static const char *
+xboard_variant(const void *state)
+{
+	const struct xboard *x = state;
+
+	return x->variant_name;
+}
+
+static void
+set_variant(struct xboard *x, const char *name, size_t n)
+{
+	if (n >= sizeof x->variant_name)
+		n = sizeof x->variant_name - 1;
+	memcpy(x->variant_name, name, n);
+	x->variant_name[n] = '\0';
+	x->variant = fb_variant_find(name, n);
+	x->nhistory = 0;
+	x->sent_len = 0;
+	x->game_known = x->variant != NULL && x->variant->start != NULL &&
+			x->variant->follow;
+	if (x->game_known)
+		fb_game_start(&x->game, x->variant->start);
 }
 
 static bool
-push_history(struct fb_filter *f)
+push_history(struct xboard *x)
 {
-	if (f->nhistory == f->history_cap) {
-		size_t cap = f->history_cap ? f->history_cap * 2 : 64;
-		struct fb_game *h = realloc(f->history, cap * sizeof *h);
+	if (x->nhistory == x->history_cap) {
+		size_t cap = x->history_cap ? x->history_cap * 2 : 64;
+		struct fb_game *h = realloc(x->history, cap * sizeof *h);
 		if (h == NULL)
 			return false;
-		f->history = h;
-		f->history_cap = cap;
+		x->history = h;
+		x->history_cap = cap;
 	}
-	f->history[f->nhistory++] = f->game;
+	x->history[x->nhistory++] = x->game;
 	return true;
 }
 
 static void
-undo(struct fb_filter *f, unsigned plies)
+undo(struct xboard *x, unsigned plies)
 {
 	for (unsigned i = 0; i < plies; i++) {
-		if (f->nhistory == 0) {
-			f->game_known = false;
+		if (x->nhistory == 0) {
+			x->game_known = false;
 			return;
 		}
-		f->game = f->history[--f->nhistory];
+		x->game = x->history[--x->nhistory];
 	}
 }
 
@@ -133,10 +191,37 @@ fen_end(const char *text, size_t len)
 	return len;
 }
 
+/*
+ * Remembers a castle going to the engine as written (to is AUTO) so that
+ * it can be sent again as king takes rook if the engine rejects it: the
+ * line is text[0..start) + the KxR move.
+ */
+static void
+remember_castle(struct xboard *x, const char *text, size_t start, size_t n)
+{
+	struct fb_move m;
+	char kxr[8];
+	int k;
+
+	x->sent_len = 0;
+	if (fb_game_parse_move(&x->game, text + start, n, &m) < 0 ||
+	    m.castle < 0 || n > sizeof x->sent ||
+	    (k = fb_game_print_castle(&x->game, &m, FB_CASTLE_KXR, kxr,
+				      sizeof kxr)) < 0 ||
+	    ((size_t)k == n && memcmp(kxr, text + start, n) == 0) ||
+	    start + (size_t)k >= sizeof x->resend)
+		return;
+	memcpy(x->sent, text + start, n);
+	x->sent_len = n;
+	memcpy(x->resend, text, start);
+	memcpy(x->resend + start, kxr, (size_t)k);
+	x->resend_len = start + (size_t)k;
+}
+
 /* Follows the move token at text[start..start+n) and emits the line with
  * a castling move in notation to (FB_CASTLE_AUTO: as it was written). */
 static void
-move_line(struct fb_filter *f, const char *text, size_t len, size_t term,
+move_line(struct xboard *x, const char *text, size_t len, size_t term,
 	  size_t start, size_t n, enum fb_castle_notation to, const char *what,
 	  const struct fb_sink *out)
 {
@@ -144,116 +229,128 @@ move_line(struct fb_filter *f, const char *text, size_t len, size_t term,
 	char pool[8];
 	bool pushed;
 
-	if (!f->game_known) {
+	if (!x->game_known) {
 		out->emit(out->ctx, text, len + term);
 		return;
 	}
-	pushed = push_history(f);
-	if (fb_filter_move(&f->game, text, start, n,
-			   to == FB_CASTLE_AUTO ? FB_CASTLE_KXR : to,
-			   &edit, pool, out, what, FB_LOG_WARN) < 0) {
+	pushed = push_history(x);
+	if (fb_proto_move(&x->game, text, start, n,
+			  to == FB_CASTLE_AUTO ? FB_CASTLE_KXR : to, &edit, pool,
+			  out, what, FB_LOG_WARN) < 0) {
 		if (pushed)
-			f->nhistory--;
-		fb_filter_report(out, FB_LOG_WARN,
-				 "%s: cannot follow the game at '%.*s'; "
-				 "castling moves pass unchanged until the "
-				 "next new or setboard", what, (int)n,
-				 text + start);
-		f->game_known = false;
+			x->nhistory--;
+		fb_proto_report(out, FB_LOG_WARN,
+				"%s: cannot follow the game at '%.*s'; "
+				"castling moves pass unchanged until the "
+				"next new or setboard", what, (int)n,
+				text + start);
+		x->game_known = false;
 		out->emit(out->ctx, text, len + term);
 		return;
 	}
 	if (!pushed)
-		f->nhistory = 0; /* out of memory: undo will lose the game */
+		x->nhistory = 0; /* out of memory: undo will lose the game */
 	if (edit.len > 0 && to != FB_CASTLE_AUTO) {
-		fb_filter_report(out, FB_LOG_DEBUG, "%s: castling '%.*s' sent "
-				 "as '%.*s'", what, (int)n, text + start,
-				 (int)edit.tlen, edit.text);
-		fb_filter_emit_edited(text, len, term, &edit, 1, out);
+		fb_proto_report(out, FB_LOG_DEBUG, "%s: castling '%.*s' sent "
+				"as '%.*s'", what, (int)n, text + start,
+				(int)edit.tlen, edit.text);
+		fb_proto_emit_edited(text, len, term, &edit, 1, out);
 	} else {
 		out->emit(out->ctx, text, len + term);
 	}
 }
 
+/* A move from the GUI, in the engine's notation. */
+static void
+gui_move(struct xboard *x, const char *text, size_t len, size_t term,
+	 size_t start, size_t n, const char *what, const struct fb_sink *out)
+{
+	enum fb_castle_notation to = engine_notation(x);
+
+	if (to == FB_CASTLE_AUTO && x->game_known)
+		remember_castle(x, text, start, n);
+	move_line(x, text, len, term, start, n, to, what, out);
+}
+
 /* A bare move: one token that reads as a move in the current game. */
 static bool
-is_bare_move(const struct fb_filter *f, const char *text, size_t len,
+is_bare_move(const struct xboard *x, const char *text, size_t len,
 	     size_t start, size_t n)
 {
 	struct fb_move m;
 	size_t pos = start + n, s2;
 
-	return f->game_known && fb_filter_token(text, len, &pos, &s2) == 0 &&
-	       fb_game_parse_move(&f->game, text + start, n, &m) == 0;
+	return x->game_known && fb_proto_token(text, len, &pos, &s2) == 0 &&
+	       fb_game_parse_move(&x->game, text + start, n, &m) == 0;
 }
 
 static void
-xboard_gui_line(struct fb_filter *f, const char *text, size_t len,
-		size_t term, const struct fb_sink *out)
+xboard_gui_line(void *state, const char *text, size_t len, size_t term,
+		const struct fb_sink *out)
 {
-	struct fb_fen_style style = {.notation = f->opt.engine_fen,
-				     .prefix = f->variant_prefix};
+	struct xboard *x = state;
+	struct fb_fen_style style = {
+		.notation = engine_dialect(x),
+		.prefix = x->variant != NULL ? x->variant->prefix : 0};
 	struct fb_fen fen;
 	size_t pos = 0, start, n;
 
-	n = fb_filter_token(text, len, &pos, &start);
-	if (fb_filter_is(text, start, n, "new")) {
-		set_variant(f, "normal", 6);
-	} else if (fb_filter_is(text, start, n, "variant")) {
-		n = fb_filter_token(text, len, &pos, &start);
-		set_variant(f, text + start, n);
-	} else if (fb_filter_is(text, start, n, "edit")) {
+	n = fb_proto_token(text, len, &pos, &start);
+	if (fb_proto_is(text, start, n, "new")) {
+		set_variant(x, "normal", 6);
+	} else if (fb_proto_is(text, start, n, "variant")) {
+		n = fb_proto_token(text, len, &pos, &start);
+		set_variant(x, text + start, n);
+	} else if (fb_proto_is(text, start, n, "edit")) {
 		/* Board edited square by square: not followed. Castling moves
 		 * pass unchanged until the next new or setboard. */
-		f->game_known = false;
-	} else if (fb_filter_is(text, start, n, "undo")) {
-		undo(f, 1);
-	} else if (fb_filter_is(text, start, n, "remove")) {
-		undo(f, 2);
-	} else if (fb_filter_is(text, start, n, "option")) {
+		x->game_known = false;
+	} else if (fb_proto_is(text, start, n, "undo")) {
+		undo(x, 1);
+	} else if (fb_proto_is(text, start, n, "remove")) {
+		undo(x, 2);
+	} else if (fb_proto_is(text, start, n, "option")) {
 		const struct fb_engine_option *o;
 		const char *eq;
-		n = fb_filter_token(text, len, &pos, &start);
+		n = fb_proto_token(text, len, &pos, &start);
 		eq = memchr(text + start, '=', n);
-		o = fb_filter_option(f, text + start,
-				     eq != NULL ? (size_t)(eq - text - start)
-						: n);
+		o = fb_proto_option(x->opt, text + start,
+				    eq != NULL ? (size_t)(eq - text - start)
+					       : n);
 		if (o != NULL && (o->flags & FB_OPT_FORCED)) {
-			fb_filter_report(out, FB_LOG_INFO,
-					 "option for '%s' dropped: the config "
-					 "forces it to '%s'", o->name, o->value);
+			fb_proto_report(out, FB_LOG_INFO,
+					"option for '%s' dropped: the config "
+					"forces it to '%s'", o->name, o->value);
 			return;
 		}
-	} else if (fb_filter_is(text, start, n, "usermove")) {
-		n = fb_filter_token(text, len, &pos, &start);
-		move_line(f, text, len, term, start, n, engine_notation(f),
-			  "usermove", out);
+	} else if (fb_proto_is(text, start, n, "usermove")) {
+		n = fb_proto_token(text, len, &pos, &start);
+		gui_move(x, text, len, term, start, n, "usermove", out);
 		return;
-	} else if (fb_filter_is(text, start, n, "setboard")) {
-		n = fb_filter_token(text, len, &pos, &start);
+	} else if (fb_proto_is(text, start, n, "setboard")) {
+		n = fb_proto_token(text, len, &pos, &start);
 		if (n == 0) {
-			fb_filter_report(out, FB_LOG_WARN,
-					 "setboard: no FEN on the line; "
-					 "passed unchanged");
-		} else if (!f->variant_known) {
-			fb_filter_report(out, FB_LOG_DEBUG,
-					 "setboard: variant %s is not known "
-					 "to fenbridge; passed unchanged",
-					 f->variant);
+			fb_proto_report(out, FB_LOG_WARN,
+					"setboard: no FEN on the line; "
+					"passed unchanged");
+		} else if (x->variant == NULL) {
+			fb_proto_report(out, FB_LOG_DEBUG,
+					"setboard: variant %s is not known "
+					"to fenbridge; passed unchanged",
+					x->variant_name);
 		} else {
-			f->nhistory = 0;
-			f->game_known = fb_filter_splice_fen(
+			x->nhistory = 0;
+			x->game_known = fb_proto_splice_fen(
 				text, len, term, start, fen_end(text, len),
 				&style, "setboard", out, &fen);
-			if (f->game_known)
-				fb_game_from_fen(&f->game, &fen);
-			if (!known_variants[variant_index(f->variant)].follow)
-				f->game_known = false;
+			if (x->game_known)
+				fb_game_from_fen(&x->game, &fen);
+			if (!x->variant->follow)
+				x->game_known = false;
 			return;
 		}
-	} else if (n > 0 && is_bare_move(f, text, len, start, n)) {
-		move_line(f, text, len, term, start, n, engine_notation(f),
-			  "move", out);
+	} else if (n > 0 && is_bare_move(x, text, len, start, n)) {
+		gui_move(x, text, len, term, start, n, "move", out);
 		return;
 	}
 	out->emit(out->ctx, text, len + term);
@@ -262,21 +359,24 @@ xboard_gui_line(struct fb_filter *f, const char *text, size_t len,
 #define MAX_FEATURE_EDITS 16
 
 /*
- * Reads `feature k=v k="v w" ...`: notes oocastle, replaces myname with
- * the config's name, removes options the config hides, and after done=1
- * sends the config's options. Emits the (edited) line.
+ * Reads `feature k=v k="v w" ...`: notes oocastle and the engine's name
+ * (its quirk entry), replaces myname with the config's name and quotes an
+ * unquoted one, removes options the config hides, and after done=1 sends
+ * the config's options. Emits the (edited) line.
  */
 static void
-engine_features(struct fb_filter *f, const char *text, size_t len,
-		size_t term, const struct fb_sink *out)
+engine_features(struct xboard *x, const char *text, size_t len, size_t term,
+		const struct fb_sink *out)
 {
 	struct fb_edit edits[MAX_FEATURE_EDITS] = {{0}};
+	char quoted[160];
 	unsigned nedits = 0;
 	bool done = false;
 	size_t i = 7; /* after "feature" */
 
 	while (i < len) {
 		size_t pair, key, keylen, val, vallen;
+		bool is_quoted = false;
 		while (i < len && (text[i] == ' ' || text[i] == '\t'))
 			i++;
 		pair = key = i;
@@ -288,6 +388,7 @@ engine_features(struct fb_filter *f, const char *text, size_t len,
 			continue;
 		val = ++i;
 		if (i < len && text[i] == '"') {
+			is_quoted = true;
 			val = ++i;
 			while (i < len && text[i] != '"')
 				i++;
@@ -299,18 +400,44 @@ engine_features(struct fb_filter *f, const char *text, size_t len,
 				i++;
 			vallen = i - val;
 		}
-		if (fb_filter_is(text, key, keylen, "oocastle"))
-			f->oocastle_off = vallen == 1 && text[val] == '0';
-		else if (fb_filter_is(text, key, keylen, "done"))
+		if (fb_proto_is(text, key, keylen, "oocastle"))
+			x->oocastle_off = vallen == 1 && text[val] == '0';
+		else if (fb_proto_is(text, key, keylen, "done"))
 			done = vallen == 1 && text[val] == '1';
+		if (fb_proto_is(text, key, keylen, "myname")) {
+			x->quirk = fb_quirk_find(text + val, vallen, "xboard");
+			if (x->quirk != NULL) {
+				x->kxr_for_oo |= x->quirk->kxr_for_oo;
+				fb_proto_report(out, FB_LOG_INFO,
+						"engine '%.*s': %s",
+						(int)vallen, text + val,
+						x->quirk->why);
+			}
+		}
 		if (nedits == MAX_FEATURE_EDITS)
 			continue;
-		if (fb_filter_is(text, key, keylen, "myname") &&
-		    f->opt.name != NULL) {
-			edits[nedits++] = (struct fb_edit){
-				.off = val, .len = vallen, .text = f->opt.name,
-				.tlen = strlen(f->opt.name)};
-		} else if (fb_filter_is(text, key, keylen, "option")) {
+		if (fb_proto_is(text, key, keylen, "myname") &&
+		    (x->opt->name != NULL || !is_quoted)) {
+			/* XBoard refuses an unquoted name (Fairy-Stockfish
+			 * sends one): the engine would be named after
+			 * fenbridge in its PGNs. */
+			const char *name = x->opt->name != NULL ? x->opt->name
+								: text + val;
+			size_t nl = x->opt->name != NULL ? strlen(name)
+							 : vallen;
+			if (is_quoted) {
+				edits[nedits++] = (struct fb_edit){
+					.off = val, .len = vallen,
+					.text = name, .tlen = nl};
+			} else if (nl + 2 <= sizeof quoted) {
+				quoted[0] = '"';
+				memcpy(quoted + 1, name, nl);
+				quoted[nl + 1] = '"';
+				edits[nedits++] = (struct fb_edit){
+					.off = val, .len = vallen,
+					.text = quoted, .tlen = nl + 2};
+			}
+		} else if (fb_proto_is(text, key, keylen, "option")) {
 			/* option="NAME -type ...": the name ends at " -". */
 			size_t nl = 0;
 			const struct fb_engine_option *o;
@@ -318,61 +445,137 @@ engine_features(struct fb_filter *f, const char *text, size_t len,
 			       !(text[val + nl] == ' ' &&
 				 nl + 1 < vallen && text[val + nl + 1] == '-'))
 				nl++;
-			o = fb_filter_option(f, text + val, nl);
+			o = fb_proto_option(x->opt, text + val, nl);
 			if (o != NULL && (o->flags & FB_OPT_HIDDEN))
 				edits[nedits++] = (struct fb_edit){
 					.off = pair, .len = i - pair,
 					.text = "", .tlen = 0};
 		}
 	}
-	fb_filter_emit_edited(text, len, term, edits, nedits, out);
+	fb_proto_emit_edited(text, len, term, edits, nedits, out);
 	if (done) {
-		for (size_t k = 0; k < f->opt.noptions; k++) {
-			const struct fb_engine_option *o = &f->opt.options[k];
+		for (size_t k = 0; k < x->opt->noptions; k++) {
+			const struct fb_engine_option *o = &x->opt->options[k];
 			if (o->flags & FB_OPT_SET)
-				fb_filter_reply(out, "option %s=%s", o->name,
-						o->value);
+				fb_proto_reply(out, "option %s=%s", o->name,
+					       o->value);
 		}
 	}
 }
 
-static void
-xboard_engine_line(struct fb_filter *f, const char *text, size_t len,
-		   size_t term, const struct fb_sink *out)
+static bool
+is_any(char c, const char *set)
 {
-	struct fb_fen_style style = {.notation = f->opt.gui_fen,
-				     .prefix = f->variant_prefix};
+	return memchr(set, c, strlen(set)) != NULL;
+}
+
+/* True when text[0..len) holds the token word (between blanks, colons,
+ * brackets or the ends). */
+static bool
+mentions(const char *text, size_t len, const char *word, size_t n)
+{
+	for (size_t i = 0; i + n <= len; i++)
+		if (memcmp(text + i, word, n) == 0 &&
+		    (i == 0 || is_any(text[i - 1], " \t:(")) &&
+		    (i + n == len || is_any(text[i + n], " \t:)")))
+			return true;
+	return false;
+}
+
+/*
+ * An engine's `Error ...` or `Illegal move ...` line: a rejected castle is
+ * sent again as king takes rook (and castling goes that way from now on),
+ * an error about an optional command is dropped. Returns true when the line
+ * was handled and must not reach the GUI.
+ */
+static bool
+engine_error(struct xboard *x, const char *text, size_t len,
+	     const struct fb_sink *out)
+{
+	size_t e = fen_end(text, len), b = e;
+
+	if (x->sent_len > 0 && mentions(text, len, x->sent, x->sent_len)) {
+		fb_proto_report(out, FB_LOG_INFO,
+				"the engine rejected the castle '%.*s' (%.*s): "
+				"sent it again as '%.*s'; castling goes to it "
+				"as king takes rook from now on",
+				(int)x->sent_len, x->sent, (int)len, text,
+				(int)x->resend_len, x->resend);
+		x->resend[x->resend_len] = '\0';
+		fb_proto_reply(out, "%s", x->resend);
+		x->kxr_for_oo = true;
+		x->sent_len = 0;
+		return true;
+	}
+	if (text[0] != 'E')
+		return false;
+	while (b > 0 && text[b - 1] != ' ' && text[b - 1] != ':' &&
+	       text[b - 1] != '\t')
+		b--;
+	for (size_t k = 0; k < sizeof optional_commands /
+				       sizeof optional_commands[0];
+	     k++)
+		if (fb_proto_is(text, b, e - b, optional_commands[k])) {
+			fb_proto_report(out, FB_LOG_INFO,
+					"'%.*s' kept from the GUI: the engine "
+					"does not know the optional command "
+					"'%s'", (int)len, text,
+					optional_commands[k]);
+			return true;
+		}
+	return false;
+}
+
+static void
+xboard_engine_line(void *state, const char *text, size_t len, size_t term,
+		   const struct fb_sink *out)
+{
+	struct xboard *x = state;
+	struct fb_fen_style style = {
+		.notation = x->opt->gui_fen,
+		.prefix = x->variant != NULL ? x->variant->prefix : 0};
 	size_t pos = 0, start, n;
 
-	n = fb_filter_token(text, len, &pos, &start);
-	if (fb_filter_is(text, start, n, "move")) {
-		n = fb_filter_token(text, len, &pos, &start);
-		move_line(f, text, len, term, start, n, gui_notation(f),
+	n = fb_proto_token(text, len, &pos, &start);
+	if (fb_proto_is(text, start, n, "move")) {
+		x->sent_len = 0;
+		n = fb_proto_token(text, len, &pos, &start);
+		move_line(x, text, len, term, start, n, gui_notation(x),
 			  "engine move", out);
 		return;
 	}
-	if (fb_filter_is(text, start, n, "feature")) {
-		engine_features(f, text, len, term, out);
+	if (fb_proto_is(text, start, n, "feature")) {
+		engine_features(x, text, len, term, out);
 		return;
-	} else if (fb_filter_is(text, start, n, "setup") && f->variant_known) {
+	}
+	if ((fb_proto_is(text, start, n, "Error") ||
+	     (n > 5 && memcmp(text + start, "Error", 5) == 0) ||
+	     fb_proto_is(text, start, n, "Illegal")) &&
+	    engine_error(x, text + start, len - start, out))
+		return;
+	if (fb_proto_is(text, start, n, "setup") && x->variant != NULL) {
 		/* Skip the optional (PIECES) and WxH+S_PARENT tokens: the FEN
 		 * is the first token holding a '/' (its board). */
-		while ((n = fb_filter_token(text, len, &pos, &start)) > 0 &&
+		while ((n = fb_proto_token(text, len, &pos, &start)) > 0 &&
 		       memchr(text + start, '/', n) == NULL)
 			;
 		if (n > 0) {
-			fb_filter_splice_fen(text, len, term, start,
-					     fen_end(text, len), &style,
-					     "setup", out, NULL);
+			fb_proto_splice_fen(text, len, term, start,
+					    fen_end(text, len), &style,
+					    "setup", out, NULL);
 			return;
 		}
 	}
 	out->emit(out->ctx, text, len + term);
 }
 
-const struct fb_protocol fb_protocol_xboard = {
-	.name = "xboard",
-	.user_message = "tellusererror ",
+const struct fb_pair fb_pair_xboard = {
+	.gui = &fb_protocol_xboard,
+	.engine = &fb_protocol_xboard,
+	.state_new = xboard_new,
+	.state_free = xboard_free,
 	.gui_line = xboard_gui_line,
 	.engine_line = xboard_engine_line,
+	.game = xboard_game,
+	.variant = xboard_variant,
 };

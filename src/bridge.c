@@ -744,9 +744,11 @@ check_done(struct fb_bridge *b)
 					 "exited with status %lld",
 					 (long long)b->exit_status);
 			fb_log_msg(FB_LOG_WARN, "the engine %s", what);
-			if (b->filter.proto != NULL)
+			if (fb_filter_protocol(&b->filter) != NULL)
 				inject(&b->down, "%sfenbridge: the engine %s",
-				       b->filter.proto->user_message, what);
+				       fb_filter_protocol(&b->filter)
+					       ->user_message,
+				       what);
 		}
 		outq_flush(&b->down.q);
 		uv_timer_stop(&b->timer);

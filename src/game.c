@@ -9,6 +9,7 @@
  */
 #include "fenbridge/game.h"
 
+#include <stdio.h>
 #include <string.h>
 
 /* Where king and rook land when castling (8x8 chess and the 10x8 family:
@@ -65,6 +66,23 @@ fb_game_start(struct fb_game *g, const char *row)
 	g->castle[0][FB_HSIDE] = g->castle[1][FB_HSIDE] = (int)g->width - 1;
 	g->castle[0][FB_ASIDE] = g->castle[1][FB_ASIDE] = 0;
 	g->ep_file = -1;
+	g->fullmove = 1;
+}
+
+/* A FEN counter (digits only, checked by the parser), capped: a game does
+ * not need more, and a huge value must not wrap. */
+static unsigned
+counter(const struct fb_fen *fen, unsigned field, unsigned dflt)
+{
+	unsigned long v = 0;
+	const char *t = fen->text + fen->off[field];
+
+	if (field >= fen->nfields)
+		return dflt;
+	for (size_t i = 0; i < fen->flen[field]; i++)
+		if ((v = v * 10 + (unsigned long)(t[i] - '0')) > 9999999)
+			v = 9999999;
+	return (unsigned)v;
 }
 
 void
@@ -76,6 +94,10 @@ fb_game_from_fen(struct fb_game *g, const struct fb_fen *fen)
 	g->side = fen->side == 'b' ? FB_BLACK : FB_WHITE;
 	memcpy(g->castle, fen->castle, sizeof g->castle);
 	g->ep_file = fen->flen[3] == 2 ? fen->text[fen->off[3]] - 'a' : -1;
+	g->halfmove = counter(fen, 4, 0);
+	g->fullmove = counter(fen, 5, 1);
+	if (g->fullmove == 0)
+		g->fullmove = 1;
 }
 
 bool
@@ -164,7 +186,11 @@ fb_game_parse_move(const struct fb_game *g, const char *text, size_t len,
 		return FB_EINVAL;
 
 	piece = g->board[m->from_rank][m->from_file];
-	if ((piece == 'K' || piece == 'k') && m->from_rank == m->to_rank &&
+	/* Only the side to move castles: a king move of the other side is
+	 * what it says (an engine or GUI out of step must not get a rewrite
+	 * that changes which move it is). */
+	if ((piece == 'K' || piece == 'k') && colour_of(piece) == g->side &&
+	    m->from_rank == m->to_rank &&
 	    m->from_rank == back_rank(colour_of(piece)) && m->promo == 0) {
 		int c = colour_of(piece);
 		char target = g->board[m->to_rank][m->to_file];
@@ -249,10 +275,20 @@ fb_game_play(struct fb_game *g, const struct fb_move *m)
 	if (m->null) {
 		g->side ^= 1;
 		g->ep_file = -1;
+		g->halfmove++;
+		if (g->side == FB_WHITE)
+			g->fullmove++;
 		return;
 	}
 	piece = g->board[m->from_rank][m->from_file];
 	c = piece ? colour_of(piece) : g->side;
+	if (c == FB_BLACK)
+		g->fullmove++;
+	if (m->castle >= 0 || (piece != 'P' && piece != 'p' &&
+			       g->board[m->to_rank][m->to_file] == 0))
+		g->halfmove++;
+	else
+		g->halfmove = 0;
 	if (m->castle >= 0) {
 		int r = m->from_rank, w = m->castle;
 		char king = g->board[r][m->from_file];
@@ -303,6 +339,115 @@ fb_game_is_standard_castling(const struct fb_game *g)
 			return false;
 	}
 	return true;
+}
+
+static int
+standard_king_file(const struct fb_game *g)
+{
+	return g->width == 10 ? 5 : 4;
+}
+
+static bool
+standard_right(const struct fb_game *g, int c, int wing)
+{
+	int file = g->castle[c][wing];
+
+	return king_file(g, c) == standard_king_file(g) &&
+	       file == (wing == FB_HSIDE ? (int)g->width - 1 : 0);
+}
+
+bool
+fb_game_is_standard_castle(const struct fb_game *g, const struct fb_move *m)
+{
+	return m->castle >= 0 && m->from_file == standard_king_file(g) &&
+	       m->to_file == (m->castle == FB_HSIDE ? (int)g->width - 1 : 0);
+}
+
+unsigned
+fb_game_drop_nonstandard(struct fb_game *g)
+{
+	unsigned n = 0;
+
+	for (int c = 0; c < 2; c++)
+		for (int w = 0; w < 2; w++)
+			if (g->castle[c][w] >= 0 && !standard_right(g, c, w)) {
+				g->castle[c][w] = -1;
+				n++;
+			}
+	return n;
+}
+
+/* The X-FEN condition: a pawn of the side to move can take en passant. */
+static bool
+ep_capturable(const struct fb_game *g)
+{
+	int f = g->ep_file;
+	int rank = g->side == FB_WHITE ? 4 : 3;
+	char ours = g->side == FB_WHITE ? 'P' : 'p';
+	char theirs = g->side == FB_WHITE ? 'p' : 'P';
+
+	if (f < 0 || f >= (int)g->width || g->board[rank][f] != theirs ||
+	    g->board[g->side == FB_WHITE ? 5 : 2][f] != 0)
+		return false;
+	return (f > 0 && g->board[rank][f - 1] == ours) ||
+	       (f + 1 < (int)g->width && g->board[rank][f + 1] == ours);
+}
+
+int
+fb_game_print_fen(const struct fb_game *g, const struct fb_fen_style *style,
+		  char *out, size_t cap)
+{
+	char buf[FB_GAME_FEN_MAX];
+	struct fb_fen fen;
+	size_t n = 0;
+	int k;
+
+	for (int r = FB_FEN_RANKS - 1; r >= 0; r--) {
+		int empty = 0;
+		for (unsigned f = 0; f <= g->width; f++) {
+			char p = f < g->width ? g->board[r][f] : 0;
+			if (f < g->width && p == 0) {
+				empty++;
+				continue;
+			}
+			if (empty == 10) {
+				buf[n++] = '1';
+				buf[n++] = '0';
+			} else if (empty > 0) {
+				buf[n++] = (char)('0' + empty);
+			}
+			empty = 0;
+			if (f < g->width)
+				buf[n++] = p;
+		}
+		buf[n++] = r > 0 ? '/' : ' ';
+	}
+	buf[n++] = g->side == FB_WHITE ? 'w' : 'b';
+	buf[n++] = ' ';
+	/* The castling field as fen.c prints it: it needs the board, the
+	 * width and the rights only. */
+	memset(&fen, 0, sizeof fen);
+	fen.width = g->width;
+	memcpy(fen.board, g->board, sizeof fen.board);
+	memcpy(fen.castle, g->castle, sizeof fen.castle);
+	k = fb_fen_print_castling(&fen, style, buf + n, 8);
+	if (k < 0)
+		return k;
+	n += (size_t)k;
+	buf[n++] = ' ';
+	if (ep_capturable(g)) {
+		buf[n++] = (char)('a' + g->ep_file);
+		buf[n++] = g->side == FB_WHITE ? '6' : '3';
+	} else {
+		buf[n++] = '-';
+	}
+	k = snprintf(buf + n, sizeof buf - n, " %u %u", g->halfmove,
+		     g->fullmove);
+	n += (size_t)k;
+	if (n > cap)
+		return FB_ENOSPC;
+	memcpy(out, buf, n);
+	return (int)n;
 }
 
 int

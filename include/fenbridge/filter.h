@@ -2,19 +2,23 @@
 /*
  * Protocol filters: one whole line in, the same line or its rewrite out.
  *
- * A filter sees every line of both directions. It emits each line once,
- * through the sink, either byte for byte as it came or with a FEN or a
- * castling move rewritten. The few exceptions are documented where they
- * happen (a swallowed `setoption name UCI_Chess960` for an engine without
- * it, an injected `option` or `setoption` line) and reported. The state both
- * directions update (protocol, Chess960 mode, variant, the game each side
- * sees) is one struct.
+ * A session has a GUI side and an engine side, each speaking a protocol
+ * (struct fb_protocol: UCI, XBoard). A pair of them (struct fb_pair) owns
+ * the state of the session: the game, the Chess960 mode, what each side
+ * declared. protocols/protocols.c lists the protocols and the pairs; each
+ * pair lives in its own file under protocols/ (uci.c: UCI GUI with a UCI
+ * engine; xboard.c: XBoard with XBoard). A new pair is one file and one
+ * table entry.
  *
- * Each protocol (protocols/uci.c, protocols/xboard.c) exports one const
- * struct fb_protocol; protocols/protocols.c lists them.
+ * A filter sees every line of both directions. It emits each line once,
+ * through the sink, byte for byte as it came or with a FEN or a castling
+ * move rewritten. The few exceptions are documented where they happen (a
+ * swallowed `setoption name UCI_Chess960` for an engine without it, an
+ * injected `option` or `setoption` line, a position re-anchored for an
+ * engine that cannot read a castle) and reported.
  *
  * Pure code: no I/O. The bridge owns the sink and decides what to do with
- * the bytes and the reports.
+ * the bytes, the reports and the events.
  */
 #ifndef FENBRIDGE_FILTER_H
 #define FENBRIDGE_FILTER_H
@@ -36,7 +40,8 @@ struct fb_sink {
 	/* Bytes toward the peer, in order; borrowed for the call only. */
 	void (*emit)(void *ctx, const char *data, size_t len);
 	/* Whole lines back toward the sender of the line being filtered (an
-	 * `info string` to the GUI about the GUI's own command). */
+	 * `info string` to the GUI about the GUI's own command, a resent
+	 * move to the engine about its own reply). */
 	void (*reply)(void *ctx, const char *data, size_t len);
 	/* A diagnostic about the line being filtered (NUL-terminated). */
 	void (*report)(void *ctx, enum fb_level level, const char *msg);
@@ -45,21 +50,6 @@ struct fb_sink {
 	void *ctx;
 	/* Reports below this level are not even formatted. */
 	enum fb_level min_level;
-};
-
-struct fb_filter;
-
-struct fb_protocol {
-	const char *name;
-	/* What starts a GUI's in-band message to its user, ending in a blank:
-	 * "info string " (UCI), "tellusererror " (XBoard). */
-	const char *user_message;
-	/* Filter one whole line (text[0..len), terminator text[len..len+term))
-	 * from the GUI to the engine, or from the engine to the GUI. */
-	void (*gui_line)(struct fb_filter *f, const char *text, size_t len,
-			 size_t term, const struct fb_sink *out);
-	void (*engine_line)(struct fb_filter *f, const char *text, size_t len,
-			    size_t term, const struct fb_sink *out);
 };
 
 /* What the config says about one engine option. */
@@ -73,6 +63,41 @@ struct fb_engine_option {
 	const char *name;
 	const char *value; /* NULL for a hidden option with no value */
 	unsigned flags;
+};
+
+/* A protocol one side speaks. */
+struct fb_protocol {
+	const char *name;             /* "uci", "xboard" */
+	const char *const *aliases;   /* other names for --protocol, NULL-ended */
+	/* What starts a message to the GUI's user, ending in a blank:
+	 * "info string " (UCI), "tellusererror " (XBoard). */
+	const char *user_message;
+	/* True when a GUI's first command text[0..len) opens this protocol. */
+	bool (*detect)(const char *text, size_t len);
+};
+
+struct fb_filter_options;
+
+/*
+ * A session of a GUI speaking one protocol with an engine speaking one:
+ * the pair's state is created and freed here and passed to its handlers.
+ */
+struct fb_pair {
+	const struct fb_protocol *gui, *engine;
+	/* Returns the state, or NULL when out of memory (lines then pass
+	 * unchanged). opt is borrowed for the state's life. */
+	void *(*state_new)(const struct fb_filter_options *opt);
+	void (*state_free)(void *state);
+	/* One whole line (text[0..len), terminator text[len..len+term)) from
+	 * the GUI to the engine, or from the engine to the GUI. */
+	void (*gui_line)(void *state, const char *text, size_t len, size_t term,
+			 const struct fb_sink *out);
+	void (*engine_line)(void *state, const char *text, size_t len,
+			    size_t term, const struct fb_sink *out);
+	/* The game as the engine sees it, or NULL when not followed. */
+	const struct fb_game *(*game)(const void *state);
+	/* The variant in play ("normal", "fischerandom", ...). */
+	const char *(*variant)(const void *state);
 };
 
 struct fb_filter_options {
@@ -89,60 +114,45 @@ struct fb_filter_options {
 	const struct fb_engine_option *options;
 	size_t noptions;
 	const char *name;
+	/* For tests: no UCI position cache (it is an optimisation only; the
+	 * fuzzer checks that a filter without it sends the same bytes). */
+	bool no_position_cache;
 };
-
-struct fb_uci_position; /* protocols/uci.c: the last position line */
-
-/* Frees a position cache (NULL is fine). */
-void
-fb_uci_position_free(struct fb_uci_position *p);
 
 struct fb_filter {
 	struct fb_filter_options opt;
-	const struct fb_protocol *proto; /* NULL until the GUI's first command */
-	bool gui_quit;                   /* the GUI sent quit */
-
-	/* The game as the engine sees it after the GUI's last command. */
-	struct fb_game game;
-	bool game_known;
-
-	/* UCI: Chess960 mode on both sides. */
-	bool engine_has_960;  /* engine advertised option UCI_Chess960 */
-	bool fake_960;        /* fenbridge advertised it on the engine's behalf */
-	bool gui_960;         /* the GUI set UCI_Chess960 true */
-	bool engine_960;      /* UCI_Chess960 is true in the engine */
-	char uci_variant[32]; /* UCI_Variant as the GUI set it, or "" */
-	char *engine_vars;    /* the engine's UCI_Variant `var` list, or NULL */
-	struct fb_uci_position *uci_pos;
-	/* Bumped whenever what a position line means to the engine changes
-	 * (Chess960 mode, variant): the cached position is then not reused. */
-	unsigned uci_epoch;
-
-	/* XBoard: the variant, the engine's features, undo history. */
-	char variant[32];
-	bool variant_known;
-	char variant_prefix; /* X-FEN castling prefix of the variant, or 0 */
-	bool oocastle_off;   /* engine sent feature oocastle=0 */
-	struct fb_game *history;
-	size_t nhistory, history_cap;
+	const struct fb_pair *pair; /* NULL until the GUI's first command */
+	void *state;                /* the pair's, or NULL */
+	bool gui_quit;              /* the GUI sent quit */
 };
 
-/* The protocols fenbridge speaks, looked up by name ("uci", "xboard"). */
+/* The protocols fenbridge speaks. */
 extern const struct fb_protocol fb_protocol_uci;
 extern const struct fb_protocol fb_protocol_xboard;
 
-/* Returns the protocol called name, or NULL. */
+/* Returns the protocol called name (or an alias: "cecp", "winboard"), or
+ * NULL. */
 const struct fb_protocol *
 fb_protocol_find(const char *name);
 
+/* Returns the protocol whose GUI opens with this first command, or NULL. */
+const struct fb_protocol *
+fb_protocol_detect(const char *text, size_t len);
+
+/* Returns the pair for a GUI speaking gui and an engine speaking engine,
+ * or NULL when fenbridge cannot translate between them. */
+const struct fb_pair *
+fb_pair_find(const struct fb_protocol *gui, const struct fb_protocol *engine);
+
 /*
  * Sets up a filter. opt->proto may be NULL: the GUI's first command then
- * decides (`uci` -> UCI; `xboard` or `protover` -> XBoard).
+ * decides (`uci` -> UCI; `xboard` or `protover` -> XBoard). opt is copied;
+ * what it points to is borrowed for the filter's life.
  */
 void
 fb_filter_init(struct fb_filter *f, const struct fb_filter_options *opt);
 
-/* Frees what the filter allocated (position cache, XBoard history). */
+/* Frees the pair's state. */
 void
 fb_filter_free(struct fb_filter *f);
 
@@ -158,98 +168,16 @@ void
 fb_filter_engine_line(struct fb_filter *f, const char *text, size_t len,
 		      size_t term, unsigned flags, const struct fb_sink *out);
 
-/* ---- helpers for protocol files ---- */
+/* The GUI's protocol, or NULL before its first command told it. */
+const struct fb_protocol *
+fb_filter_protocol(const struct fb_filter *f);
 
-/*
- * Finds the next token at or after *pos in text[0..len): returns its length
- * (0 at the end) and sets *start; *pos moves past it. Tokens are separated
- * by spaces and tabs.
- */
-size_t
-fb_filter_token(const char *text, size_t len, size_t *pos, size_t *start);
+/* The game as the engine sees it, or NULL when it is not followed. */
+const struct fb_game *
+fb_filter_game(const struct fb_filter *f);
 
-/* True when the token text[start..start+n) equals word. Inline, so that
- * the length of a literal word is a constant: it runs for every token of
- * every engine line. */
-static inline bool
-fb_filter_is(const char *text, size_t start, size_t n, const char *word)
-{
-	size_t k = __builtin_strlen(word);
-	return k == n && __builtin_memcmp(text + start, word, k) == 0;
-}
-
-/* The config's entry for the engine option name (any case), or NULL. */
-const struct fb_engine_option *
-fb_filter_option(const struct fb_filter *f, const char *name, size_t n);
-
-/* Reports a formatted diagnostic through out. */
-void
-fb_filter_report(const struct fb_sink *out, enum fb_level level,
-		 const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
-struct fb_edit;
-
-/*
- * Translates the FEN at text[b..e) to style into buf (cap bytes), parsing it
- * into *fen and reporting what is wrong, with what naming the command.
- * Returns 1 when the translation differs (then *edit replaces text[b..e)
- * with it, the text in buf, and the rewrite is reported), 0 when it is the
- * same, or -1 when the FEN is malformed or too long (it must then pass
- * unchanged; *fen is not usable).
- */
-int
-fb_filter_translate_fen(const char *text, size_t b, size_t e,
-			const struct fb_fen_style *style, const char *what,
-			const struct fb_sink *out, struct fb_fen *fen,
-			char *buf, size_t cap, struct fb_edit *edit);
-
-/*
- * Emits the line with the FEN at text[b..e) translated to style, or
- * unchanged when it is malformed (with a report). Returns true when the FEN
- * was understood (then *fen holds it, if fen is not NULL).
- */
-bool
-fb_filter_splice_fen(const char *text, size_t len, size_t term, size_t b,
-		     size_t e, const struct fb_fen_style *style,
-		     const char *what, const struct fb_sink *out,
-		     struct fb_fen *fen);
-
-/* A replacement of text[off..off+len) by the bytes text_out[0..tlen). */
-struct fb_edit {
-	size_t off, len;
-	const char *text;
-	size_t tlen;
-};
-
-/*
- * Reads the move token text[start..start+n) in g and plays it. When it
- * castles and notation `to` spells it differently, fills *edit (text in
- * pool) and sets edit->len > 0; otherwise edit->len is 0. A castling move
- * `to` cannot express is left as it is and reported at level (an engine's
- * info lines repeat it many times: debug there, a warning elsewhere). Returns 0, or
- * FB_EINVAL when the token is not a move (g unchanged).
- */
-int
-fb_filter_move(struct fb_game *g, const char *text, size_t start, size_t n,
-	       enum fb_castle_notation to, struct fb_edit *edit,
-	       char pool[static 8], const struct fb_sink *out,
-	       const char *what, enum fb_level level);
-
-/* Emits the line with the edits (in increasing offset order) applied. */
-void
-fb_filter_emit_edited(const char *text, size_t len, size_t term,
-		      const struct fb_edit *edits, unsigned n,
-		      const struct fb_sink *out);
-
-/*
- * Queues a whole line toward the sender (reply) or the peer (emit), built
- * from a format, with the terminator "\n".
- */
-void
-fb_filter_reply(const struct fb_sink *out, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-void
-fb_filter_inject(const struct fb_sink *out, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+/* The variant in play, or "normal" before the protocol is known. */
+const char *
+fb_filter_variant(const struct fb_filter *f);
 
 #endif

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Game tracking: follows a game far enough to know where the kings and the
- * castling rooks are and which rights remain, so that a castling move can be
- * recognised in any notation and written in another.
+ * Game tracking: a real board (8x8 or 10x8: pieces, side to move, castling
+ * rights, en passant, clocks) that plays moves in any notation without
+ * checking legality, so that a castling move can be recognised in any
+ * notation and written in another, and the position at any ply can be
+ * printed as a FEN in either dialect.
  *
  * Castling notations:
  *   FB_CASTLE_KXR   king takes own rook (e1h1): UCI with UCI_Chess960
@@ -10,7 +12,8 @@
  *   FB_CASTLE_OO    O-O / O-O-O: XBoard in fischerandom
  * Recognition accepts all three whatever a side declared: a king moving onto
  * an own rook that holds a right, a king moving two or more files along its
- * back rank to its castling square while the right remains, and O-O/O-O-O.
+ * back rank to its castling square while the right remains, and O-O/O-O-O;
+ * always by the side to move (a king move of the other side is no castle).
  *
  * No legality checking and no I/O. Pure code; the struct is plain data that
  * may be copied (to play a pv on a scratch copy).
@@ -36,6 +39,8 @@ struct fb_game {
 	int side;                                      /* FB_WHITE or FB_BLACK */
 	int castle[2][2]; /* [colour][wing]: castling rook's file, or -1 */
 	int ep_file;      /* file of an en-passant target square, or -1 */
+	unsigned halfmove; /* plies since the last capture or pawn move */
+	unsigned fullmove; /* starts at 1, grows after Black's move */
 };
 
 struct fb_move {
@@ -87,7 +92,8 @@ int
 fb_game_print_castle(const struct fb_game *g, const struct fb_move *m,
 		     enum fb_castle_notation n, char *out, size_t cap);
 
-/* Plays m in g: moves pieces, updates rights, side to move, e.p. file. */
+/* Plays m in g: moves pieces, updates rights, side to move, e.p. file,
+ * clocks. */
 void
 fb_game_play(struct fb_game *g, const struct fb_move *m);
 
@@ -98,6 +104,33 @@ fb_game_play(struct fb_game *g, const struct fb_move *m);
  */
 bool
 fb_game_is_standard_castling(const struct fb_game *g);
+
+/*
+ * True when castling move m (m->castle >= 0) of the side to move is a
+ * standard castle: the king on its e-file square (f on 10x8), the rook in
+ * its corner. Only such a castle means the same to an engine without
+ * Chess960 support as to the game.
+ */
+bool
+fb_game_is_standard_castle(const struct fb_game *g, const struct fb_move *m);
+
+/*
+ * Drops every castling right that standard notation cannot express (see
+ * fb_game_is_standard_castling). Returns how many were dropped.
+ */
+unsigned
+fb_game_drop_nonstandard(struct fb_game *g);
+
+/*
+ * Writes the position as a whole FEN (6 fields) in the given style to out,
+ * not NUL-terminated: castling per style (and its prefix), the en-passant
+ * square only where a pawn can capture on it. Returns the length, or
+ * FB_ENOSPC (FB_GAME_FEN_MAX is always enough).
+ */
+#define FB_GAME_FEN_MAX 160
+int
+fb_game_print_fen(const struct fb_game *g, const struct fb_fen_style *style,
+		  char *out, size_t cap);
 
 /* Parses "auto", "kxr", "king" or "oo" into *n: returns 0, or FB_EINVAL. */
 int

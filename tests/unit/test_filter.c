@@ -24,6 +24,16 @@
 #include <cmocka.h>
 
 #include "fenbridge/filter.h"
+#include "fenbridge/variant.h"
+
+/* The variant in play when the variant table knows it, else NULL. */
+static const struct fb_variant *
+known_variant(const struct fb_filter *f)
+{
+	const char *v = fb_filter_variant(f);
+
+	return fb_variant_find(v, strlen(v));
+}
 #include "fenbridge/line.h"
 
 #define N_ELEMS(a) (sizeof(a) / sizeof((a)[0]))
@@ -307,7 +317,7 @@ run_uci_cases(const struct filter_case *cases, size_t n,
 
 		filter_init(&f, NULL, engine_fen, FB_SHREDDER);
 		expect_same(&f, true, "uci\n");
-		assert_ptr_equal(f.proto, &fb_protocol_uci);
+		assert_ptr_equal(fb_filter_protocol(&f), &fb_protocol_uci);
 		feed(&f, true, cases[i].in, &c);
 		expect_out(&c, cases[i].in, cases[i].want, cases[i].nwarn);
 		/* A warning names the command. */
@@ -407,34 +417,34 @@ test_filter_detects_protocol_from_first_command(void **state)
 	expect_same(&f, true, "isready\n");
 	expect_same(&f, false, "setup " START " w KQkq - 0 1\n");
 	expect_same(&f, false, "uciok\n");
-	assert_null(f.proto);
+	assert_null(fb_filter_protocol(&f));
 	expect_same(&f, true, "uci\r\n");
-	assert_ptr_equal(f.proto, &fb_protocol_uci);
+	assert_ptr_equal(fb_filter_protocol(&f), &fb_protocol_uci);
 	expect_line(&f, true, pos, "position fen " START " w KQkq - 0 1\n", 0);
 	/* Detection happens once. */
 	expect_same(&f, true, "xboard\n");
-	assert_ptr_equal(f.proto, &fb_protocol_uci);
+	assert_ptr_equal(fb_filter_protocol(&f), &fb_protocol_uci);
 	fb_filter_free(&f);
 
 	filter_init(&f, NULL, FB_XFEN, FB_SHREDDER);
 	expect_same(&f, true, "xboard\n");
-	assert_ptr_equal(f.proto, &fb_protocol_xboard);
+	assert_ptr_equal(fb_filter_protocol(&f), &fb_protocol_xboard);
 	expect_same(&f, true, "protover 2\n");
 	expect_same(&f, true, "uci\n");
-	assert_ptr_equal(f.proto, &fb_protocol_xboard);
+	assert_ptr_equal(fb_filter_protocol(&f), &fb_protocol_xboard);
 	expect_line(&f, true, setb, "setboard " START " w KQkq - 0 1\n", 0);
 	expect_same(&f, true, pos);
 	fb_filter_free(&f);
 
 	filter_init(&f, NULL, FB_XFEN, FB_SHREDDER);
 	expect_same(&f, true, "protover 2\n");
-	assert_ptr_equal(f.proto, &fb_protocol_xboard);
+	assert_ptr_equal(fb_filter_protocol(&f), &fb_protocol_xboard);
 	fb_filter_free(&f);
 
 	/* A given protocol needs no detection. */
 	filter_init(&f, &fb_protocol_uci, FB_XFEN, FB_SHREDDER);
 	expect_line(&f, true, pos, "position fen " START " w KQkq - 0 1\n", 0);
-	assert_ptr_equal(f.proto, &fb_protocol_uci);
+	assert_ptr_equal(fb_filter_protocol(&f), &fb_protocol_uci);
 	fb_filter_free(&f);
 }
 
@@ -446,7 +456,7 @@ xboard_filter(struct fb_filter *f, enum fb_notation engine_fen,
 	filter_init(f, NULL, engine_fen, gui_fen);
 	expect_same(f, true, "xboard\n");
 	expect_same(f, true, "protover 2\n");
-	assert_ptr_equal(f->proto, &fb_protocol_xboard);
+	assert_ptr_equal(fb_filter_protocol(f), &fb_protocol_xboard);
 }
 
 static void
@@ -482,9 +492,9 @@ test_filter_xboard_setboard_in_known_variants(void **state)
 			snprintf(cmd, sizeof cmd, "variant %s\n",
 				 rows[i].variant);
 			expect_same(&f, true, cmd);
-			assert_string_equal(f.variant, rows[i].variant);
+			assert_string_equal(fb_filter_variant(&f), rows[i].variant);
 		}
-		assert_true(f.variant_known);
+		assert_non_null(known_variant(&f));
 		expect_line(&f, true, rows[i].in, rows[i].want, 0);
 		fb_filter_free(&f);
 	}
@@ -503,7 +513,7 @@ test_filter_xboard_janus_prefix(void **state)
 	(void)state;
 	xboard_filter(&f, FB_XFEN, FB_SHREDDER);
 	expect_same(&f, true, "variant janus\n");
-	assert_true(f.variant_known);
+	assert_non_null(known_variant(&f));
 	expect_line(&f, true, "setboard " CAPA " w JAja - 0 1\n",
 		    "setboard " CAPA " w sKQkq - 0 1\n", 0);
 	fb_filter_free(&f);
@@ -578,14 +588,14 @@ test_filter_xboard_unknown_variant_until_new(void **state)
 		xboard_filter(&f, FB_XFEN, FB_SHREDDER);
 		snprintf(cmd, sizeof cmd, "variant %s\r\n", unknown[i]);
 		expect_same(&f, true, cmd);
-		assert_false(f.variant_known);
+		assert_null(known_variant(&f));
 		expect_same(&f, true, setb);
 		expect_same(&f, false, setup);
 		expect_same(&f, true, "force\n");
 		expect_same(&f, true, setb);
 		expect_same(&f, true, "new\n");
-		assert_true(f.variant_known);
-		assert_string_equal(f.variant, "normal");
+		assert_non_null(known_variant(&f));
+		assert_string_equal(fb_filter_variant(&f), "normal");
 		expect_line(&f, true, setb, setb_x, 0);
 		expect_line(&f, false, setup, setup_s, 0);
 		/* A known variant after an unknown one works again too. */
@@ -672,7 +682,7 @@ test_filter_raw_and_cont_pieces_pass_unchanged(void **state)
 	filter_init(&f, NULL, FB_XFEN, FB_SHREDDER);
 	s = sink_of(&c);
 	fb_filter_gui_line(&f, "uci", 3, 0, FB_LINE_RAW, &s);
-	assert_null(f.proto);
+	assert_null(fb_filter_protocol(&f));
 	expect_out(&c, "uci", "uci", 0);
 	fb_filter_free(&f);
 
@@ -695,7 +705,7 @@ test_filter_raw_and_cont_pieces_pass_unchanged(void **state)
 	xboard_filter(&f, FB_XFEN, FB_SHREDDER);
 	s = sink_of(&c);
 	fb_filter_gui_line(&f, "variant shogi", 13, 0, FB_LINE_RAW, &s);
-	assert_true(f.variant_known);
+	assert_non_null(known_variant(&f));
 	s = sink_of(&c);
 	fb_filter_gui_line(&f, setb, sizeof setb - 2, 1, FB_LINE_RAW, &s);
 	expect_out(&c, setb, setb, 0);
@@ -737,11 +747,11 @@ test_filter_uci_cache_follows_variant_and_chess960(void **state)
 			       "false\n");
 	expect_same(&f, false, "uciok\n");
 	expect_same(&f, true, "position startpos moves e2e4\n");
-	assert_int_equal(f.game.width, 8);
+	assert_int_equal(fb_filter_game(&f)->width, 8);
 	expect_same(&f, true, "setoption name UCI_Variant value capablanca\n");
 	expect_same(&f, true, "position startpos moves e2e4\n");
-	assert_int_equal(f.game.width, 10);
-	assert_int_equal(f.game.board[3][4], 'P');
+	assert_int_equal(fb_filter_game(&f)->width, 10);
+	assert_int_equal(fb_filter_game(&f)->board[3][4], 'P');
 
 	/* With UCI_Chess960 on, the same line's castling goes out as king
 	 * takes rook: the cached king-move edit must not be reused. */
@@ -789,13 +799,11 @@ test_filter_uci_config_chess960_sets_the_mode(void **state)
 	c.back[c.nback] = '\0';
 	assert_non_null(strstr(c.back, "setoption name UCI_Chess960 value "
 				       "true\n"));
-	assert_true(f.engine_960);
 	/* The GUI's own setoption is dropped, but noted for its side. */
 	sink_of(&c);
 	fb_filter_gui_line(&f, "setoption name UCI_Chess960 value true\n", 38,
 			   1, 0, &s);
 	assert_int_equal(c.nout, 0);
-	assert_true(f.gui_960);
 	expect_same(&f, true,
 		    "position startpos moves e2e4 e7e5 g1f3 b8c6 f1c4 g8f6 "
 		    "e1h1\n");

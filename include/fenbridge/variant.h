@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The one table of chess variants fenbridge knows: their names in each
+ * protocol (XBoard `variant`, UCI `UCI_Variant`, the PGN `Variant` tag),
+ * board width, start position, whether castling follows the king-and-rook
+ * rules that game.c reads, and the X-FEN castling prefix. UCI, XBoard and
+ * `fenbridge convert` all read this table.
+ *
+ * Pure code: a const table and lookups.
+ */
+#ifndef FENBRIDGE_VARIANT_H
+#define FENBRIDGE_VARIANT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct fb_variant {
+	const char *name;     /* XBoard's name: "fischerandom" */
+	const char *uci;      /* the usual UCI_Variant value: "chess960" */
+	/* Other names, in any protocol or PGN tag, NULL-terminated. */
+	const char *const *aliases;
+	unsigned width;       /* files: 8 or 10 */
+	/* White's back rank at the start, or NULL: a random start (the GUI
+	 * sends the position). */
+	const char *start;
+	/* Castling is written O-O by an XBoard GUI (FRC-style variants). */
+	bool random;
+	/* Castling moves follow game.c's rules (king to the c- or g-file,
+	 * i-file on 10x8). Otherwise FENs are translated, moves pass. */
+	bool follow;
+	char prefix;          /* X-FEN castling prefix ('s', 'm') or 0 */
+};
+
+/* The variant of standard chess (the default of every protocol). */
+extern const struct fb_variant *const fb_variant_normal;
+
+/*
+ * Finds the variant named name[0..n) in any of its names, ignoring case
+ * ("chess960", "fischerandom", "Chess960", "FRC" are one). Returns NULL for
+ * a variant fenbridge does not know.
+ */
+const struct fb_variant *
+fb_variant_find(const char *name, size_t n);
+
+/* The number of variants in the table and the i-th (for tests). */
+size_t
+fb_variant_count(void);
+const struct fb_variant *
+fb_variant_at(size_t i);
+
+#endif

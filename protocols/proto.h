@@ -1,0 +1,126 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What the protocol files share, private to protocols/: tokens, editing a
+ * line, translating a FEN inside a line, following a move and rewriting a
+ * castle, reports and lines of fenbridge's own. src/ never includes this.
+ *
+ * No I/O: output goes through the caller's sink.
+ */
+#ifndef FB_PROTO_H
+#define FB_PROTO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "fenbridge/filter.h"
+#include "fenbridge/quirk.h"
+#include "fenbridge/variant.h"
+
+/* The pairs (one file each). */
+extern const struct fb_pair fb_pair_uci;
+extern const struct fb_pair fb_pair_xboard;
+
+/*
+ * Finds the next token at or after *pos in text[0..len): returns its length
+ * (0 at the end) and sets *start; *pos moves past it. Tokens are separated
+ * by spaces and tabs.
+ */
+size_t
+fb_proto_token(const char *text, size_t len, size_t *pos, size_t *start);
+
+/* True when the token text[start..start+n) equals word. Inline, so that
+ * the length of a literal word is a constant: it runs for every token of
+ * every engine line. */
+static inline bool
+fb_proto_is(const char *text, size_t start, size_t n, const char *word)
+{
+	size_t k = __builtin_strlen(word);
+	return k == n && __builtin_memcmp(text + start, word, k) == 0;
+}
+
+/* Likewise, ignoring ASCII case. */
+bool
+fb_proto_is_nocase(const char *text, size_t start, size_t n,
+		   const char *word);
+
+/* The config's entry for the engine option name[0..n) (any case), or NULL. */
+const struct fb_engine_option *
+fb_proto_option(const struct fb_filter_options *opt, const char *name,
+		size_t n);
+
+/* Reports a formatted diagnostic through out. */
+void
+fb_proto_report(const struct fb_sink *out, enum fb_level level,
+		const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/*
+ * Queues a whole line toward the sender (reply) or the peer (inject), built
+ * from a format, with the terminator "\n".
+ */
+void
+fb_proto_reply(const struct fb_sink *out, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void
+fb_proto_inject(const struct fb_sink *out, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* A replacement of text[off..off+len) by the bytes text_out[0..tlen). */
+struct fb_edit {
+	size_t off, len;
+	const char *text;
+	size_t tlen;
+};
+
+/* Emits the line with the edits (in increasing offset order) applied. */
+void
+fb_proto_emit_edited(const char *text, size_t len, size_t term,
+		     const struct fb_edit *edits, unsigned n,
+		     const struct fb_sink *out);
+
+/*
+ * Parses the FEN at text[b..e) into *fen, reporting what is wrong (with
+ * what naming the command). Returns 0 when it is understood, -1 when it is
+ * malformed or too long to translate (it must then pass unchanged).
+ */
+int
+fb_proto_parse_fen(const char *text, size_t b, size_t e, const char *what,
+		   const struct fb_sink *out, struct fb_fen *fen);
+
+/*
+ * Prints a parsed FEN in style into buf (cap bytes, at least the FEN's
+ * length + FB_FEN_GROWTH). Returns 1 when it differs from the input (then
+ * *edit replaces the FEN with it, at offset 0 of the FEN: the caller adds
+ * where the FEN starts in its line; the rewrite is reported), 0 when it is
+ * the same, -1 on FB_ENOSPC.
+ */
+int
+fb_proto_print_fen(const struct fb_fen *fen, const struct fb_fen_style *style,
+		   const char *what, const struct fb_sink *out, char *buf,
+		   size_t cap, struct fb_edit *edit);
+
+/*
+ * Emits the line with the FEN at text[b..e) translated to style, or
+ * unchanged when it is malformed (with a report). Returns true when the FEN
+ * was understood (then *fen holds it, if fen is not NULL).
+ */
+bool
+fb_proto_splice_fen(const char *text, size_t len, size_t term, size_t b,
+		    size_t e, const struct fb_fen_style *style,
+		    const char *what, const struct fb_sink *out,
+		    struct fb_fen *fen);
+
+/*
+ * Reads the move token text[start..start+n) in g and plays it. When it
+ * castles and notation `to` spells it differently, fills *edit (text in
+ * pool) and sets edit->len > 0; otherwise edit->len is 0. A castling move
+ * `to` cannot express is left as it is and reported at level (an engine's
+ * info lines repeat it many times: debug there, a warning elsewhere).
+ * Returns 0, or FB_EINVAL when the token is not a move (g unchanged).
+ */
+int
+fb_proto_move(struct fb_game *g, const char *text, size_t start, size_t n,
+	      enum fb_castle_notation to, struct fb_edit *edit,
+	      char pool[static 8], const struct fb_sink *out, const char *what,
+	      enum fb_level level);
+
+#endif

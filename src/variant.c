@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The variant table (see variant.h). Names come from the CECP spec's list
+ * of variants, the UCI_Variant values of Fairy-Stockfish and Sjaak, and the
+ * PGN Variant tags of ChessBase, Shredder and cutechess.
+ *
+ * No I/O in this file.
+ */
+#include "fenbridge/variant.h"
+
+#include <strings.h>
+#include <string.h>
+
+#include "fenbridge/game.h"
+
+#define NAMES(...) ((const char *const[]){__VA_ARGS__, NULL})
+
+static const struct fb_variant variants[] = {
+	{"normal", "chess", NAMES("standard", "fide_chess", "classical"), 8,
+	 FB_GAME_NORMAL, false, true, 0},
+	{"fischerandom", "chess960",
+	 NAMES("fischerrandom", "frc", "960", "chess 960",
+	       "fischer random", "fischerandom chess"),
+	 8, NULL, true, true, 0},
+	{"capablanca", "capablanca", NAMES("capablanca chess"), 10,
+	 FB_GAME_CAPABLANCA, false, true, 0},
+	{"caparandom", "caparandom",
+	 NAMES("capablancarandom", "crc", "capablanca random",
+	       "capablanca random chess"),
+	 10, NULL, true, true, 0},
+	{"gothic", "gothic", NAMES("gothic chess"), 10, FB_GAME_GOTHIC, false,
+	 true, 0},
+	/* Janus castles symmetrically (king to b or i): its FENs carry the
+	 * X-FEN prefix s and are translated; castling moves pass unchanged. */
+	{"janus", "janus", NAMES("janus chess"), 10, NULL, false, false, 's'},
+	/* Embassy castles the king three files (modern castling, prefix m):
+	 * FENs are translated, castling moves pass unchanged, and its start
+	 * (king on e1) is not followed. */
+	{"embassy", "embassy", NAMES("embassy chess"), 10, NULL, false, false,
+	 'm'},
+};
+
+const struct fb_variant *const fb_variant_normal = &variants[0];
+
+static bool
+same(const char *word, const char *name, size_t n)
+{
+	return strlen(word) == n && strncasecmp(word, name, n) == 0;
+}
+
+const struct fb_variant *
+fb_variant_find(const char *name, size_t n)
+{
+	for (size_t i = 0; i < sizeof variants / sizeof variants[0]; i++) {
+		const struct fb_variant *v = &variants[i];
+		if (same(v->name, name, n) || same(v->uci, name, n))
+			return v;
+		for (const char *const *a = v->aliases; *a != NULL; a++)
+			if (same(*a, name, n))
+				return v;
+	}
+	return NULL;
+}
+
+size_t
+fb_variant_count(void)
+{
+	return sizeof variants / sizeof variants[0];
+}
+
+const struct fb_variant *
+fb_variant_at(size_t i)
+{
+	return i < fb_variant_count() ? &variants[i] : NULL;
+}
