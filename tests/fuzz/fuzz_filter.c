@@ -11,7 +11,8 @@
  *           in Shredder-FEN (default X-FEN); bit 3: FENs to the GUI in
  *           X-FEN (default Shredder-FEN)
  *   byte 1: bits 0-1 GUI castling notation, bits 2-3 the engine's (0 auto,
- *           1 kxr, 2 king, 3 oo); bit 5: a name for the engine; bit 6:
+ *           1 kxr, 2 king, 3 oo); bit 4: --engine-fen=auto; bit 5: a name
+ *           for the engine; bit 6:
  *           framer cap 64 bytes instead of 1 MiB
  *   byte 2: a mask of config options (set, forced, hidden, an empty value,
  *           a very long name and value)
@@ -24,9 +25,9 @@
  * a terminator, with no CR but the line's own; a single output line keeps
  * the input's leading command word (when the line has more than one token); replies are one whole line each;
  * reports are NUL-terminated; the followed game keeps sane castling rights;
- * a second filter fed the same lines, whose UCI position cache is dropped
- * before every `position` line, sends the same bytes and follows the same
- * game (the cache is an optimisation only).
+ * a second filter fed the same lines without the UCI position cache
+ * (no_position_cache) sends the same bytes and follows the same game (the
+ * cache is an optimisation only).
  * At the end: output size <= 4 * input + 2048 per line, and fb_filter_free
  * frees everything (LeakSanitizer).
  */
@@ -48,9 +49,8 @@ struct peer {
 
 struct session {
 	struct peer main;
-	/* The same lines through a second filter whose UCI position cache is
-	 * dropped before every `position` line: the cache must not change
-	 * what reaches the engine. */
+	/* The same lines through a second filter without the UCI position
+	 * cache: the cache must not change what reaches the engine. */
 	struct peer shadow;
 	size_t in_bytes;
 	size_t lines;
@@ -82,6 +82,27 @@ sink_report(void *ctx, enum fb_level level, const char *msg)
 	(void)ctx;
 	CHECK(level >= FB_LOG_DEBUG && level <= FB_LOG_ERROR);
 	CHECK(msg != NULL && strlen(msg) < 512);
+}
+
+/* The next blank-separated token of text from *pos (as the filters read). */
+static size_t
+token(const char *text, size_t len, size_t *pos, size_t *start)
+{
+	size_t i = *pos;
+
+	while (i < len && (text[i] == ' ' || text[i] == '\t'))
+		i++;
+	*start = i;
+	while (i < len && text[i] != ' ' && text[i] != '\t')
+		i++;
+	*pos = i;
+	return i - *start;
+}
+
+static bool
+is(const char *text, size_t start, size_t n, const char *word)
+{
+	return strlen(word) == n && memcmp(text + start, word, n) == 0;
 }
 
 static void
@@ -142,16 +163,16 @@ filter_line(struct session *s, int dir, const char *text, size_t len,
 	const char *o;
 
 	s->lines++;
-	k = fb_filter_token(text, len, &pos, &start);
+	k = token(text, len, &pos, &start);
 	n = run_filter(&s->main, dir, text, len, term, flags, &o);
 	if (n == 0) {
 		/* Only the documented swallows: a GUI's setoption (forced by
 		 * the config, or UCI_Chess960 kept by fenbridge) or XBoard
 		 * option (forced), an engine's option (hidden by the config). */
 		CHECK_LINE(!(flags & (FB_LINE_RAW | FB_LINE_CONT)));
-		CHECK_LINE(fb_filter_is(text, start, k, "option") ||
+		CHECK_LINE(is(text, start, k, "option") ||
 			   (dir == TO_ENGINE &&
-			    fb_filter_is(text, start, k, "setoption")));
+			    is(text, start, k, "setoption")));
 	}
 	if (flags & (FB_LINE_RAW | FB_LINE_CONT)) {
 		CHECK_LINE(n == len + term && memcmp(o, text, n) == 0);
@@ -169,16 +190,13 @@ filter_line(struct session *s, int dir, const char *text, size_t len,
 		if (lfs + crs == term && n >= term &&
 		    memcmp(o + n - term, text + len, term) == 0) {
 			size_t p2 = pos, s2;
-			if (fb_filter_token(text, len, &p2, &s2) > 0)
+			if (token(text, len, &p2, &s2) > 0)
 				CHECK_LINE(n >= start + k &&
 					   memcmp(o, text, start + k) == 0);
 		}
 	}
-	if (f->game_known)
-		check_game(&f->game);
-	CHECK(f->nhistory <= f->history_cap);
-	for (size_t i = 0; i < f->nhistory; i++)
-		check_game(&f->history[i]);
+	if (fb_filter_game(f) != NULL)
+		check_game(fb_filter_game(f));
 
 	/* The shadow, without the position cache: same bytes toward the
 	 * peer (replies may differ: a warning is not repeated for every
@@ -188,19 +206,16 @@ filter_line(struct session *s, int dir, const char *text, size_t len,
 		const char *o2;
 		size_t n2;
 
-		if (dir == TO_ENGINE && fb_filter_is(text, start, k, "position")) {
-			fb_uci_position_free(g->uci_pos);
-			g->uci_pos = NULL;
-		}
 		n2 = run_filter(&s->shadow, dir, text, len, term, flags, &o2);
 		if (n2 != n || memcmp(o2, o, n) != 0) {
 			fprintf(stderr, "without the position cache: '%.*s'\n",
 				(int)n2, o2);
 			CHECK_LINE(!"the position cache changed the output");
 		}
-		CHECK(g->game_known == f->game_known);
-		if (f->game_known)
-			CHECK(memcmp(&g->game, &f->game, sizeof g->game) == 0);
+		CHECK((fb_filter_game(g) == NULL) == (fb_filter_game(f) == NULL));
+		if (fb_filter_game(f) != NULL)
+			CHECK(memcmp(fb_filter_game(g), fb_filter_game(f),
+				     sizeof(struct fb_game)) == 0);
 	}
 }
 
@@ -267,14 +282,16 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	fo.engine_fen = (b0 >> 2) & 1 ? FB_SHREDDER : FB_XFEN;
 	fo.gui_fen = (b0 >> 3) & 1 ? FB_XFEN : FB_SHREDDER;
-	fo.gui_castling = (int)(b1 & 3) - 1;
-	fo.engine_castling = (int)((b1 >> 2) & 3) - 1;
+	fo.gui_castling = (enum fb_castle_notation)(b1 & 3);
+	fo.engine_castling = (enum fb_castle_notation)((b1 >> 2) & 3);
+	fo.engine_fen_auto = (b1 >> 4) & 1;
 	fo.options = nopts ? opts : NULL;
 	fo.noptions = nopts;
 	fo.name = (b1 & 0x20) ? "FuzzBot 1.0" : NULL;
 	max = (b1 & 0x40) ? 64 : FB_LINE_DEFAULT_MAX;
 
 	fb_filter_init(&s->main.f, &fo);
+	fo.no_position_cache = true;
 	fb_filter_init(&s->shadow.f, &fo);
 	fb_line_init(&gui, max);
 	fb_line_init(&eng, max);

@@ -730,6 +730,35 @@ test_filter_raw_and_cont_pieces_pass_unchanged(void **state)
 }
 
 /*
+ * Embassy castles the king three files (X-FEN prefix m): fenbridge does
+ * not follow its castling. Its FENs are translated (with the prefix toward
+ * X-FEN), its moves and its `position startpos` pass unchanged, and no
+ * game is followed (an 8x8 board was tracked here once).
+ */
+static void
+test_filter_uci_embassy_not_followed(void **state)
+{
+	static const char efen[] =
+		"rnbqkcabnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNBQKCABNR";
+	char in[256], want[256];
+	struct fb_filter f;
+
+	(void)state;
+	filter_init(&f, NULL, FB_XFEN, FB_SHREDDER);
+	expect_same(&f, true, "uci\n");
+	expect_same(&f, true, "setoption name UCI_Variant value embassy\n");
+	expect_same(&f, true, "position startpos moves e2e4 e7e5 e1g1\n");
+	assert_null(fb_filter_game(&f));
+	snprintf(in, sizeof in, "position fen %s w JAja - 0 1 moves e1b1\n",
+		 efen);
+	snprintf(want, sizeof want, "position fen %s w mKQkq - 0 1 moves e1b1\n",
+		 efen);
+	expect_line(&f, true, in, want, 0);
+	assert_null(fb_filter_game(&f));
+	fb_filter_free(&f);
+}
+
+/*
  * The position cache reuses a line's game only while the line means the
  * same thing: after UCI_Variant or UCI_Chess960 change, `position startpos
  * moves ...` is read again (found by fuzzing: the 8x8 game was kept for a
@@ -918,6 +947,7 @@ main(void)
 		cmocka_unit_test(test_filter_quit_sets_gui_quit),
 		cmocka_unit_test(test_filter_raw_and_cont_pieces_pass_unchanged),
 		cmocka_unit_test(test_filter_uci_cache_follows_variant_and_chess960),
+		cmocka_unit_test(test_filter_uci_embassy_not_followed),
 		cmocka_unit_test(test_filter_uci_config_chess960_sets_the_mode),
 		cmocka_unit_test(test_filter_protocol_find),
 		cmocka_unit_test(test_filter_fed_by_framer_split_at_every_byte),

@@ -22,9 +22,8 @@
  *   O-O   O-O / O-O-O                     XBoard fischerandom/caparandom
  * Recognition accepts all three whatever a side declared.
  *
- * Rows in known_defect_rows are defects the lead is fixing: they fail on
- * the code as it is and are kept apart in
- * test_known_defects_expected_to_fail.
+ * Rows in known_defect_rows are regressions of defects found while trying
+ * fenbridge as a new user would (test_fixed_defects).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -75,8 +74,9 @@
 
 /* What a standard-notation engine's GUI hears about a Chess960 position. */
 #define NO960_REPLY                                                            \
-	"info string fenbridge: this engine has no Chess960 support; "         \
-	"castling in this position cannot be expressed to it\n"
+	"info string fenbridge: the engine has no Chess960 castling; it gets " \
+	"only the castling rights standard FEN can express, and a castle it "  \
+	"cannot read as the position after it\n"
 #define FAKE_OPTION "option name UCI_Chess960 type check default false\n"
 
 /* ---- setups ---- */
@@ -148,6 +148,7 @@ struct row {
 	const char *in;                  /* with its terminator */
 	const char *want;                /* exact bytes toward the peer */
 	const char *reply;               /* exact bytes back, or NULL: none */
+	bool fen_fixed; /* --engine-fen given: the quirk table may not pick */
 };
 
 #define U .proto = 'U'
@@ -344,17 +345,23 @@ static const struct row uci_rows[] = {
 	 .engine_fen = FB_SHREDDER, .setup = SETUP(U960), .dir = 'G',
 	 .in = "position fen " P960 " w KQkq - 6 8 moves c1f1 c8g8\n",
 	 .want = "position fen " P960 " w FBfb - 6 8 moves c1f1 c8f8\n"},
-	/* Not standard castling: the GUI is told, the move still translated. */
-	{"uci fen Chess960 KxR to a faked engine: king move + notice", U,
+	/* Not a standard castle (king c1, rook f1): an engine without
+	 * Chess960 would read c1g1 as a king move, so it gets the position
+	 * after the castle (king g1, rook f1), every right standard FEN
+	 * cannot express dropped (black's king is on c8), and the GUI is
+	 * told once. */
+	{"uci fen Chess960 KxR to a faked engine: re-anchored", U,
 	 .setup = SETUP(UFAKE), .dir = 'G',
 	 .in = "position fen " P960 " w FBfb - 6 8 moves c1f1\n",
-	 .want = "position fen " P960 " w KQkq - 6 8 moves c1g1\n",
+	 .want = "position fen 1rk2r2/ppp1qppp/2nbbn2/3pp3/3PP3/2NBBN2/"
+		 "PPP1QPPP/1R3RK1 b - - 7 8\n",
 	 .reply = NO960_REPLY},
-	/* c1b1 leaves the king on c1: king notation cannot write it. */
-	{"uci fen Chess960 a-side KxR to a faked engine unchanged", U,
+	/* c1b1 leaves the king on c1 (rook to d1): no king move says it. */
+	{"uci fen Chess960 a-side KxR to a faked engine: re-anchored", U,
 	 .setup = SETUP(UFAKE), .dir = 'G',
-	 .in = "position fen " P960 " w FBfb - 6 8 moves c1b1\n",
-	 .want = "position fen " P960 " w KQkq - 6 8 moves c1b1\n",
+	 .in = "position fen " P960 " w FBfb - 6 8 moves c1b1 b7b6\n",
+	 .want = "position fen 1rk2r2/ppp1qppp/2nbbn2/3pp3/3PP3/2NBBN2/"
+		 "PPP1QPPP/2KR1R2 b - - 7 8 moves b7b6\n",
 	 .reply = NO960_REPLY},
 	/* Arena: engine has the option, GUI never set it: fenbridge sets it
 	 * first, then the engine gets KxR. */
@@ -383,10 +390,12 @@ static const struct row uci_rows[] = {
 	{"uci go searchmoves queen-side", U, .setup = SETUP(UFAKE, "G " QGD),
 	 .dir = 'G', .in = "go searchmoves e1a1 a2a3\n",
 	 .want = "go searchmoves e1c1 a2a3\n"},
+	/* The engine cannot read that castle: it is left out (c1g1 would be
+	 * another move to it). */
 	{"uci go searchmoves Chess960 to a faked engine", U,
 	 .setup = SETUP(UFAKE, "G position fen " P960 " w FBfb - 6 8"),
 	 .dir = 'G', .in = "go searchmoves c1f1 c1d1\n",
-	 .want = "go searchmoves c1g1 c1d1\n"},
+	 .want = "go searchmoves  c1d1\n"},
 	{"uci go without searchmoves unchanged", U,
 	 .setup = SETUP(UFAKE, "G " GIUOCO), .dir = 'G', .in = "go infinite\n",
 	 .want = "go infinite\n"},
@@ -753,6 +762,193 @@ static const struct row known_defect_rows[] = {
 		 "e1h1\n"},
 };
 
+/*
+ * Re-anchoring (issue: every engine plays every Chess960 game to the end).
+ * An engine without Chess960 (UFAKE: Toga II) cannot read a castle with
+ * the king off its e-file square or the rook off its corner: it gets the
+ * position after the castle as a FEN, with only the rights standard FEN
+ * can express, and the moves after it. Each shape that broke real games:
+ * king stays (c1a1, g1h1), king one file (d8a8, d1c1), the king's move
+ * string meaning another rook (e1f1 sent as e1g1), both notations the
+ * same string (f1g1), and 10x8. Counters: a castle adds a halfmove; the
+ * fullmove number grows after Black's move.
+ */
+static const struct row reanchor_rows[] = {
+	{"reanchor: c1a1, the king stays on c1", U, .setup = SETUP(UFAKE),
+	 .dir = 'G',
+	 .in = "position fen r1k4r/pppppppp/8/8/8/8/PPPPPPPP/R1K4R w HAha - 0 1"
+	       " moves c1a1\n",
+	 .want = "position fen r1k4r/pppppppp/8/8/8/8/PPPPPPPP/2KR3R b - - 1 1"
+		 "\n",
+	 .reply = NO960_REPLY},
+	/* Black castles; white's standard rights (king e1, corner rooks)
+	 * stay in the FEN. */
+	{"reanchor: d8a8, the king one file from c8", U, .setup = SETUP(UFAKE),
+	 .dir = 'G',
+	 .in = "position fen r2k3r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R b HAha - 0 1"
+	       " moves d8a8 e1e2\n",
+	 .want = "position fen 2kr3r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQ - 1 2"
+		 " moves e1e2\n",
+	 .reply = NO960_REPLY},
+	{"reanchor: g1h1, the king already on g1", U, .setup = SETUP(UFAKE),
+	 .dir = 'G',
+	 .in = "position fen rk5r/pppppppp/8/8/8/8/PPPPPPPP/R5KR w HAha - 0 1"
+	       " moves g1h1\n",
+	 .want = "position fen rk5r/pppppppp/8/8/8/8/PPPPPPPP/R4RK1 b - - 1 1"
+		 "\n",
+	 .reply = NO960_REPLY},
+	/* The king's move e1g1 would mean the h1 rook to Toga: there is
+	 * none; black's a8 right is standard and stays. */
+	{"reanchor: e1f1, rook on f1 not in the corner", U,
+	 .setup = SETUP(UFAKE), .dir = 'G',
+	 .in = "position fen r3kr2/pppppppp/8/8/8/8/PPPPPPPP/R3KR2 w FAfa - 0 1"
+	       " moves e1f1\n",
+	 .want = "position fen r3kr2/pppppppp/8/8/8/8/PPPPPPPP/R4RK1 b q - 1 1"
+		 "\n",
+	 .reply = NO960_REPLY},
+	/* KxR and king move are the same string f1g1. */
+	{"reanchor: f1g1, king f1 and rook g1", U, .setup = SETUP(UFAKE),
+	 .dir = 'G',
+	 .in = "position fen 4k3/pppppppp/8/8/8/8/PPPPPPPP/5KR1 w G - 0 1"
+	       " moves f1g1 e8d8\n",
+	 .want = "position fen 4k3/pppppppp/8/8/8/8/PPPPPPPP/5RK1 b - - 1 1"
+		 " moves e8d8\n",
+	 .reply = NO960_REPLY},
+	{"reanchor: d1c1, king d1 and rook c1", U, .setup = SETUP(UFAKE),
+	 .dir = 'G',
+	 .in = "position fen 4k3/pppppppp/8/8/8/8/PPPPPPPP/2RK4 w C - 0 1"
+	       " moves d1c1\n",
+	 .want = "position fen 4k3/pppppppp/8/8/8/8/PPPPPPPP/2KR4 b - - 1 1"
+		 "\n",
+	 .reply = NO960_REPLY},
+	/* The GUI writes the king's move: the same castle, the same answer. */
+	{"reanchor: e1g1 written as a king move", U,
+	 .setup = SETUP(UFAKE), .dir = 'G',
+	 .in = "position fen r3kr2/pppppppp/8/8/8/8/PPPPPPPP/R3KR2 w FAfa - 0 1"
+	       " moves e1g1\n",
+	 .want = "position fen r3kr2/pppppppp/8/8/8/8/PPPPPPPP/R4RK1 b q - 1 1"
+		 "\n",
+	 .reply = NO960_REPLY},
+	/* A standard castle needs no anchor: e1a1 is e1c1 to Toga; the f1
+	 * rook's right is never sent (FEN Qq, not FAfa). */
+	{"reanchor: none for a standard castle", U, .setup = SETUP(UFAKE),
+	 .dir = 'G',
+	 .in = "position fen r3kr2/pppppppp/8/8/8/8/PPPPPPPP/R3KR2 w FAfa - 0 1"
+	       " moves e1a1\n",
+	 .want = "position fen r3kr2/pppppppp/8/8/8/8/PPPPPPPP/R3KR2 w Qq - 0 1"
+		 " moves e1c1\n",
+	 .reply = NO960_REPLY},
+	/* The GUI resends the game with more moves (the position cache
+	 * reads only the new ones): the anchor comes with them. The setup
+	 * line already told the GUI: no second notice. */
+	{"reanchor: in moves that extend the last position", U,
+	 .setup = SETUP(UFAKE, "G position fen r3kr2/pppppppp/8/8/8/8/"
+			       "PPPPPPPP/R3KR2 w FAfa - 0 1 moves a2a3"),
+	 .dir = 'G',
+	 .in = "position fen r3kr2/pppppppp/8/8/8/8/PPPPPPPP/R3KR2 w FAfa - 0 1"
+	       " moves a2a3 a7a6 e1f1 b7b6 a3a4\n",
+	 .want = "position fen r3kr2/1ppppppp/p7/8/8/P7/1PPPPPPP/R4RK1 b q - 1 2"
+		 " moves b7b6 a3a4\n"},
+	/* After the last castle the rest of a long game is not read. */
+	{"reanchor: both sides castle, the last anchor counts", U,
+	 .setup = SETUP(UFAKE), .dir = 'G',
+	 .in = "position fen r3kr2/pppppppp/8/8/8/8/PPPPPPPP/R3KR2 w FAfa - 0 1"
+	       " moves e1f1 e8f8 h2h3 h7h6\n",
+	 .want = "position fen r4rk1/pppppppp/8/8/8/8/PPPPPPPP/R4RK1 w - - 2 2"
+		 " moves h2h3 h7h6\n",
+	 .reply = NO960_REPLY},
+	/* 10x8: kings belong on the f-file; a CRC king on e1 castling with
+	 * the j1 rook lands on i1, the rook on h1. */
+	{"reanchor: 10x8 caparandom e1j1", U,
+	 .setup = SETUP(UFAKE, "G setoption name UCI_Variant value caparandom"),
+	 .dir = 'G',
+	 .in = "position fen " CRCPOS " w JBjb - 0 12 moves e1j1\n",
+	 .want = "position fen 1r2k4r/1bnqacbn2/pppppppppp/10/10/PPPPPPPPPP/"
+		 "1BNQACBN2/1R5RK1 b - - 1 12\n",
+	 .reply = NO960_REPLY},
+	/* 10x8 Capablanca: king f1 and corner rooks are standard. */
+	{"reanchor: none for a 10x8 standard castle", U,
+	 .setup = SETUP(UFAKE, "G setoption name UCI_Variant value capablanca"),
+	 .dir = 'G', .in = "position fen " CAPAPOS " w JAja - 6 5 moves f1j1\n",
+	 .want = "position fen " CAPAPOS " w KQkq - 6 5 moves f1i1\n"},
+	/* An engine with Chess960 on reads every castle: no anchor. */
+	{"reanchor: none for a Chess960 engine", U, .setup = SETUP(U960),
+	 .dir = 'G',
+	 .in = "position fen 4k3/pppppppp/8/8/8/8/PPPPPPPP/5KR1 w G - 0 1"
+	       " moves f1g1\n",
+	 .want = "position fen 4k3/pppppppp/8/8/8/8/PPPPPPPP/5KR1 w K - 0 1"
+		 " moves f1g1\n"},
+	/* The engine's own castle (a standard one) reaches a Chess960 GUI
+	 * as king takes rook after a re-anchor too. */
+	{"reanchor: engine's bestmove after an anchor", U,
+	 .setup = SETUP(UFAKE, "G position fen r3kr2/pppppppp/8/8/8/8/"
+			       "PPPPPPPP/R3K2R w HAa - 0 1 moves e1h1"),
+	 .dir = 'E', .in = "bestmove e8c8\n", .want = "bestmove e8a8\n"},
+};
+
+/*
+ * The quirk table and what is learnt at run time (src/quirk.c,
+ * protocols/xboard.c).
+ */
+static const struct row quirk_rows[] = {
+	/* Glaurung reads K/Q as the a- and h-file rooks in Chess960. */
+	{"quirk: Glaurung gets Shredder-FEN", U,
+	 .setup = SETUP("G uci", "E id name Glaurung 2.2",
+			"E option name UCI_Chess960 type check default false",
+			"E uciok", "G setoption name UCI_Chess960 value true"),
+	 .gui_xfen = true, .dir = 'G',
+	 .in = "position fen " BQNB " w KQkq - 0 1\n",
+	 .want = "position fen " BQNB " w HFhf - 0 1\n"},
+	{"quirk: --engine-fen=xfen wins over the table", U,
+	 .setup = SETUP("G uci", "E id name Glaurung 2.2",
+			"E option name UCI_Chess960 type check default false",
+			"E uciok", "G setoption name UCI_Chess960 value true"),
+	 .fen_fixed = true, .dir = 'G',
+	 .in = "position fen " BQNB " w HFhf - 0 1\n",
+	 .want = "position fen " BQNB " w KQkq - 0 1\n"},
+	/* Fairy-Stockfish names itself unquoted, which XBoard rejects. */
+	{"quirk: unquoted myname is quoted", X, .setup = SETUP(XB_HELLO),
+	 .dir = 'E', .in = "feature myname=Fairy-Stockfish setboard=1\n",
+	 .want = "feature myname=\"Fairy-Stockfish\" setboard=1\n"},
+	{"quirk: unquoted myname replaced by the config's name", X,
+	 .idname = "My Engine 960", .setup = SETUP(XB_HELLO), .dir = 'E',
+	 .in = "feature myname=Fairy-Stockfish setboard=1\n",
+	 .want = "feature myname=\"My Engine 960\" setboard=1\n"},
+	/* ... and rejects O-O: it gets king takes rook. */
+	{"quirk: Fairy-Stockfish XBoard gets KxR for O-O", X,
+	 .setup = SETUP(XB_HELLO,
+			"E feature myname=Fairy-Stockfish usermove=1 "
+			"setboard=1 done=1",
+			"G new", "G variant fischerandom", "G force",
+			"G setboard " P960 " w FBfb - 6 8"),
+	 .dir = 'G', .in = "usermove O-O\n", .want = "usermove c1f1\n"},
+	/* Learnt: an unknown engine that rejects O-O gets it again as king
+	 * takes rook; the error is not passed on. */
+	{"learn: Error after O-O: sent again as KxR", X,
+	 .setup = SETUP(XFRC_P960, "G usermove O-O"), .dir = 'E',
+	 .in = "Error (unknown command): O-O\n", .want = "",
+	 .reply = "usermove c1f1\n"},
+	{"learn: Illegal move after O-O-O: sent again as KxR", X,
+	 .setup = SETUP(XFRC_P960, "G O-O-O"), .dir = 'E',
+	 .in = "Illegal move: O-O-O\n", .want = "", .reply = "c1b1\n"},
+	{"learn: after a rejected O-O the engine gets KxR", X,
+	 .setup = SETUP(XFRC_P960, "G usermove O-O",
+			"E Error (unknown command): O-O"),
+	 .dir = 'G', .in = "usermove O-O\n", .want = "usermove c8f8\n"},
+	/* An error about something else passes. */
+	{"learn: an unrelated Error passes", X,
+	 .setup = SETUP(XFRC_P960, "G usermove O-O"), .dir = 'E',
+	 .in = "Error (unknown command): foo\n",
+	 .want = "Error (unknown command): foo\n"},
+	/* python-chess treats any Error line as fatal. */
+	{"learn: Error to nopost is kept from the GUI", X,
+	 .setup = SETUP(XNORMAL, "G nopost"), .dir = 'E',
+	 .in = "Error (unkown command): nopost\n", .want = ""},
+	{"learn: Error to post is kept from the GUI", X,
+	 .setup = SETUP(XNORMAL, "G post"), .dir = 'E',
+	 .in = "Error (unkown command): post\n", .want = ""},
+};
+
 /* ---- the runner ---- */
 
 #define MAX_OUT 8192
@@ -841,6 +1037,7 @@ run_row(const struct row *r)
 		.proto = r->proto == 'U' ? &fb_protocol_uci
 					 : &fb_protocol_xboard,
 		.engine_fen = r->engine_fen,
+		.engine_fen_auto = !r->fen_fixed,
 		.gui_fen = r->gui_xfen ? FB_XFEN : FB_SHREDDER,
 		.gui_castling = r->gui_castling,
 		.engine_castling = r->engine_castling,
@@ -902,7 +1099,21 @@ test_xboard_castling_table(void **state)
 }
 
 static void
-test_known_defects_expected_to_fail(void **state)
+test_reanchor_table(void **state)
+{
+	(void)state;
+	run_rows(reanchor_rows, N_ELEMS(reanchor_rows));
+}
+
+static void
+test_quirk_table(void **state)
+{
+	(void)state;
+	run_rows(quirk_rows, N_ELEMS(quirk_rows));
+}
+
+static void
+test_fixed_defects(void **state)
 {
 	(void)state;
 	run_rows(known_defect_rows, N_ELEMS(known_defect_rows));
@@ -912,14 +1123,16 @@ test_known_defects_expected_to_fail(void **state)
 static void
 test_row_names_unique(void **state)
 {
-	const struct row *all[] = {uci_rows, xboard_rows, known_defect_rows};
+	const struct row *all[] = {uci_rows, xboard_rows, known_defect_rows,
+				   reanchor_rows, quirk_rows};
 	const size_t n[] = {N_ELEMS(uci_rows), N_ELEMS(xboard_rows),
-			    N_ELEMS(known_defect_rows)};
+			    N_ELEMS(known_defect_rows), N_ELEMS(reanchor_rows),
+			    N_ELEMS(quirk_rows)};
 
 	(void)state;
-	for (size_t a = 0; a < 3; a++)
+	for (size_t a = 0; a < N_ELEMS(all); a++)
 		for (size_t i = 0; i < n[a]; i++)
-			for (size_t b = a; b < 3; b++)
+			for (size_t b = a; b < N_ELEMS(all); b++)
 				for (size_t j = b == a ? i + 1 : 0; j < n[b];
 				     j++)
 					if (strcmp(all[a][i].name,
@@ -936,7 +1149,9 @@ main(void)
 		cmocka_unit_test(test_row_names_unique),
 		cmocka_unit_test(test_uci_castling_table),
 		cmocka_unit_test(test_xboard_castling_table),
-		cmocka_unit_test(test_known_defects_expected_to_fail),
+		cmocka_unit_test(test_fixed_defects),
+		cmocka_unit_test(test_reanchor_table),
+		cmocka_unit_test(test_quirk_table),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

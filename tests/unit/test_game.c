@@ -1214,6 +1214,135 @@ test_game_parse_notation(void **state)
 	}
 }
 
+/*
+ * The board prints the FEN it holds: a FEN read and printed again in the
+ * same dialect is byte for byte the same (when written canonically: e.p.
+ * only where a pawn can take, 6 fields), on 8x8 and 10x8.
+ */
+static void
+test_game_print_fen_round_trip(void **state)
+{
+	static const struct {
+		const char *fen;
+		enum fb_notation n;
+	} cases[] = {
+		{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+		 FB_XFEN},
+		{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1",
+		 FB_SHREDDER},
+		{"rn2k1r1/ppp1pp1p/3p2p1/5bn1/P7/2N2B2/1PPPPP2/2BNK1RR w Gkq - 4 11",
+		 FB_XFEN},
+		{"rn2k1r1/ppp1pp1p/3p2p1/5bn1/P7/2N2B2/1PPPPP2/2BNK1RR w Gga - 4 11",
+		 FB_SHREDDER},
+		{"rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+		 FB_XFEN},
+		{"4k3/8/8/8/8/8/8/4K3 b - - 99 120", FB_SHREDDER},
+		{"1r2k4r/1bnqacbn2/pppppppppp/10/10/PPPPPPPPPP/1BNQACBN2/1R2K4R "
+		 "w JBjb - 0 12",
+		 FB_SHREDDER},
+		{"r1abqk3r/ppppp1pppp/4b1cn2/5p4/5P4/4B1CN2/PPPPP1PPPP/RNABQK3R "
+		 "b KQkq - 6 5",
+		 FB_XFEN},
+	};
+
+	(void)state;
+	for (size_t i = 0; i < N_ELEMS(cases); i++) {
+		struct fb_fen fen;
+		struct fb_game g;
+		struct fb_fen_style style = {.notation = cases[i].n};
+		char out[FB_GAME_FEN_MAX];
+		size_t len = strlen(cases[i].fen);
+		int n;
+
+		assert_int_equal(fb_fen_parse(&fen, cases[i].fen, len, NULL), 0);
+		fb_game_from_fen(&g, &fen);
+		n = fb_game_print_fen(&g, &style, out, sizeof out);
+		if (n < 0 || (size_t)n != len || memcmp(out, cases[i].fen, len))
+			fail_msg("'%s' printed as '%.*s'", cases[i].fen,
+				 n < 0 ? 0 : n, out);
+	}
+}
+
+/* Moves change the clocks and e.p. as a FEN after them says. */
+static void
+test_game_print_fen_after_moves(void **state)
+{
+	static const char *const moves[] = {"e2e4", "c7c5", "e4e5", "d7d5",
+					    "e5d6", "d8d6", "g1f3", "b8c6",
+					    "f1e2", "c8g4", "e1h1"};
+	struct fb_game g;
+	struct fb_move m;
+	struct fb_fen_style style = {.notation = FB_SHREDDER};
+	char out[FB_GAME_FEN_MAX];
+	int n;
+
+	(void)state;
+	fb_game_start(&g, FB_GAME_NORMAL);
+	for (size_t i = 0; i < N_ELEMS(moves); i++) {
+		assert_int_equal(fb_game_parse_move(&g, moves[i],
+						    strlen(moves[i]), &m), 0);
+		fb_game_play(&g, &m);
+		if (i == 3) { /* d7d5 next to the e5 pawn: e.p. on d6 */
+			n = fb_game_print_fen(&g, &style, out, sizeof out);
+			assert_true(n > 0);
+			assert_memory_equal(out, "rnbqkbnr/pp2pppp/8/2ppP3/8/8/"
+					    "PPPP1PPP/RNBQKBNR w HAha d6 0 3",
+					    (size_t)n);
+		}
+	}
+	n = fb_game_print_fen(&g, &style, out, sizeof out);
+	assert_true(n > 0);
+	/* e5xd6 e.p., Qxd6: captures reset the clock; five quiet moves
+	 * follow, the last e1h1 castling. */
+	assert_memory_equal(out, "r3kbnr/pp2pppp/2nq4/2p5/6b1/5N2/PPPPBPPP/"
+			    "RNBQ1RK1 b ha - 5 6", (size_t)n);
+}
+
+/* Rights standard FEN cannot express are dropped, the others kept. */
+static void
+test_game_drop_nonstandard(void **state)
+{
+	static const struct {
+		const char *fen;
+		unsigned dropped;
+		const char *left; /* Shredder castling field after */
+	} cases[] = {
+		{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1", 0,
+		 "HAha"},
+		{"r3kr2/pppppppp/8/8/8/8/PPPPPPPP/R3KR2 w FAfa - 0 1", 2,
+		 "Aa"},
+		{"bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - "
+		 "0 1",
+		 4, "-"},
+		{"1r2k4r/1bnqacbn2/pppppppppp/10/10/PPPPPPPPPP/1BNQACBN2/1R2K4R "
+		 "w JBjb - 0 12",
+		 4, "-"},
+		{"r4k3r/10/10/10/10/10/10/R4K3R w JAja - 0 1", 0, "JAja"},
+	};
+
+	(void)state;
+	for (size_t i = 0; i < N_ELEMS(cases); i++) {
+		struct fb_fen fen, back;
+		struct fb_game g;
+		struct fb_fen_style style = {.notation = FB_SHREDDER};
+		char out[FB_GAME_FEN_MAX];
+		int n;
+
+		assert_int_equal(fb_fen_parse(&fen, cases[i].fen,
+					      strlen(cases[i].fen), NULL), 0);
+		fb_game_from_fen(&g, &fen);
+		assert_int_equal(fb_game_drop_nonstandard(&g),
+				 cases[i].dropped);
+		assert_true(fb_game_is_standard_castling(&g));
+		n = fb_game_print_fen(&g, &style, out, sizeof out);
+		assert_true(n > 0);
+		assert_int_equal(fb_fen_parse(&back, out, (size_t)n, NULL), 0);
+		assert_int_equal(back.flen[2], strlen(cases[i].left));
+		assert_memory_equal(out + back.off[2], cases[i].left,
+				    back.flen[2]);
+	}
+}
+
 int
 main(void)
 {
@@ -1240,6 +1369,9 @@ main(void)
 		cmocka_unit_test(test_game_is_standard_castling),
 		cmocka_unit_test(test_game_can_castle),
 		cmocka_unit_test(test_game_parse_notation),
+		cmocka_unit_test(test_game_print_fen_round_trip),
+		cmocka_unit_test(test_game_print_fen_after_moves),
+		cmocka_unit_test(test_game_drop_nonstandard),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
