@@ -402,7 +402,7 @@ static const struct fb_option bridge_options[] = {
 	 .def = "the folder of its executable", .help = "run the engine in DIR",
 	 .scope = ARGV_INI, .set = set_path, .field = BRIDGE(engine_dir)},
 	{.name = "config", .kind = FB_ARG_PATH, .arg = "FILE",
-	 .def = "<program name>.ini beside the program, if there",
+	 .def = "PROGRAM.ini beside the program, if there",
 	 .help = "read settings from this INI file; command-line options "
 		 "override it",
 	 .scope = FB_SCOPE_ARGV, .set = set_path, .field = BRIDGE(config_path)},
