@@ -1,13 +1,22 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Command line and INI text -> struct fb_config, or an error message a user
- * can act on (for the INI: file, line and reason). Every option has a long
- * form `--name=value` and `--name value`, and the same name as an INI key.
+ * can act on (for the INI: file, line and reason); `fenbridge convert`'s
+ * command line -> struct fb_convert_config.
  *
- * No I/O in this file: the caller reads the INI file into a string.
+ * Every option is described once, in fb_config_bridge_table or
+ * fb_config_convert_table: getopt_long's list, the INI keys and --help are
+ * all built from those entries, so adding an option is adding an entry (and
+ * a setter when no existing one fits).
+ *
+ * No I/O in this file: the caller reads the INI file into a string and
+ * prints what the parsers and fb_config_print_help return.
  */
 #include "fenbridge/config.h"
 
+#include <assert.h>
+#include <getopt.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,59 +24,16 @@
 
 #include <ini.h>
 
-const char fb_config_usage[] =
-	"Usage: fenbridge [OPTIONS] -- ENGINE [ARGS...]\n"
-	"       fenbridge convert --to=xfen|shredder [--keep-ep] [--variant=NAME]"
-	" [FEN ...]\n"
-	"\n"
-	"Starts ENGINE and relays every line between it and the GUI on stdin and\n"
-	"stdout, rewriting the FEN castling field of UCI 'position fen' and\n"
-	"XBoard 'setboard' (and the engine's 'setup') into the dialect each side\n"
-	"expects. Everything else passes through byte for byte.\n"
-	"\n"
-	"Options:\n"
-	"  --engine-fen=xfen|shredder  dialect of FENs sent to the engine"
-	" (default xfen)\n"
-	"  --gui-fen=xfen|shredder     dialect of FENs sent to the GUI"
-	" (default shredder)\n"
-	"  --protocol=auto|uci|xboard  protocol; auto decides from the GUI's"
-	" first\n"
-	"                              command (uci, or xboard/protover)"
-	" (default auto)\n"
-	"  --gui-castling=auto|kxr|king|oo\n"
-	"                              castling moves toward the GUI: king takes"
-	" rook\n"
-	"                              (e1h1), king move (e1g1) or O-O; auto"
-	" follows\n"
-	"                              UCI_Chess960 / the XBoard variant"
-	" (default auto)\n"
-	"  --engine-castling=auto|kxr|king|oo\n"
-	"                              castling moves toward the engine"
-	" (default auto)\n"
-	"  --log=FILE                  append a timestamped log of both"
-	" directions,\n"
-	"                              rewrites and diagnostics to FILE\n"
-	"  --grace=SECONDS             after the GUI quits or closes stdin, wait"
-	" this\n"
-	"                              long for the engine to exit before"
-	" terminating\n"
-	"                              it (default 5)\n"
-	"  --engine-dir=DIR            run the engine in DIR (default: the folder"
-	" of\n"
-	"                              its executable)\n"
-	"  --config=FILE               read settings from this INI file (default:"
-	"\n"
-	"                              <program name>.ini beside the program, if"
-	"\n"
-	"                              there); command-line options override it\n"
-	"  -h, --help                  this text\n"
-	"  -V, --version               print the version\n"
-	"\n"
-	"Exit status: the engine's exit status; 128+N if it died of signal N;\n"
-	"1 fenbridge failed; 2 usage error; 126 the engine cannot be executed;\n"
-	"127 the engine was not found.\n"
-	"\n"
-	"Example: fenbridge --log=/tmp/fb.log -- /usr/games/stockfish\n";
+#include "fenbridge/game.h"
+
+/* Enough for both tables; parse_table asserts it. */
+#define MAX_OPTIONS 24
+/* getopt_long returns this plus the entry's index for a long option, above
+ * any short option's character. */
+#define LONG_BASE 256
+/* --help's layout: the option column, then text wrapped at this width. */
+#define HELP_COLUMN 30
+#define HELP_WIDTH 79
 
 void
 fb_config_init(struct fb_config *c)
@@ -83,161 +49,20 @@ fb_config_init(struct fb_config *c)
 	c->grace_ms = FB_CONFIG_DEFAULT_GRACE_MS;
 }
 
-static int
-bad(char *err, size_t errlen, const char *fmt, const char *arg)
+__attribute__((format(printf, 3, 4))) static int
+bad(char *err, size_t errlen, const char *fmt, ...)
 {
-	snprintf(err, errlen, fmt, arg);
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
 	return FB_EINVAL;
 }
-
-/* Matches `--name=value` or `--name value`; returns the value or NULL. */
-static const char *
-option_value(const char *name, int argc, char **argv, int *i, bool *missing)
-{
-	size_t n = strlen(name);
-	const char *a = argv[*i];
-
-	if (strncmp(a, name, n) != 0)
-		return NULL;
-	if (a[n] == '=')
-		return a + n + 1;
-	if (a[n] != '\0')
-		return NULL;
-	if (*i + 1 >= argc) {
-		*missing = true;
-		return NULL;
-	}
-	return argv[++*i];
-}
-
-static int
-set_option(struct fb_config *c, const char *name, const char *val, char *err,
-	   size_t errlen)
-{
-	if (strcmp(name, "--engine-fen") == 0 || strcmp(name, "--gui-fen") == 0) {
-		enum fb_notation *n = name[2] == 'e' ? &c->engine_fen
-						     : &c->gui_fen;
-		bool is_auto = strcmp(val, "auto") == 0;
-		if (is_auto && name[2] == 'e')
-			*n = FB_XFEN;
-		else if (fb_fen_parse_notation(val, n) < 0)
-			return bad(err, errlen,
-				   "unknown FEN dialect '%s' (xfen or shredder)",
-				   val);
-		if (name[2] == 'e')
-			c->engine_fen_auto = is_auto;
-	} else if (strcmp(name, "--protocol") == 0) {
-		if (strcmp(val, "auto") != 0 && strcmp(val, "uci") != 0 &&
-		    strcmp(val, "xboard") != 0)
-			return bad(err, errlen,
-				   "unknown protocol '%s' (auto, uci or xboard)",
-				   val);
-		/* A literal: an INI value lives in inih's line buffer. */
-		c->protocol = strcmp(val, "auto") == 0  ? "auto"
-			      : strcmp(val, "uci") == 0 ? "uci"
-							: "xboard";
-	} else if (strcmp(name, "--gui-castling") == 0 ||
-		   strcmp(name, "--engine-castling") == 0) {
-		enum fb_castle_notation n;
-		if (fb_game_parse_notation(val, &n) < 0)
-			return bad(err, errlen,
-				   "unknown castling notation '%s' (auto, kxr, "
-				   "king or oo)", val);
-		*(name[2] == 'g' ? &c->gui_castling : &c->engine_castling) = n;
-	} else if (strcmp(name, "--config") == 0) {
-		c->config_path = val;
-	} else if (strcmp(name, "--engine-dir") == 0) {
-		c->engine_dir = val;
-	} else if (strcmp(name, "--log") == 0) {
-		if (*val == '\0')
-			return bad(err, errlen, "%s", "--log needs a file name");
-		c->log_path = val;
-	} else if (strcmp(name, "--grace") == 0) {
-		char *end;
-		double s = strtod(val, &end);
-		if (end == val || *end != '\0' || !(s >= 0 && s <= 86400))
-			return bad(err, errlen,
-				   "--grace takes seconds from 0 to 86400, not "
-				   "'%s'", val);
-		c->grace_ms = (unsigned)(s * 1000 + 0.5);
-	}
-	return 0;
-}
-
-int
-fb_config_parse_args(struct fb_config *c, int argc, char **argv, char *err,
-		     size_t errlen)
-{
-	static const char *const valued[] = {
-		"--engine-fen", "--gui-fen", "--protocol",     "--gui-castling",
-		"--engine-castling", "--log", "--grace", "--config",
-		"--engine-dir"};
-	int i;
-
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i], *val = NULL;
-		bool missing = false, known = false;
-		int rc;
-
-		if (strcmp(a, "--") == 0) {
-			i++;
-			break;
-		}
-		if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-			c->action = FB_SHOW_HELP;
-			return 0;
-		}
-		if (strcmp(a, "-V") == 0 || strcmp(a, "--version") == 0) {
-			c->action = FB_SHOW_VERSION;
-			return 0;
-		}
-		if (a[0] != '-')
-			break; /* the engine's command without `--` */
-		for (size_t k = 0; k < sizeof valued / sizeof valued[0]; k++) {
-			val = option_value(valued[k], argc, argv, &i, &missing);
-			if (missing)
-				return bad(err, errlen, "%s needs a value", a);
-			if (val != NULL) {
-				if ((rc = set_option(c, valued[k], val, err,
-						     errlen)) < 0)
-					return rc;
-				known = true;
-				break;
-			}
-		}
-		if (!known)
-			return bad(err, errlen, "unknown option '%s'", a);
-	}
-	if (i < argc) {
-		c->engine_argv = argv + i;
-		c->engine_from_config = false;
-	}
-	return 0;
-}
-
-int
-fb_config_check(const struct fb_config *c, char *err, size_t errlen)
-{
-	if (c->engine_argv == NULL || c->engine_argv[0] == NULL ||
-	    c->engine_argv[0][0] == '\0')
-		return bad(err, errlen, "%s",
-			   "no engine given: fenbridge [OPTIONS] -- ENGINE "
-			   "[ARGS...], or 'engine = ...' in a config file");
-	return 0;
-}
-
-/* ---- INI ---- */
 
 struct owned {
 	void **ptr;
 	size_t n, cap;
-};
-
-struct ini_state {
-	struct fb_config *c;
-	const char *dir;
-	char msg[200]; /* the first error's reason */
-	unsigned seen;  /* [fenbridge] keys given, a bit per key */
 };
 
 static void *
@@ -312,16 +137,706 @@ file_path(struct fb_config *c, const char *dir, const char *path)
 	return keep(c, p);
 }
 
-/* One pair of matching quotes around a plain value is not part of it. */
+static void *
+field(void *cfg, const struct fb_option *o)
+{
+	return (char *)cfg + o->field;
+}
+
+/* The index of val among the words "a|b|c" of o->arg, or -1. */
+static int
+word_index(const struct fb_option *o, const char *val)
+{
+	size_t n = strlen(val);
+	int i = 0;
+
+	for (const char *w = o->arg; w != NULL; i++) {
+		const char *bar = strchr(w, '|');
+		size_t len = bar != NULL ? (size_t)(bar - w) : strlen(w);
+		if (len == n && strncmp(w, val, n) == 0)
+			return i;
+		w = bar != NULL ? bar + 1 : NULL;
+	}
+	return -1;
+}
+
+/* "unknown value 'x' (a, b or c)", the list taken from o->arg. */
+static int
+bad_word(const struct fb_option *o, const char *val, char *err,
+	 size_t errlen)
+{
+	char list[128];
+	size_t n = 0;
+	const char *w = o->arg;
+
+	while (w != NULL && n + 1 < sizeof list) {
+		const char *bar = strchr(w, '|');
+		int len = bar != NULL ? (int)(bar - w) : (int)strlen(w);
+		const char *sep = w == o->arg	      ? ""
+				  : strchr(w, '|') == NULL ? " or "
+							   : ", ";
+		n += (size_t)snprintf(list + n, sizeof list - n, "%s%.*s", sep,
+				      len, w);
+		w = bar != NULL ? bar + 1 : NULL;
+	}
+	return bad(err, errlen, "unknown value '%s' (%s)", val, list);
+}
+
+/* --help, --version: the action to take instead of running. */
+static int
+set_action(void *cfg, const struct fb_option *o, const char *val,
+	   const char *dir, char *err, size_t errlen)
+{
+	(void)val, (void)dir, (void)err, (void)errlen;
+	*(enum fb_config_action *)field(cfg, o) = (enum fb_config_action)o->value;
+	return 0;
+}
+
+static int
+set_flag(void *cfg, const struct fb_option *o, const char *val,
+	 const char *dir, char *err, size_t errlen)
+{
+	(void)val, (void)dir, (void)err, (void)errlen;
+	*(bool *)field(cfg, o) = true;
+	return 0;
+}
+
+/* A FEN dialect: the words of o->arg, and the other spellings that
+ * fb_fen_parse_notation knows ("Shredder-FEN"). */
+static int
+set_fen(void *cfg, const struct fb_option *o, const char *val,
+	const char *dir, char *err, size_t errlen)
+{
+	(void)dir;
+	if (fb_fen_parse_notation(val, field(cfg, o)) < 0)
+		return bad_word(o, val, err, errlen);
+	return 0;
+}
+
+/* auto keeps X-FEN as the default but lets the bridge follow the engine's
+ * entry in the quirk table (Glaurung reads only Shredder-FEN). */
+static int
+set_engine_fen(void *cfg, const struct fb_option *o, const char *val,
+	       const char *dir, char *err, size_t errlen)
+{
+	struct fb_config *c = cfg;
+
+	if (strcmp(val, "auto") == 0) {
+		c->engine_fen = FB_XFEN;
+		c->engine_fen_auto = true;
+		return 0;
+	}
+	c->engine_fen_auto = false;
+	return set_fen(cfg, o, val, dir, err, errlen);
+}
+
+static int
+set_castling(void *cfg, const struct fb_option *o, const char *val,
+	     const char *dir, char *err, size_t errlen)
+{
+	(void)dir;
+	if (fb_game_parse_notation(val, field(cfg, o)) < 0)
+		return bad_word(o, val, err, errlen);
+	return 0;
+}
+
+static int
+set_protocol(void *cfg, const struct fb_option *o, const char *val,
+	     const char *dir, char *err, size_t errlen)
+{
+	/* Literals in the order of o->arg: a value from the INI file lives
+	 * only as long as the parse (the fuzzer's first finding). */
+	static const char *const names[] = {"auto", "uci", "xboard"};
+	int i = word_index(o, val);
+
+	(void)dir;
+	if (i < 0 || (size_t)i >= sizeof names / sizeof names[0])
+		return bad_word(o, val, err, errlen);
+	*(const char **)field(cfg, o) = names[i];
+	return 0;
+}
+
+/* A file or folder (bridge only): from the INI, relative to its folder. */
+static int
+set_path(void *cfg, const struct fb_option *o, const char *val,
+	 const char *dir, char *err, size_t errlen)
+{
+	const char *path = val;
+
+	if (*val == '\0')
+		return bad(err, errlen, "%s is empty", o->arg);
+	if (dir != NULL && (path = file_path(cfg, dir, val)) == NULL)
+		return bad(err, errlen, "out of memory");
+	*(const char **)field(cfg, o) = path;
+	return 0;
+}
+
+/* Text kept as given (the INI reader has already copied it). */
+static int
+set_string(void *cfg, const struct fb_option *o, const char *val,
+	   const char *dir, char *err, size_t errlen)
+{
+	(void)dir, (void)err, (void)errlen;
+	*(const char **)field(cfg, o) = val;
+	return 0;
+}
+
+static int
+set_seconds(void *cfg, const struct fb_option *o, const char *val,
+	    const char *dir, char *err, size_t errlen)
+{
+	char *end;
+	double s = strtod(val, &end);
+
+	(void)dir;
+	if (end == val || *end != '\0' || !(s >= 0 && s <= 86400))
+		return bad(err, errlen, "takes seconds from 0 to 86400, not "
+			   "'%s'", val);
+	*(unsigned *)field(cfg, o) = (unsigned)(s * 1000 + 0.5);
+	return 0;
+}
+
+/* The INI's engine command line. Its words and their array belong to the
+ * config; a relative program path is relative to the file's folder, and a
+ * bare name too when such a file exists there (main checks that). */
+static int
+set_engine(void *cfg, const struct fb_option *o, const char *val,
+	   const char *dir, char *err, size_t errlen)
+{
+	struct fb_config *c = cfg;
+	size_t n = strlen(val);
+	char *buf = keep(c, malloc(n + 1));
+	char **argv = keep(c, malloc((n / 2 + 2) * sizeof *argv));
+	int words;
+
+	(void)o;
+	if (buf == NULL || argv == NULL)
+		return bad(err, errlen, "out of memory");
+	words = fb_config_split_words(val, buf, argv, n / 2 + 2);
+	if (words < 0)
+		return bad(err, errlen, "unterminated quote in '%s'", val);
+	if (words == 0)
+		return bad(err, errlen, "empty command");
+	if (dir != NULL && strchr(argv[0], '/') != NULL && argv[0][0] != '/' &&
+	    (argv[0] = file_path(c, dir, argv[0])) == NULL)
+		return bad(err, errlen, "out of memory");
+	c->engine_argv = argv;
+	c->engine_from_config = dir != NULL;
+	return 0;
+}
+
+/* convert --to: required, so remember that it was given. */
+static int
+set_to(void *cfg, const struct fb_option *o, const char *val,
+       const char *dir, char *err, size_t errlen)
+{
+	struct fb_convert_config *c = cfg;
+
+	c->have_to = true;
+	return set_fen(cfg, o, val, dir, err, errlen);
+}
+
+/* convert --variant: only janus and embassy have an X-FEN castling prefix;
+ * the other variants with castling are accepted and change nothing. */
+static int
+set_variant(void *cfg, const struct fb_option *o, const char *val,
+	    const char *dir, char *err, size_t errlen)
+{
+	static const struct {
+		const char *name;
+		char prefix;
+	} variants[] = {
+		{"normal", 0},	   {"chess", 0},      {"fischerandom", 0},
+		{"chess960", 0},   {"capablanca", 0}, {"caparandom", 0},
+		{"gothic", 0},	   {"janus", 's'},    {"embassy", 'm'},
+	};
+
+	(void)dir;
+	for (size_t i = 0; i < sizeof variants / sizeof variants[0]; i++)
+		if (strcmp(val, variants[i].name) == 0) {
+			*(char *)field(cfg, o) = variants[i].prefix;
+			return 0;
+		}
+	return bad(err, errlen, "unknown variant '%s' (normal, chess, "
+		   "fischerandom, chess960, capablanca, caparandom, gothic, "
+		   "janus or embassy)", val);
+}
+
+#define BRIDGE(f) offsetof(struct fb_config, f)
+#define ARGV_INI (FB_SCOPE_ARGV | FB_SCOPE_INI)
+
+static const struct fb_option bridge_options[] = {
+	{.name = "engine-fen", .kind = FB_ARG_WORD,
+	 .arg = "auto|xfen|shredder", .def = "auto",
+	 .help = "dialect of FENs sent to the engine; auto: X-FEN, unless "
+		 "fenbridge knows that the engine needs Shredder-FEN "
+		 "(Glaurung)",
+	 .scope = ARGV_INI, .set = set_engine_fen, .field = BRIDGE(engine_fen)},
+	{.name = "gui-fen", .kind = FB_ARG_WORD, .arg = "xfen|shredder",
+	 .def = "shredder", .help = "dialect of FENs sent to the GUI",
+	 .scope = ARGV_INI, .set = set_fen, .field = BRIDGE(gui_fen)},
+	{.name = "protocol", .kind = FB_ARG_WORD, .arg = "auto|uci|xboard",
+	 .def = "auto",
+	 .help = "protocol; auto decides from the GUI's first command (uci, "
+		 "or xboard/protover)",
+	 .scope = ARGV_INI, .set = set_protocol, .field = BRIDGE(protocol)},
+	{.name = "gui-castling", .kind = FB_ARG_WORD, .arg = "auto|kxr|king|oo",
+	 .def = "auto",
+	 .help = "castling moves toward the GUI: king takes rook (e1h1), king "
+		 "move (e1g1) or O-O; auto follows UCI_Chess960 / the XBoard "
+		 "variant",
+	 .scope = ARGV_INI, .set = set_castling, .field = BRIDGE(gui_castling)},
+	{.name = "engine-castling", .kind = FB_ARG_WORD,
+	 .arg = "auto|kxr|king|oo", .def = "auto",
+	 .help = "castling moves toward the engine", .scope = ARGV_INI,
+	 .set = set_castling, .field = BRIDGE(engine_castling)},
+	{.name = "log", .kind = FB_ARG_PATH, .arg = "FILE",
+	 .help = "append a timestamped log of both directions, rewrites and "
+		 "diagnostics to FILE",
+	 .scope = ARGV_INI, .set = set_path, .field = BRIDGE(log_path)},
+	{.name = "grace", .kind = FB_ARG_TEXT, .arg = "SECONDS", .def = "5",
+	 .help = "after the GUI quits or closes stdin, wait this long for the "
+		 "engine to exit before terminating it",
+	 .scope = ARGV_INI, .set = set_seconds, .field = BRIDGE(grace_ms)},
+	{.name = "engine-dir", .kind = FB_ARG_PATH, .arg = "DIR",
+	 .def = "the folder of its executable", .help = "run the engine in DIR",
+	 .scope = ARGV_INI, .set = set_path, .field = BRIDGE(engine_dir)},
+	{.name = "config", .kind = FB_ARG_PATH, .arg = "FILE",
+	 .def = "PROGRAM.ini beside the program, if there",
+	 .help = "read settings from this INI file; command-line options "
+		 "override it",
+	 .scope = FB_SCOPE_ARGV, .set = set_path, .field = BRIDGE(config_path)},
+	{.name = "help", .short_name = 'h', .help = "this text",
+	 .scope = FB_SCOPE_ARGV, .set = set_action, .field = BRIDGE(action),
+	 .value = FB_SHOW_HELP},
+	{.name = "version", .short_name = 'V', .help = "print the version",
+	 .scope = FB_SCOPE_ARGV, .set = set_action, .field = BRIDGE(action),
+	 .value = FB_SHOW_VERSION},
+	{.name = "engine", .kind = FB_ARG_COMMAND, .arg = "COMMAND",
+	 .help = "the engine's command line, split into words as a POSIX "
+		 "shell would (\"...\" keeps spaces); a bare program name is "
+		 "looked up beside the file first, then in PATH",
+	 .scope = FB_SCOPE_INI, .set = set_engine},
+	{.name = "name", .kind = FB_ARG_TEXT, .arg = "NAME",
+	 .help = "replaces the engine's id name (UCI) / myname (XBoard)",
+	 .scope = FB_SCOPE_INI, .set = set_string, .field = BRIDGE(name)},
+	{0},
+};
+
+const struct fb_option_table fb_config_bridge_table = {
+	.usage =
+		"Usage: fenbridge [OPTIONS] -- ENGINE [ARGS...]\n"
+		"       fenbridge convert --to=xfen|shredder [--keep-ep] "
+		"[--variant=NAME] [FEN ...]\n"
+		"\n"
+		"Starts ENGINE and relays every line between it and the GUI on "
+		"stdin and\n"
+		"stdout, rewriting the FEN castling field of UCI 'position fen' "
+		"and\n"
+		"XBoard 'setboard' (and the engine's 'setup') into the dialect "
+		"each side\n"
+		"expects. Everything else passes through byte for byte.\n",
+	.epilog =
+		"Exit status: the engine's exit status; 128+N if it died of "
+		"signal N;\n"
+		"1 fenbridge failed; 2 usage error; 126 the engine cannot be "
+		"executed;\n"
+		"127 the engine was not found.\n"
+		"\n"
+		"Example: fenbridge --log=/tmp/fb.log -- /usr/games/stockfish\n",
+	.options = bridge_options,
+};
+
+#define CONVERT(f) offsetof(struct fb_convert_config, f)
+
+static const struct fb_option convert_options[] = {
+	{.name = "to", .kind = FB_ARG_WORD, .arg = "xfen|shredder",
+	 .help = "dialect to write (required)", .scope = FB_SCOPE_ARGV,
+	 .set = set_to, .field = CONVERT(style.notation)},
+	{.name = "keep-ep", .def = "write '-'",
+	 .help = "X-FEN: keep an en-passant square even when no pawn can "
+		 "capture there",
+	 .scope = FB_SCOPE_ARGV, .set = set_flag, .field = CONVERT(style.keep_ep)},
+	{.name = "variant", .kind = FB_ARG_TEXT, .arg = "NAME",
+	 .help = "X-FEN: add the castling prefix of a variant that has one "
+		 "(janus: 's', embassy: 'm')",
+	 .scope = FB_SCOPE_ARGV, .set = set_variant,
+	 .field = CONVERT(style.prefix)},
+	{.name = "help", .short_name = 'h', .help = "this text",
+	 .scope = FB_SCOPE_ARGV, .set = set_action, .field = CONVERT(action),
+	 .value = FB_SHOW_HELP},
+	{0},
+};
+
+const struct fb_option_table fb_config_convert_table = {
+	.usage =
+		"Usage: fenbridge convert --to=xfen|shredder [--keep-ep] "
+		"[--variant=NAME] [FEN ...]\n"
+		"\n"
+		"Translates the castling field of each FEN between X-FEN (KQkq, "
+		"a file\n"
+		"letter only for an inner rook) and Shredder-FEN (always rook "
+		"files,\n"
+		"HAha). Either dialect, or a mix, is read; 8x8 and 10x8 boards.\n"
+		"\n"
+		"With FEN arguments, prints each translation on its own line. "
+		"Without,\n"
+		"reads standard input, one FEN per line (LF or CRLF), and writes "
+		"exactly\n"
+		"one line per input line: the translation, or a malformed FEN "
+		"unchanged.\n"
+		"Blank lines pass through as blank lines.\n",
+	.epilog =
+		"Diagnostics go to standard error, naming the line or argument "
+		"number.\n"
+		"An impossible castling right (no rook where it points, king off "
+		"its\n"
+		"back rank) is dropped with a warning; a malformed FEN is left "
+		"unchanged.\n"
+		"\n"
+		"Exit status: 0 every FEN was clean, 1 any FEN had a diagnostic, "
+		"2 usage.\n"
+		"\n"
+		"Example:\n"
+		"  $ fenbridge convert --to=shredder \\\n"
+		"      'rn2k1r1/ppp1pp1p/3p2p1/5bn1/P7/2N2B2/1PPPPP2/2BNK1RR w "
+		"Gkq - 4 11'\n"
+		"  rn2k1r1/ppp1pp1p/3p2p1/5bn1/P7/2N2B2/1PPPPP2/2BNK1RR w Gga - "
+		"4 11\n",
+	.options = convert_options,
+};
+
+/* " (did you mean --a or --b?)" for the options that word begins, or "". */
+static void
+suggest(const struct fb_option_table *t, const char *word, char *out,
+	size_t cap)
+{
+	size_t n = strcspn(word, "="), len = 0, found = 0;
+
+	out[0] = '\0';
+	for (const struct fb_option *o = t->options; o->name != NULL; o++)
+		if ((o->scope & FB_SCOPE_ARGV) && n > 0 &&
+		    strncmp(o->name, word, n) == 0 && len < cap)
+			len += (size_t)snprintf(out + len, cap - len, "%s--%s",
+						found++ ? " or " : " (did you "
+								   "mean ",
+						o->name);
+	if (found > 0 && len < cap)
+		snprintf(out + len, cap - len, "?)");
+}
+
+int
+fb_config_parse_table(const struct fb_option_table *t, void *cfg, int argc,
+		      char **argv, int *first, char *err, size_t errlen)
+{
+	struct option longopts[MAX_OPTIONS + 1];
+	/* '+': stop at the first operand (the engine's command, a FEN), so
+	 * that its own options stay its own; ':': report a missing value as
+	 * ':' rather than as an unknown option. */
+	char shorts[2 + 2 * MAX_OPTIONS + 1] = "+:";
+	size_t n = 0, ns = 2;
+	const struct fb_option *o;
+
+	for (o = t->options; o->name != NULL; o++) {
+		if (!(o->scope & FB_SCOPE_ARGV))
+			continue;
+		assert(n < MAX_OPTIONS);
+		longopts[n++] = (struct option){
+			.name = o->name,
+			.has_arg = o->kind == FB_ARG_NONE ? no_argument
+							  : required_argument,
+			.val = LONG_BASE + (int)(o - t->options)};
+		if (o->short_name != '\0') {
+			shorts[ns++] = o->short_name;
+			if (o->kind != FB_ARG_NONE)
+				shorts[ns++] = ':';
+		}
+	}
+	longopts[n] = (struct option){0};
+	shorts[ns] = '\0';
+
+	/* The messages are ours. optind = 0 (not 1) makes glibc and musl
+	 * start over completely, including the position inside a group of
+	 * short options left by an earlier parse: main parses argv twice. */
+	opterr = 0;
+	optind = 0;
+	for (;;) {
+		int at = optind > 0 ? optind : 1;
+		int c = getopt_long(argc, argv, shorts, longopts, NULL);
+		char msg[256], hint[128];
+
+		if (c == -1)
+			break;
+		if (c == '?' || c == ':') {
+			/* optopt: the option's val, or 0 for an unknown
+			 * or ambiguous long option. */
+			o = optopt >= LONG_BASE ? &t->options[optopt - LONG_BASE]
+						: NULL;
+			for (const struct fb_option *s = t->options;
+			     o == NULL && optopt > 0 && s->name != NULL; s++)
+				if (s->short_name == optopt)
+					o = s;
+			if (c == ':')
+				return bad(err, errlen, "--%s needs a value",
+					   o != NULL ? o->name : "?");
+			if (o != NULL && optopt >= LONG_BASE)
+				return bad(err, errlen, "--%s takes no value",
+					   o->name);
+			if (optopt > 0)
+				return bad(err, errlen, "unknown option '-%c'",
+					   optopt);
+			suggest(t, argv[at] + 2, hint, sizeof hint);
+			return bad(err, errlen, "unknown option '%s'%s",
+				   argv[at], hint);
+		}
+		o = c >= LONG_BASE ? &t->options[c - LONG_BASE] : NULL;
+		for (const struct fb_option *s = t->options;
+		     o == NULL && s->name != NULL; s++)
+			if (s->short_name == c)
+				o = s;
+		assert(o != NULL);
+		/* getopt_long takes any unambiguous prefix; an option's name
+		 * is also an INI key and must not change meaning when an
+		 * option is added, so only whole names count. */
+		if (c >= LONG_BASE) {
+			size_t len = strlen(o->name);
+			if (strncmp(argv[at] + 2, o->name, len) != 0 ||
+			    (argv[at][2 + len] != '\0' &&
+			     argv[at][2 + len] != '=')) {
+				suggest(t, argv[at] + 2, hint, sizeof hint);
+				return bad(err, errlen,
+					   "unknown option '%s'%s", argv[at],
+					   hint);
+			}
+		}
+		if (o->set(cfg, o, optarg, NULL, msg, sizeof msg) < 0)
+			return bad(err, errlen, "--%s: %s", o->name, msg);
+		/* --help and --version win over whatever follows. */
+		if (o->set == set_action)
+			break;
+	}
+	*first = optind;
+	return 0;
+}
+
+int
+fb_config_parse_args(struct fb_config *c, int argc, char **argv, char *err,
+		     size_t errlen)
+{
+	int first;
+	int rc = fb_config_parse_table(&fb_config_bridge_table, c, argc, argv,
+				       &first, err, errlen);
+
+	if (rc < 0 || c->action != FB_RUN_BRIDGE)
+		return rc;
+	if (first < argc) {
+		c->engine_argv = argv + first;
+		c->engine_from_config = false;
+	}
+	return 0;
+}
+
+int
+fb_config_parse_convert(struct fb_convert_config *c, int argc, char **argv,
+			char *err, size_t errlen)
+{
+	int rc;
+
+	memset(c, 0, sizeof *c);
+	c->action = FB_RUN_BRIDGE;
+	rc = fb_config_parse_table(&fb_config_convert_table, c, argc, argv,
+				   &c->first, err, errlen);
+	if (rc < 0 || c->action != FB_RUN_BRIDGE)
+		return rc;
+	if (!c->have_to)
+		return bad(err, errlen, "--to=xfen or --to=shredder is "
+			   "required");
+	return 0;
+}
+
+int
+fb_config_check(const struct fb_config *c, char *err, size_t errlen)
+{
+	if (c->engine_argv == NULL || c->engine_argv[0] == NULL ||
+	    c->engine_argv[0][0] == '\0')
+		return bad(err, errlen,
+			   "no engine given: fenbridge [OPTIONS] -- ENGINE "
+			   "[ARGS...], or 'engine = ...' in a config file");
+	return 0;
+}
+
+/* A string being built in a caller's buffer, snprintf-style: len counts
+ * everything, out holds what fits. */
+struct text {
+	char *out;
+	size_t cap, len;
+};
+
+static void
+put(struct text *t, const char *s, size_t n)
+{
+	if (t->len + 1 < t->cap) {
+		size_t room = t->cap - 1 - t->len;
+		memcpy(t->out + t->len, s, n < room ? n : room);
+	}
+	t->len += n;
+	if (t->cap > 0)
+		t->out[t->len < t->cap ? t->len : t->cap - 1] = '\0';
+}
+
+static void
+puts_(struct text *t, const char *s)
+{
+	put(t, s, strlen(s));
+}
+
+static void
+pad(struct text *t, size_t n)
+{
+	while (n-- > 0)
+		put(t, " ", 1);
+}
+
+/* Joins two words that --help must not break apart: "(default auto)". */
+#define NBSP '\x01'
+
+/* Writes head, then the words of body wrapped to HELP_WIDTH, every line
+ * after head's starting at column col (0: a paragraph of its own). */
+static void
+entry(struct text *t, const char *head, const char *body, size_t col)
+{
+	size_t x = strlen(head);
+
+	puts_(t, head);
+	if (col > 0 && x + 2 > col) {
+		put(t, "\n", 1);
+		x = 0;
+	}
+	pad(t, col - x);
+	x = col;
+	for (const char *w = body; *w != '\0';) {
+		size_t n = strcspn(w, " ");
+		if (x > col && x + 1 + n > HELP_WIDTH) {
+			put(t, "\n", 1);
+			pad(t, col);
+			x = col;
+		} else if (x > col) {
+			put(t, " ", 1);
+			x++;
+		}
+		for (size_t i = 0; i < n; i++)
+			put(t, w[i] == NBSP ? " " : &w[i], 1);
+		x += n;
+		w += n;
+		w += strspn(w, " ");
+	}
+	put(t, "\n", 1);
+}
+
+/* The help text of o with its default: "(default auto)", or for a default
+ * that is prose, "(default: the folder of its executable)". */
+static void
+describe(const struct fb_option *o, char *out, size_t cap)
+{
+	if (o->def == NULL)
+		snprintf(out, cap, "%s", o->help);
+	else
+		snprintf(out, cap, "%s (default%s%c%s)", o->help,
+			 strchr(o->def, ' ') != NULL ? ":" : "", NBSP, o->def);
+}
+
+size_t
+fb_config_print_help(const struct fb_option_table *t, char *out, size_t cap)
+{
+	struct text tx = {.out = out, .cap = cap};
+	const struct fb_option *o;
+	char head[96], body[512];
+	size_t col = 0;
+	bool ini = false;
+
+	if (cap > 0)
+		out[0] = '\0';
+	/* The text column: after the longest option, but at most
+	 * HELP_COLUMN (longer ones get a line of their own). */
+	for (o = t->options; o->name != NULL; o++) {
+		size_t w = 2 + (o->short_name ? 4 : 0) + 2 + strlen(o->name) +
+			   (o->arg != NULL ? 1 + strlen(o->arg) : 0) + 2;
+		if ((o->scope & FB_SCOPE_ARGV) && w > col)
+			col = w;
+		ini |= (o->scope & FB_SCOPE_INI) != 0;
+	}
+	if (col > HELP_COLUMN)
+		col = HELP_COLUMN;
+
+	puts_(&tx, t->usage);
+	puts_(&tx, "\nOptions:\n");
+	for (o = t->options; o->name != NULL; o++) {
+		if (!(o->scope & FB_SCOPE_ARGV))
+			continue;
+		if (o->short_name != '\0')
+			snprintf(head, sizeof head, "  -%c, --%s%s%s",
+				 o->short_name, o->name, o->arg ? "=" : "",
+				 o->arg ? o->arg : "");
+		else
+			snprintf(head, sizeof head, "  --%s%s%s", o->name,
+				 o->arg ? "=" : "", o->arg ? o->arg : "");
+		describe(o, body, sizeof body);
+		entry(&tx, head, body, col);
+	}
+	if (ini) {
+		/* The options that are not keys, then the keys that are not
+		 * options: together, every key once. */
+		size_t len = (size_t)snprintf(
+			body, sizeof body, "A config file's section [fenbridge] "
+			"takes every long option except");
+		size_t k = 0, i = 0;
+
+		for (o = t->options; o->name != NULL; o++)
+			k += o->scope == FB_SCOPE_ARGV;
+		for (o = t->options; o->name != NULL; o++)
+			if (o->scope == FB_SCOPE_ARGV && len < sizeof body)
+				len += (size_t)snprintf(
+					body + len, sizeof body - len, "%s--%s",
+					i++ == 0 ? " " : i == k ? " and " : ", ",
+					o->name);
+		if (len < sizeof body)
+			snprintf(body + len, sizeof body - len,
+				 " as a key (log = FILE), and:");
+		put(&tx, "\n", 1);
+		entry(&tx, "", body, 0);
+		for (o = t->options; o->name != NULL; o++) {
+			if (o->scope != FB_SCOPE_INI)
+				continue;
+			snprintf(head, sizeof head, "  %s = %s", o->name,
+				 o->arg);
+			describe(o, body, sizeof body);
+			entry(&tx, head, body, col);
+		}
+	}
+	puts_(&tx, "\n");
+	puts_(&tx, t->epilog);
+	return tx.len;
+}
+
+struct ini_state {
+	struct fb_config *c;
+	const char *dir;
+	char msg[200]; /* the first error's reason */
+	unsigned seen;  /* [fenbridge] keys given, a bit per table entry */
+};
+
+/* A copy of v that belongs to c (inih's line buffer does not outlive the
+ * parse). One pair of matching quotes around a plain value is not part of
+ * it. */
 static const char *
 unquote(struct fb_config *c, const char *v)
 {
 	size_t n = strlen(v);
-	char *p;
 
 	if (n < 2 || (v[0] != '"' && v[0] != '\'') || v[n - 1] != v[0])
-		return v;
-	if ((p = malloc(n - 1)) == NULL)
+		return copy(c, v);
+	char *p = malloc(n - 1);
+	if (p == NULL)
 		return NULL;
 	memcpy(p, v + 1, n - 2);
 	p[n - 2] = '\0';
@@ -424,43 +939,13 @@ is_yes(const char *v)
 }
 
 static int
-ini_engine(struct ini_state *st, const char *value)
-{
-	struct fb_config *c = st->c;
-	size_t n = strlen(value);
-	char *buf = keep(c, malloc(n + 1));
-	char **argv = keep(c, malloc((n / 2 + 2) * sizeof *argv));
-	int words;
-
-	if (buf == NULL || argv == NULL)
-		return ini_fail(st, "%s%s", "out of memory", "");
-	words = fb_config_split_words(value, buf, argv, n / 2 + 2);
-	if (words < 0)
-		return ini_fail(st, "engine: unterminated quote in '%s'%s",
-				value, "");
-	if (words == 0)
-		return ini_fail(st, "%s%s", "engine: empty command", "");
-	/* A relative program path is relative to the file's folder; a bare
-	 * name too, when such a file exists there (checked by main). */
-	if (strchr(argv[0], '/') != NULL && argv[0][0] != '/')
-		argv[0] = file_path(c, st->dir, argv[0]);
-	c->engine_argv = argv;
-	c->engine_from_config = true;
-	return 1;
-}
-
-static int
 on_ini_pair(void *user, const char *section, const char *name,
 	    const char *value)
 {
-	static const char *const keys[] = {
-		"engine",   "engine-dir",   "name",
-		"engine-fen", "gui-fen",    "protocol",
-		"gui-castling", "engine-castling", "log",
-		"grace"};
 	struct ini_state *st = user;
 	struct fb_config *c = st->c;
-	char opt[64], err[200];
+	const struct fb_option *o;
+	char err[160];
 	size_t k;
 
 	if (st->msg[0] != '\0')
@@ -505,33 +990,23 @@ on_ini_pair(void *user, const char *section, const char *name,
 		return ini_fail(st, "unknown section [%s]%s", section,
 				" (fenbridge, options, forced-options, "
 				"hidden-options, env)");
-	for (k = 0; k < sizeof keys / sizeof keys[0]; k++)
-		if (strcmp(name, keys[k]) == 0)
+	for (o = fb_config_bridge_table.options; o->name != NULL; o++)
+		if ((o->scope & FB_SCOPE_INI) && strcmp(name, o->name) == 0)
 			break;
-	if (k == sizeof keys / sizeof keys[0])
+	if (o->name == NULL)
 		return ini_fail(st, "unknown key '%s' in [fenbridge]%s", name,
 				"");
+	k = (size_t)(o - fb_config_bridge_table.options);
+	assert(k < 32);
 	if (st->seen & (1u << k))
 		return ini_fail(st, "key '%s' is given twice%s", name, "");
 	st->seen |= 1u << k;
-	if (k == 0)
-		return ini_engine(st, value);
-	value = unquote(c, value);
-	if (value == NULL)
+	/* The engine's command line keeps its quotes for the word split
+	 * (which copies it). */
+	if (o->kind != FB_ARG_COMMAND && (value = unquote(c, value)) == NULL)
 		return ini_fail(st, "%s%s", "out of memory", "");
-	if (k == 1) {
-		c->engine_dir = file_path(c, st->dir, value);
-		return 1;
-	}
-	if (k == 2) {
-		c->name = copy(c, value);
-		return 1;
-	}
-	snprintf(opt, sizeof opt, "--%s", name);
-	if (set_option(c, opt, value, err, sizeof err) < 0)
-		return ini_fail(st, "%s%s", err, "");
-	if (strcmp(name, "log") == 0)
-		c->log_path = file_path(c, st->dir, value);
+	if (o->set(c, o, value, st->dir, err, sizeof err) < 0)
+		return ini_fail(st, "%s: %s", name, err);
 	return 1;
 }
 

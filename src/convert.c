@@ -11,39 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fenbridge/config.h"
 #include "fenbridge/fen.h"
-
-static const char usage_text[] =
-	"Usage: fenbridge convert --to=xfen|shredder [--keep-ep] [--variant=NAME]"
-	" [FEN ...]\n"
-	"\n"
-	"Translates the castling field of each FEN between X-FEN (KQkq, a file\n"
-	"letter only for an inner rook) and Shredder-FEN (always rook files,\n"
-	"HAha). Either dialect, or a mix, is read; 8x8 and 10x8 boards.\n"
-	"\n"
-	"With FEN arguments, prints each translation on its own line. Without,\n"
-	"reads standard input, one FEN per line (LF or CRLF), and writes exactly\n"
-	"one line per input line: the translation, or a malformed FEN unchanged.\n"
-	"Blank lines pass through as blank lines.\n"
-	"\n"
-	"Options:\n"
-	"  --to=xfen|shredder  dialect to write (required)\n"
-	"  --keep-ep           X-FEN: keep an en-passant square even when no pawn\n"
-	"                      can capture there (default: write '-')\n"
-	"  --variant=NAME      X-FEN: add the castling prefix of a variant that\n"
-	"                      has one (janus: 's', embassy: 'm')\n"
-	"  -h, --help          this text\n"
-	"\n"
-	"Diagnostics go to standard error, naming the line or argument number.\n"
-	"An impossible castling right (no rook where it points, king off its\n"
-	"back rank) is dropped with a warning; a malformed FEN is left unchanged.\n"
-	"\n"
-	"Exit status: 0 every FEN was clean, 1 any FEN had a diagnostic, 2 usage.\n"
-	"\n"
-	"Example:\n"
-	"  $ fenbridge convert --to=shredder \\\n"
-	"      'rn2k1r1/ppp1pp1p/3p2p1/5bn1/P7/2N2B2/1PPPPP2/2BNK1RR w Gkq - 4 11'\n"
-	"  rn2k1r1/ppp1pp1p/3p2p1/5bn1/P7/2N2B2/1PPPPP2/2BNK1RR w Gga - 4 11\n";
 
 struct convert {
 	struct fb_fen_style style;
@@ -146,58 +115,20 @@ int
 fb_convert_main(int argc, char **argv)
 {
 	struct convert cv = {.what = "argument"};
-	bool have_to = false;
+	struct fb_convert_config opt;
+	char err[512];
 	int i;
 
-	for (i = 1; i < argc && argv[i][0] == '-' && argv[i][1] != '\0'; i++) {
-		const char *a = argv[i], *val = NULL;
-		if (strcmp(a, "--") == 0) {
-			i++;
-			break;
-		}
-		if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-			fputs(usage_text, stdout);
-			return 0;
-		}
-		if (strcmp(a, "--keep-ep") == 0) {
-			cv.style.keep_ep = true;
-			continue;
-		}
-		if (strncmp(a, "--to=", 5) == 0) {
-			val = a + 5;
-		} else if (strcmp(a, "--to") == 0) {
-			if (++i == argc)
-				return usage_error("%s needs a value", a);
-			val = argv[i];
-		}
-		if (val != NULL) {
-			if (fb_fen_parse_notation(val, &cv.style.notation) < 0)
-				return usage_error("unknown dialect '%s' (xfen "
-						   "or shredder)", val);
-			have_to = true;
-			continue;
-		}
-		if (strncmp(a, "--variant=", 10) == 0) {
-			static const char *const plain[] = {
-				"normal", "chess", "fischerandom", "chess960",
-				"capablanca", "caparandom", "gothic"};
-			bool known = false;
-			val = a + 10;
-			for (size_t k = 0; k < sizeof plain / sizeof plain[0];
-			     k++)
-				known |= strcmp(val, plain[k]) == 0;
-			if (strcmp(val, "janus") == 0)
-				cv.style.prefix = 's';
-			else if (strcmp(val, "embassy") == 0)
-				cv.style.prefix = 'm';
-			else if (!known)
-				return usage_error("unknown variant '%s'", val);
-			continue;
-		}
-		return usage_error("unknown option '%s'", a);
+	if (fb_config_parse_convert(&opt, argc, argv, err, sizeof err) < 0)
+		return usage_error("%s", err);
+	if (opt.action == FB_SHOW_HELP) {
+		static char help[4096];
+		fb_config_print_help(&fb_config_convert_table, help, sizeof help);
+		fputs(help, stdout);
+		return 0;
 	}
-	if (!have_to)
-		return usage_error("%s", "--to=xfen or --to=shredder is required");
+	cv.style = opt.style;
+	i = opt.first;
 	if (i == argc) {
 		convert_stream(&cv, stdin);
 	} else {

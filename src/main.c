@@ -232,7 +232,9 @@ main(int argc, char **argv)
 		return 2;
 	}
 	if (cli.action == FB_SHOW_HELP) {
-		fputs(fb_config_usage, stdout);
+		static char help[8192];
+		fb_config_print_help(&fb_config_bridge_table, help, sizeof help);
+		fputs(help, stdout);
 		return 0;
 	}
 	if (cli.action == FB_SHOW_VERSION) {

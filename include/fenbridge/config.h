@@ -49,8 +49,96 @@ struct fb_config {
 	void *owned;                 /* allocations of fb_config_parse_ini */
 };
 
-/* The option summary printed by --help; matches the README. */
-extern const char fb_config_usage[];
+/*
+ * One table describes every option once: its names, its value, its default,
+ * its help text, where it may be given, and how it sets the config. The
+ * command-line parsers, the INI reader's [fenbridge] keys and --help all
+ * read it; the README's table and the man page are checked against --help.
+ */
+enum fb_option_arg {
+	FB_ARG_NONE,    /* a switch: --help, --keep-ep */
+	FB_ARG_WORD,    /* one of the values in arg: "auto|xfen|shredder" */
+	FB_ARG_TEXT,    /* free text, named by arg: "SECONDS", "NAME" */
+	FB_ARG_PATH,    /* a file or folder; in an INI file, relative to it */
+	FB_ARG_COMMAND, /* a command line, split into words as a shell would */
+};
+
+enum fb_option_scope {
+	FB_SCOPE_ARGV = 1, /* a command-line option --name (and -s) */
+	FB_SCOPE_INI = 2,  /* a key of the INI file's [fenbridge] section */
+};
+
+struct fb_option;
+
+/*
+ * Sets the option o in cfg (the struct its table is for) to val (NULL for
+ * FB_ARG_NONE). dir is the INI file's folder when the value comes from one,
+ * NULL from the command line. val stays valid as long as cfg. Returns 0, or
+ * FB_EINVAL with a reason in err that does not name where val came from.
+ */
+typedef int (*fb_option_set_fn)(void *cfg, const struct fb_option *o,
+				const char *val, const char *dir, char *err,
+				size_t errlen);
+
+struct fb_option {
+	const char *name;   /* long option and INI key; NULL ends a table */
+	char short_name;    /* -h; '\0' for none */
+	enum fb_option_arg kind;
+	const char *arg;    /* shown as --name=ARG; NULL for FB_ARG_NONE */
+	const char *def;    /* the default, shown as "(default DEF)", or NULL */
+	const char *help;   /* one paragraph; --help wraps it */
+	unsigned scope;     /* enum fb_option_scope bits */
+	fb_option_set_fn set;
+	size_t field;       /* offsetof the field set, for shared setters */
+	int value;          /* a constant to store there (--help's action) */
+};
+
+struct fb_option_table {
+	const char *usage;  /* --help's text before "Options:" */
+	const char *epilog; /* --help's text after the options */
+	const struct fb_option *options;
+};
+
+/* fenbridge's own options and INI keys; `fenbridge convert`'s options. */
+extern const struct fb_option_table fb_config_bridge_table;
+extern const struct fb_option_table fb_config_convert_table;
+
+/*
+ * Writes t's --help text (usage, options, epilog) to out as a C string,
+ * truncated to cap - 1 bytes. Returns its whole length, like snprintf.
+ */
+size_t
+fb_config_print_help(const struct fb_option_table *t, char *out, size_t cap);
+
+/*
+ * Parses argv against t into cfg, the struct the table is for: every
+ * FB_SCOPE_ARGV option as `--name=value`, `--name value` or `-s value`, up to
+ * `--` or the first argument that is not an option. Stops at an option whose
+ * setter sets an action (--help, --version) so that later errors do not hide
+ * it. Can run any number of times (it resets getopt's state). Sets *first to
+ * the index of the first operand (argc if none). Returns 0, or FB_EINVAL with
+ * a message for the user in err.
+ */
+int
+fb_config_parse_table(const struct fb_option_table *t, void *cfg, int argc,
+		      char **argv, int *first, char *err, size_t errlen);
+
+/* What `fenbridge convert` was asked to do. */
+struct fb_convert_config {
+	enum fb_config_action action; /* FB_RUN_BRIDGE: convert */
+	struct fb_fen_style style;    /* --to, --keep-ep, --variant */
+	bool have_to;                 /* --to was given */
+	int first;                    /* argv index of the first FEN */
+};
+
+/*
+ * Parses `fenbridge convert`'s argv (argv[0] is "convert") into c: defaults
+ * first, then the options; the FENs start at c->first. A missing --to is an
+ * error unless --help was asked for. Returns 0, or FB_EINVAL with a message.
+ */
+int
+fb_config_parse_convert(struct fb_convert_config *c, int argc, char **argv,
+			char *err, size_t errlen);
 
 /* Fills c with the defaults. */
 void
@@ -62,9 +150,10 @@ fb_config_free(struct fb_config *c);
 
 /*
  * Parses the bridge's command line (argv[0] is the program name): options,
- * then `--` and the engine's command (which replaces the config file's).
- * The strings stay borrowed from argv. Returns 0, or FB_EINVAL with a
- * message for the user in err.
+ * then `--` (or the first word that is not an option) and the engine's
+ * command, which replaces the config file's. The strings stay borrowed from
+ * argv. Runs fb_config_parse_table on fb_config_bridge_table: see there.
+ * Returns 0, or FB_EINVAL with a message for the user in err.
  */
 int
 fb_config_parse_args(struct fb_config *c, int argc, char **argv, char *err,
@@ -73,9 +162,10 @@ fb_config_parse_args(struct fb_config *c, int argc, char **argv, char *err,
 /*
  * Parses INI text read from the file path (named in messages); relative
  * paths in it are taken relative to dir, the file's folder. Section
- * [fenbridge] holds `engine` (a command line split into words as a POSIX
- * shell would: quotes and backslashes, no expansion), `engine-dir`, `name`,
- * and every long command-line option under its own name; sections
+ * [fenbridge] holds the FB_SCOPE_INI keys of fb_config_bridge_table:
+ * `engine` (a command line split into words as a POSIX shell would: quotes
+ * and backslashes, no expansion), `engine-dir`, `name`, and every long
+ * command-line option that sets the bridge under its own name; sections
  * [options], [forced-options], [hidden-options] and [env] hold NAME = VALUE
  * pairs. Returns 0, or FB_EINVAL with "path:line: reason" in err; then c is
  * not to be used but must still be freed.

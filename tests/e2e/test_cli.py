@@ -1,9 +1,12 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
 """The command line: usage errors exit 2 with a message and start nothing;
---help and --version exit 0."""
+--help and --version exit 0; `fenbridge convert`'s options; and the
+README's option table and the man page list what --help lists."""
 
 import os
+import re
+import shlex
 
 import fbtest
 from fbtest import check, eq, test
@@ -27,6 +30,10 @@ def usage_errors(ctx):
         (["--grace"], "--grace"),
         (["--log="] + engine, "--log"),
         (["--log"], "--log"),
+        (["--prot=uci"] + engine, "--prot"),       # no abbreviations
+        (["--help=yes"] + engine, "--help"),
+        (["--name=x"] + engine, "--name"),         # an INI key only
+        (["--config"], "--config"),
     ]
     for args, what in cases:
         rc, out, err = fbtest.run(fbtest.cmd(*args), stdin=b"uci\n",
@@ -36,6 +43,8 @@ def usage_errors(ctx):
         err = err.decode()
         check(err.startswith("fenbridge: ") and what in err,
               "message for %r names %r: %r" % (args, what, err))
+        check(err.endswith("\nTry 'fenbridge --help'.\n"),
+              "hint for %r: %r" % (args, err))
         check(not os.path.exists(events), "no engine started for %r" % args)
 
 
@@ -60,6 +69,145 @@ def help_and_version(ctx):
                               cwd=ctx.dir)
     eq((rc, out), (99, b""), "status and stdout of the engine's --help")
     check(err.startswith(b"usage: fake_engine"), "the engine's usage: %r" % err)
+
+
+@test()
+def engine_fen_values(ctx):
+    """Each value of --engine-fen, both spellings, reaches the engine."""
+    start = b"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR"
+    for i, (args, want) in enumerate((
+                       (["--engine-fen=shredder"], b"HAha"),
+                       (["--engine-fen", "shredder"], b"HAha"),
+                       (["--engine-fen=auto"], b"KQkq"),
+                       (["--engine-fen=xfen"], b"KQkq"),
+                       ([], b"KQkq"))):
+        b = ctx.bridge(opts=args, name="engine%d" % i)
+        b.send(b"uci\nposition fen " + start + b" w HAha - 0 1\nisready\n")
+        b.expect(b"readyok\n")
+        b.send(b"quit\n")
+        eq(b.wait()[0], 0, "exit status with %r" % args)
+        check(b"position fen " + start + b" w " + want + b" - 0 1\n"
+              in b.recorded(), "%r: %r" % (args, b.recorded()))
+
+
+@test()
+def convert_command_line(ctx):
+    fen = "rn2k1r1/ppp1pp1p/3p2p1/5bn1/P7/2N2B2/1PPPPP2/2BNK1RR w %s - 4 11"
+    for args in (["--to=shredder"], ["--to", "shredder"],
+                 ["--keep-ep", "--to=Shredder-FEN"],
+                 ["--to=shredder", "--"]):
+        rc, out, err = fbtest.run(fbtest.cmd("convert", *args,
+                                             fen % "Gkq"))
+        eq((rc, out, err), (0, (fen % "Gga").encode() + b"\n", b""),
+           "convert %r" % args)
+    for opt in ("--help", "-h"):
+        rc, out, err = fbtest.run(fbtest.cmd("convert", opt, "--bogus"))
+        eq((rc, err), (0, b""), "convert %s" % opt)
+        check(out.startswith(b"Usage: fenbridge convert") and
+              b"--keep-ep" in out and b"Exit status: 0" in out,
+              "convert usage: %r" % out[:80])
+    for args, what in ((["x"], "--to=xfen or --to=shredder is required"),
+                       (["--to=lan"], "'lan' (xfen or shredder)"),
+                       (["--to"], "--to needs a value"),
+                       (["--to=xfen", "--variant=atomic"], "'atomic'"),
+                       (["--to=xfen", "--bogus"], "'--bogus'"),
+                       (["--to=xfen", "--engine-fen=xfen"], "--engine-fen")):
+        rc, out, err = fbtest.run(fbtest.cmd("convert", *args))
+        eq((rc, out), (2, b""), "status and stdout of convert %r" % args)
+        err = err.decode()
+        check(err.startswith("fenbridge convert: ") and what in err and
+              err.endswith("\nTry 'fenbridge convert --help'.\n"),
+              "message for convert %r: %r" % (args, err))
+
+
+# ---- --help, the README's option table and the man page agree ----
+
+SRC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+DEFAULT = re.compile(r"\(default:? ([^)]*)\)")
+
+
+def squash(text):
+    return " ".join(text.split())
+
+
+def default_of(text):
+    m = DEFAULT.search(squash(text))
+    return m.group(1) if m else None
+
+
+def help_options(text):
+    """{spec: text} of the Options section of --help, spec as written
+    there: '--engine-fen=auto|xfen|shredder', '-h, --help'."""
+    section = text.split("\nOptions:\n", 1)[1].split("\n\n", 1)[0]
+    opts, spec = {}, None
+    for line in section.split("\n"):
+        m = re.match(r"^  (-[^\s,]*(?:, -\S+)?)(?:\s+(.*))?$", line)
+        if m:
+            spec = m.group(1)
+            opts[spec] = m.group(2) or ""
+        else:
+            check(spec is not None and line.startswith(" " * 20),
+                  "--help line outside an option: %r" % line)
+            opts[spec] += " " + line.strip()
+    return opts
+
+
+def readme_options(text):
+    """{spec: text} of the option table under '## Usage'."""
+    section = text.split("\n## Usage\n", 1)[1].split("\n## ", 1)[0]
+    opts = {}
+    for line in section.split("\n"):
+        cells = re.split(r"(?<!\\)\|", line)
+        if len(cells) == 4 and cells[1].strip().startswith("`-"):
+            spec = cells[1].strip().replace("`", "").replace("\\|", "|")
+            opts[spec] = cells[2].replace("`", "").replace("\\|", "|")
+    return opts
+
+
+def man_text(s):
+    s = re.sub(r"\\f[BIRP]", "", s)
+    return s.replace("\\-", "-").replace("\\(bu", "*")
+
+
+def man_options(text):
+    """{spec: text} of the man page's OPTIONS: the tag after each .TP."""
+    section = text.split("\n.SH OPTIONS\n", 1)[1].split("\n.SH ", 1)[0]
+    opts = {}
+    for entry in section.split("\n.TP\n")[1:]:
+        tag, _, body = entry.partition("\n")
+        words = shlex.split(tag.split(None, 1)[1])  # after .BR / .BI
+        opts["".join(words)] = man_text(body)
+    return opts
+
+
+@test()
+def help_readme_and_man_agree(ctx):
+    rc, out, err = fbtest.run(fbtest.cmd("--help"))
+    eq(rc, 0, "exit status of --help")
+    helped = help_options(out.decode())
+    check(len(helped) >= 11, "options found in --help: %r" % list(helped))
+    with open(os.path.join(SRC, "README.md")) as f:
+        readme = readme_options(f.read())
+    with open(os.path.join(SRC, "doc", "fenbridge.1")) as f:
+        man = man_options(f.read())
+    for where, opts in (("README.md", readme), ("doc/fenbridge.1", man)):
+        for spec, text in sorted(helped.items()):
+            check(spec in opts, "%s lacks %s (as in --help)" % (where, spec))
+            if spec in opts:
+                eq(default_of(opts[spec]), default_of(text),
+                   "default of %s in %s" % (spec, where))
+        for spec in sorted(opts):
+            check(spec in helped, "%s lists %s, --help does not"
+                  % (where, spec))
+    # The config file's keys that are not options are documented too.
+    keys = re.findall(r"^  ([a-z-]+) = ", out.decode(), re.M)
+    check(keys, "--help names no config-file key")
+    for key in keys:
+        for where in ("README.md", "doc/fenbridge.1"):
+            with open(os.path.join(SRC, where)) as f:
+                check(re.search(r"^%s = " % key.replace("-", r"\\?-"),
+                                f.read(), re.M),
+                      "%s has no example of key %s" % (where, key))
 
 
 if __name__ == "__main__":

@@ -6,7 +6,9 @@
  * an INI file with fb_config_parse_ini (its folder: "" , "/etc/fenbridge"
  * or "rel/dir", chosen by the input's length), as a command line with
  * fb_config_split_words, and those words as fenbridge's own arguments with
- * fb_config_parse_args. fb_config_free runs every time. Checked:
+ * fb_config_parse_args (twice, as main does) and as `fenbridge convert`'s
+ * with fb_config_parse_convert. All three parsers are driven by the option
+ * tables. fb_config_free runs every time. Checked:
  *  - a result is 0 or FB_EINVAL, with a NUL-terminated message that fits;
  *  - after a successful INI parse every string in the config is still
  *    valid and owned (the parser's line buffer is gone: the stack under
@@ -14,6 +16,10 @@
  *    the grace period are in range, engine_argv is NULL-terminated, each
  *    option has a name and a value exactly when it is set, each env entry
  *    holds '=';
+ *  - parsing the same argv a second time gives the same result and the same
+ *    message (getopt's state is reset between parses);
+ *  - convert's result: the FENs start within argv, the dialect and the
+ *    X-FEN prefix are in range;
  *  - split_words stores at most max - 1 words, NULL-terminated, inside buf
  *    (strlen + 1 bytes, exact size), and quoting each word in single
  *    quotes and splitting again gives the same words;
@@ -167,16 +173,52 @@ fuzz_words(const char *text, size_t max)
 
 			args[0] = "fenbridge";
 			memcpy(args + 1, argv, sizeof argv[0] * (size_t)(words + 1));
+			struct fb_config c2;
+			struct fb_convert_config cv;
+			char err2[256];
+			int rc2;
+
 			fb_config_init(&c);
 			rc = fb_config_parse_args(&c, words + 1, args, err,
 						  sizeof err);
 			check_err(rc, err, sizeof err);
+			fb_config_init(&c2);
+			rc2 = fb_config_parse_args(&c2, words + 1, args, err2,
+						   sizeof err2);
+			CHECK(rc2 == rc);
+			if (rc != 0)
+				CHECK(strcmp(err, err2) == 0);
+			else
+				CHECK(c2.action == c.action &&
+				      c2.engine_fen == c.engine_fen &&
+				      c2.engine_fen_auto ==
+					      c.engine_fen_auto &&
+				      c2.grace_ms == c.grace_ms &&
+				      c2.log_path == c.log_path &&
+				      c2.engine_argv == c.engine_argv);
+			fb_config_free(&c2);
 			if (rc == 0) {
 				check_config(&c);
 				rc = fb_config_check(&c, err, sizeof err);
 				check_err(rc, err, sizeof err);
 			}
 			fb_config_free(&c);
+
+			args[0] = "convert";
+			rc = fb_config_parse_convert(&cv, words + 1, args, err,
+						     sizeof err);
+			check_err(rc, err, sizeof err);
+			if (rc == 0) {
+				CHECK(cv.action == FB_RUN_BRIDGE ||
+				      cv.action == FB_SHOW_HELP);
+				CHECK(cv.action == FB_SHOW_HELP || cv.have_to);
+				CHECK(cv.first >= 1 && cv.first <= words + 1);
+				CHECK(cv.style.notation == FB_XFEN ||
+				      cv.style.notation == FB_SHREDDER);
+				CHECK(cv.style.prefix == 0 ||
+				      cv.style.prefix == 's' ||
+				      cv.style.prefix == 'm');
+			}
 		}
 	}
 	free(buf);
