@@ -122,7 +122,7 @@ fb_proto_parse_fen(const char *text, size_t b, size_t e, const char *what,
 		fb_proto_report(out, FB_LOG_WARN,
 				"%s: FEN of %zu bytes is too long to "
 				"translate; passed unchanged", what, e - b);
-		return -1;
+		return FB_ENOSPC;
 	}
 	fb_fen_parse(fen, text + b, e - b, &rep);
 	for (unsigned i = 0; i < rep.ndiag; i++)
@@ -134,7 +134,7 @@ fb_proto_parse_fen(const char *text, size_t b, size_t e, const char *what,
 		fb_proto_report(out, FB_LOG_WARN,
 				"%s: %u more castling letters dropped", what,
 				rep.nmore);
-	return rep.error ? -1 : 0;
+	return rep.error;
 }
 
 int
@@ -147,7 +147,7 @@ fb_proto_print_fen(const struct fb_fen *fen, const struct fb_fen_style *style,
 	int n = fb_fen_print(fen, style, buf, cap);
 
 	if (n < 0)
-		return -1;
+		return n;
 	if ((size_t)n == len && memcmp(buf, text, len) == 0)
 		return 0;
 	edit->off = 0; /* relative to the FEN: the caller places it */
@@ -168,7 +168,7 @@ fb_proto_splice_fen(const char *text, size_t len, size_t term, size_t b,
 	char buf[FEN_MAX];
 	struct fb_fen scratch;
 	struct fb_edit edit = {0};
-	int rc = -1;
+	int rc = FB_EINVAL;
 
 	if (fen == NULL)
 		fen = &scratch;

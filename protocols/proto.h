@@ -79,8 +79,9 @@ fb_proto_emit_edited(const char *text, size_t len, size_t term,
 
 /*
  * Parses the FEN at text[b..e) into *fen, reporting what is wrong (with
- * what naming the command). Returns 0 when it is understood, -1 when it is
- * malformed or too long to translate (it must then pass unchanged).
+ * what naming the command). Returns 0 when it is understood; a negative
+ * FB_E* code when it is malformed, or FB_ENOSPC when it is too long to
+ * translate: it must then pass unchanged.
  */
 int
 fb_proto_parse_fen(const char *text, size_t b, size_t e, const char *what,
@@ -91,7 +92,7 @@ fb_proto_parse_fen(const char *text, size_t b, size_t e, const char *what,
  * length + FB_FEN_GROWTH). Returns 1 when it differs from the input (then
  * *edit replaces the FEN with it, at offset 0 of the FEN: the caller adds
  * where the FEN starts in its line; the rewrite is reported), 0 when it is
- * the same, -1 on FB_ENOSPC.
+ * the same, or FB_ENOSPC.
  */
 int
 fb_proto_print_fen(const struct fb_fen *fen, const struct fb_fen_style *style,

@@ -73,6 +73,7 @@ test)
 	}
 	build build-ci -Dwerror=true
 	mtest plain build-ci
+	mtest soak build-ci --setup=soak --suite soak
 	build build-asan -Dwerror=true -Db_sanitize=address,undefined -Db_lundef=false
 	export ASAN_OPTIONS=abort_on_error=1:detect_leaks=1
 	export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
