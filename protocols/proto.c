@@ -159,22 +159,42 @@ fb_proto_print_fen(const struct fb_fen *fen, const struct fb_fen_style *style,
 	return 1;
 }
 
+unsigned
+fb_proto_drop_nonstandard(struct fb_fen *fen)
+{
+	struct fb_game g;
+	unsigned n;
+
+	fb_game_from_fen(&g, fen);
+	n = fb_game_drop_nonstandard(&g);
+	memcpy(fen->castle, g.castle, sizeof fen->castle);
+	return n;
+}
+
 bool
 fb_proto_splice_fen(const char *text, size_t len, size_t term, size_t b,
-		    size_t e, const struct fb_fen_style *style,
+		    size_t e, const struct fb_fen_style *style, bool standard,
 		    const char *what, const struct fb_sink *out,
 		    struct fb_fen *fen)
 {
 	char buf[FEN_MAX];
-	struct fb_fen scratch;
+	struct fb_fen scratch, printed;
 	struct fb_edit edit = {0};
 	int rc = FB_EINVAL;
 
 	if (fen == NULL)
 		fen = &scratch;
-	if (fb_proto_parse_fen(text, b, e, what, out, fen) == 0 &&
-	    (rc = fb_proto_print_fen(fen, style, what, out, buf, sizeof buf,
-				     &edit)) > 0)
+	if (fb_proto_parse_fen(text, b, e, what, out, fen) == 0) {
+		printed = *fen;
+		if (standard && fb_proto_drop_nonstandard(&printed) > 0)
+			fb_proto_report(out, FB_LOG_INFO,
+					"%s: castling rights standard notation "
+					"cannot express are not sent to the "
+					"engine", what);
+		rc = fb_proto_print_fen(&printed, style, what, out, buf,
+					sizeof buf, &edit);
+	}
+	if (rc > 0)
 		edit.off += b; /* the edit is relative to the FEN */
 	fb_proto_emit_edited(text, len, term, &edit, rc > 0 ? 1 : 0, out);
 	return rc >= 0;

@@ -593,17 +593,13 @@ read_base(struct uci *u, struct position *p, const char *text, size_t len,
 		return pos;
 	}
 	/* A right the engine cannot express is never sent to it. */
-	if (p->meaning.standard) {
-		struct fb_game g = p->game;
-		if (fb_game_drop_nonstandard(&g) > 0) {
-			char msg[400];
-			memcpy(fen.castle, g.castle, sizeof fen.castle);
-			snprintf(msg, sizeof msg,
-				 "position fen: castling rights that standard "
-				 "notation cannot express are not sent to the "
-				 "engine (%.*s)", (int)(e - b), text + b);
-			say_once(u, &u->logged_rights, out, msg);
-		}
+	if (p->meaning.standard && fb_proto_drop_nonstandard(&fen) > 0) {
+		char msg[400];
+		snprintf(msg, sizeof msg,
+			 "position fen: castling rights that standard notation "
+			 "cannot express are not sent to the engine (%.*s)",
+			 (int)(e - b), text + b);
+		say_once(u, &u->logged_rights, out, msg);
 	}
 	{
 		struct fb_fen_style style = engine_style(u);

@@ -11,6 +11,14 @@
  * GUI's dialect. `feature oocastle=0` (read by XBoard, undocumented) means
  * the engine wants king-takes-rook instead of O-O.
  *
+ * An engine that does not list a random variant but its fixed-start
+ * sibling (GNU Chess: variants="normal") is told to the GUI as knowing it
+ * too, and plays it as that sibling in standard notation: it gets only
+ * the castling rights standard FEN expresses, a standard castle as the
+ * king's move, and a castle it cannot read as the position after it
+ * (`setboard`, inside `force` ... `go` when it is to reply); `undo` after
+ * that goes as `setboard` too.
+ *
  * Engines break the protocol in ways fenbridge repairs: one that rejects a
  * castle written O-O (`Error`/`Illegal move`) gets it again as king takes
  * rook, and that notation from then on; `Error` replies to optional
@@ -20,6 +28,7 @@
  * Only variants whose castling fenbridge knows are touched; for any other
  * variant every line passes unchanged. No I/O in this file.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,6 +44,14 @@ struct xboard {
 	 * (its quirk entry says so, or it answered O-O with an error). */
 	bool kxr_for_oo;
 	const struct fb_quirk *quirk; /* the engine's entry, or NULL */
+	char *engine_variants; /* its feature variants="...", or NULL */
+	char *variants_out;    /* that list with what fenbridge adds */
+	/* The engine does not know the variant in play: it plays its base
+	 * (fischerandom as normal) in standard notation. */
+	bool emulated;
+	bool forced;   /* the engine is in force mode */
+	bool anchored; /* it got a setboard of fenbridge's own this game */
+	bool told;     /* this game's re-anchoring was said */
 
 	struct fb_game game;
 	bool game_known;
@@ -85,6 +102,8 @@ engine_notation(const struct xboard *x)
 {
 	if (x->opt->engine_castling != FB_CASTLE_AUTO)
 		return x->opt->engine_castling;
+	if (x->emulated)
+		return FB_CASTLE_KING;
 	if (variant_random(x) && (x->oocastle_off || x->kxr_for_oo))
 		return FB_CASTLE_KXR;
 	return FB_CASTLE_AUTO;
@@ -120,6 +139,8 @@ xboard_free(void *state)
 	struct xboard *x = state;
 
 	free(x->history);
+	free(x->engine_variants);
+	free(x->variants_out);
 	free(x);
 }
 
@@ -139,6 +160,21 @@ xboard_variant(const void *state)
 	return x->variant_name;
 }
 
+/* True when the engine's variants list holds v (in any of its names). */
+static bool
+engine_lists(const struct xboard *x, const struct fb_variant *v)
+{
+	const char *p = x->engine_variants;
+
+	while (v != NULL && p != NULL && *p != '\0') {
+		size_t n = strcspn(p, ",");
+		if (fb_variant_find(p, n) == v)
+			return true;
+		p += n + (p[n] == ',');
+	}
+	return false;
+}
+
 static void
 set_variant(struct xboard *x, const char *name, size_t n)
 {
@@ -151,6 +187,12 @@ set_variant(struct xboard *x, const char *name, size_t n)
 	x->sent_len = 0;
 	x->game_known = x->variant != NULL && x->variant->start != NULL &&
 			x->variant->follow;
+	x->anchored = x->told = false;
+	x->emulated = x->variant != NULL && x->variant->base != NULL &&
+		      x->engine_variants != NULL &&
+		      !engine_lists(x, x->variant) &&
+		      engine_lists(x, fb_variant_find(x->variant->base,
+						      strlen(x->variant->base)));
 	if (x->game_known)
 		fb_game_start(&x->game, x->variant->start);
 }
@@ -260,6 +302,104 @@ move_line(struct xboard *x, const char *text, size_t len, size_t term,
 	}
 }
 
+/* Emits a line of fenbridge's own toward the engine, ended like the
+ * GUI's line it replaces. */
+static void
+emit_line(const char *line, size_t n, const char *text, size_t len,
+	  size_t term, const struct fb_sink *out)
+{
+	out->emit(out->ctx, line, n);
+	if (term > 0)
+		out->emit(out->ctx, text + len, term);
+	else
+		out->emit(out->ctx, "\n", 1);
+}
+
+/* `variant R` toward an engine that plays R as its base: `variant BASE`,
+ * or nothing for normal chess (new already set it). */
+static void
+emulated_variant(struct xboard *x, const char *text, size_t len, size_t term,
+		 const struct fb_sink *out)
+{
+	char line[64];
+	int n;
+
+	fb_proto_report(out, FB_LOG_INFO,
+			"variant %s: the engine does not list it; it plays "
+			"it as %s in standard notation", x->variant->name,
+			x->variant->base);
+	if (strcmp(x->variant->base, "normal") == 0)
+		return;
+	n = snprintf(line, sizeof line, "variant %s", x->variant->base);
+	emit_line(line, (size_t)n, text, len, term, out);
+}
+
+/*
+ * Sends the game's position to the engine as a setboard of fenbridge's
+ * own, with only the rights it can read, instead of the GUI's line; when
+ * the engine is to reply (not in force mode), inside force ... go.
+ */
+static void
+send_position(struct xboard *x, const char *text, size_t len, size_t term,
+	      const struct fb_sink *out)
+{
+	struct fb_fen_style style = {.notation = engine_dialect(x)};
+	struct fb_game g = x->game;
+	char line[16 + FB_GAME_FEN_MAX];
+	int n;
+
+	fb_game_drop_nonstandard(&g);
+	memcpy(line, "setboard ", 9);
+	n = fb_game_print_fen(&g, &style, line + 9, sizeof line - 9);
+	if (n < 0)
+		return; /* cannot happen: the buffer fits any board */
+	if (!x->forced)
+		fb_proto_inject(out, "force");
+	emit_line(line, (size_t)n + 9, text, len, term, out);
+	if (!x->forced)
+		fb_proto_inject(out, "go");
+	x->anchored = true;
+}
+
+/*
+ * A castle the engine cannot read (it plays the variant in standard
+ * notation, and this castle is not a standard one): played here, sent as
+ * the position after it. Returns false when the move is something else.
+ */
+static bool
+reanchor(struct xboard *x, const char *text, size_t len, size_t term,
+	 size_t start, size_t n, const struct fb_sink *out)
+{
+	struct fb_move m;
+	char kxr[8];
+
+	if (fb_game_parse_move(&x->game, text + start, n, &m) < 0 ||
+	    m.castle < 0 ||
+	    (fb_game_is_standard_castle(&x->game, &m) &&
+	     fb_game_print_castle(&x->game, &m, FB_CASTLE_KING, kxr,
+				  sizeof kxr) > 0))
+		return false;
+	if (!push_history(x))
+		x->nhistory = 0; /* out of memory: undo will lose the game */
+	fb_game_play(&x->game, &m);
+	fb_proto_report(out, x->told ? FB_LOG_DEBUG : FB_LOG_INFO,
+			"re-anchored: the castle '%.*s' cannot be written for "
+			"the engine (it plays %s as %s); it gets the position "
+			"after it", (int)n, text + start, x->variant->name,
+			x->variant->base);
+	if (!x->told) {
+		/* A comment line: XBoard shows it in its debug log only,
+		 * python-chess ignores it; telluser would open a dialog in
+		 * every game of a tournament. */
+		fb_proto_reply(out, "# fenbridge: the engine does not know "
+			       "%s; castles it cannot read are sent as the "
+			       "position after them", x->variant->name);
+		x->told = true;
+	}
+	send_position(x, text, len, term, out);
+	return true;
+}
+
 /* A move from the GUI, in the engine's notation. */
 static void
 gui_move(struct xboard *x, const char *text, size_t len, size_t term,
@@ -267,6 +407,9 @@ gui_move(struct xboard *x, const char *text, size_t len, size_t term,
 {
 	enum fb_castle_notation to = engine_notation(x);
 
+	if (x->emulated && x->game_known &&
+	    reanchor(x, text, len, term, start, n, out))
+		return;
 	if (to == FB_CASTLE_AUTO && x->game_known)
 		remember_castle(x, text, start, n);
 	move_line(x, text, len, term, start, n, to, what, out);
@@ -298,17 +441,32 @@ xboard_gui_line(void *state, const char *text, size_t len, size_t term,
 	n = fb_proto_token(text, len, &pos, &start);
 	if (fb_proto_is(text, start, n, "new")) {
 		set_variant(x, "normal", 6);
+		x->forced = false; /* CECP: new leaves force mode */
+	} else if (fb_proto_is(text, start, n, "force")) {
+		x->forced = true;
+	} else if (fb_proto_is(text, start, n, "go") ||
+		   fb_proto_is(text, start, n, "playother")) {
+		x->forced = false;
 	} else if (fb_proto_is(text, start, n, "variant")) {
 		n = fb_proto_token(text, len, &pos, &start);
 		set_variant(x, text + start, n);
+		if (x->emulated) {
+			emulated_variant(x, text, len, term, out);
+			return;
+		}
 	} else if (fb_proto_is(text, start, n, "edit")) {
 		/* Board edited square by square: not followed. Castling moves
 		 * pass unchanged until the next new or setboard. */
 		x->game_known = false;
-	} else if (fb_proto_is(text, start, n, "undo")) {
-		undo(x, 1);
-	} else if (fb_proto_is(text, start, n, "remove")) {
-		undo(x, 2);
+	} else if (fb_proto_is(text, start, n, "undo") ||
+		   fb_proto_is(text, start, n, "remove")) {
+		undo(x, text[start] == 'u' ? 1 : 2);
+		/* The engine cannot take back past a position of
+		 * fenbridge's own: it gets the position after the undo. */
+		if (x->anchored && x->game_known) {
+			send_position(x, text, len, term, out);
+			return;
+		}
 	} else if (fb_proto_is(text, start, n, "option")) {
 		const struct fb_engine_option *o;
 		const char *eq;
@@ -340,9 +498,10 @@ xboard_gui_line(void *state, const char *text, size_t len, size_t term,
 					x->variant_name);
 		} else {
 			x->nhistory = 0;
+			x->anchored = false;
 			x->game_known = fb_proto_splice_fen(
 				text, len, term, start, fen_end(text, len),
-				&style, "setboard", out, &fen);
+				&style, x->emulated, "setboard", out, &fen);
 			if (x->game_known)
 				fb_game_from_fen(&x->game, &fen);
 			if (!x->variant->follow)
@@ -357,6 +516,48 @@ xboard_gui_line(void *state, const char *text, size_t len, size_t term,
 }
 
 #define MAX_FEATURE_EDITS 16
+
+/*
+ * `feature variants="..."`: keeps the engine's list and returns it with
+ * the random variants whose base it lists but not themselves (GNU Chess:
+ * "normal" becomes "normal,fischerandom"; fenbridge plays that part), or
+ * NULL when nothing is added.
+ */
+static const char *
+note_variants(struct xboard *x, const char *val, size_t n, size_t *out_len)
+{
+	size_t k = 0, cap = n + 64;
+
+	free(x->engine_variants);
+	free(x->variants_out);
+	x->variants_out = NULL;
+	if ((x->engine_variants = malloc(n + 1)) == NULL)
+		return NULL; /* out of memory: the list passes as it is */
+	memcpy(x->engine_variants, val, n);
+	x->engine_variants[n] = '\0';
+	for (size_t i = 0; fb_variant_at(i) != NULL; i++) {
+		const struct fb_variant *v = fb_variant_at(i);
+		size_t vl = strlen(v->name);
+		if (v->base == NULL || engine_lists(x, v) ||
+		    !engine_lists(x, fb_variant_find(v->base,
+						     strlen(v->base))))
+			continue;
+		if (x->variants_out == NULL &&
+		    (x->variants_out = malloc(cap)) == NULL)
+			return NULL;
+		if (k == 0) {
+			memcpy(x->variants_out, val, n);
+			k = n;
+		}
+		if (k + 1 + vl >= cap)
+			break;
+		x->variants_out[k++] = ',';
+		memcpy(x->variants_out + k, v->name, vl);
+		k += vl;
+	}
+	*out_len = k;
+	return k > 0 ? x->variants_out : NULL;
+}
 
 /*
  * Reads `feature k=v k="v w" ...`: notes oocastle and the engine's name
@@ -413,6 +614,25 @@ engine_features(struct xboard *x, const char *text, size_t len, size_t term,
 						(int)vallen, text + val,
 						x->quirk->why);
 			}
+		}
+		if (fb_proto_is(text, key, keylen, "variants")) {
+			size_t vl;
+			const char *v = note_variants(x, text + val, vallen,
+						      &vl);
+			if (v != NULL && nedits < MAX_FEATURE_EDITS) {
+				edits[nedits++] = (struct fb_edit){
+					.off = val, .len = vallen, .text = v,
+					.tlen = vl};
+				fb_proto_report(out, FB_LOG_INFO,
+						"the engine lists '%.*s': "
+						"fenbridge adds the rest of "
+						"'%.*s' and plays those "
+						"variants in standard "
+						"notation for it",
+						(int)vallen, text + val,
+						(int)vl, v);
+			}
+			continue;
 		}
 		if (nedits == MAX_FEATURE_EDITS)
 			continue;
@@ -561,7 +781,7 @@ xboard_engine_line(void *state, const char *text, size_t len, size_t term,
 			;
 		if (n > 0) {
 			fb_proto_splice_fen(text, len, term, start,
-					    fen_end(text, len), &style,
+					    fen_end(text, len), &style, false,
 					    "setup", out, NULL);
 			return;
 		}

@@ -17,27 +17,28 @@
 
 static const struct fb_variant variants[] = {
 	{"normal", "chess", NAMES("standard", "fide_chess", "classical"), 8,
-	 FB_GAME_NORMAL, false, true, 0},
+	 FB_GAME_NORMAL, false, true, 0, NULL},
 	{"fischerandom", "chess960",
 	 NAMES("fischerrandom", "frc", "960", "chess 960",
 	       "fischer random", "fischerandom chess"),
-	 8, NULL, true, true, 0},
+	 8, NULL, true, true, 0, "normal"},
 	{"capablanca", "capablanca", NAMES("capablanca chess"), 10,
-	 FB_GAME_CAPABLANCA, false, true, 0},
+	 FB_GAME_CAPABLANCA, false, true, 0, NULL},
 	{"caparandom", "caparandom",
 	 NAMES("capablancarandom", "crc", "capablanca random",
 	       "capablanca random chess"),
-	 10, NULL, true, true, 0},
+	 10, NULL, true, true, 0, "capablanca"},
 	{"gothic", "gothic", NAMES("gothic chess"), 10, FB_GAME_GOTHIC, false,
-	 true, 0},
+	 true, 0, NULL},
 	/* Janus castles symmetrically (king to b or i): its FENs carry the
 	 * X-FEN prefix s and are translated; castling moves pass unchanged. */
-	{"janus", "janus", NAMES("janus chess"), 10, NULL, false, false, 's'},
+	{"janus", "janus", NAMES("janus chess"), 10, NULL, false, false, 's',
+	 NULL},
 	/* Embassy castles the king three files (modern castling, prefix m):
 	 * FENs are translated, castling moves pass unchanged, and its start
 	 * (king on e1) is not followed. */
 	{"embassy", "embassy", NAMES("embassy chess"), 10, NULL, false, false,
-	 'm'},
+	 'm', NULL},
 };
 
 const struct fb_variant *const fb_variant_normal = &variants[0];

@@ -29,6 +29,10 @@ struct fb_variant {
 	 * i-file on 10x8). Otherwise FENs are translated, moves pass. */
 	bool follow;
 	char prefix;          /* X-FEN castling prefix ('s', 'm') or 0 */
+	/* A random variant's fixed-start sibling (fischerandom: normal): an
+	 * engine that knows only that one plays it in standard notation.
+	 * NULL for the others. */
+	const char *base;
 };
 
 /* The variant of standard chess (the default of every protocol). */

@@ -949,6 +949,73 @@ static const struct row quirk_rows[] = {
 	 .in = "Error (unkown command): post\n", .want = ""},
 };
 
+/*
+ * An XBoard engine that lists only normal chess (GNU Chess) is offered to
+ * the GUI for fischerandom too and plays it as normal chess in standard
+ * notation: `variant fischerandom` does not reach it, it gets only the
+ * rights standard FEN expresses, and a castle it cannot read as a setboard
+ * of the position after it (inside force ... go when it is to move).
+ */
+#define XSTD_FEAT                                                              \
+	"E feature setboard=1 usermove=1 variants=\"normal\" done=1"
+#define XSTD XB_HELLO, XSTD_FEAT, "G new", "G variant fischerandom"
+#define RKR "r3kr2/pppppppp/8/8/8/8/PPPPPPPP/R3KR2"
+#define XSTD_POS XSTD, "G force", "G setboard " RKR " w FAfa - 0 1"
+#define XSTD_NOTICE                                                            \
+	"# fenbridge: the engine does not know fischerandom; castles it "     \
+	"cannot read are sent as the position after them\n"
+
+static const struct row emulate_rows[] = {
+	{"emulate: fischerandom added to variants=normal", X,
+	 .setup = SETUP(XB_HELLO), .dir = 'E',
+	 .in = "feature setboard=1 variants=\"normal\" done=1\n",
+	 .want = "feature setboard=1 variants=\"normal,fischerandom\" "
+		 "done=1\n"},
+	{"emulate: a list with capablanca gets caparandom too", X,
+	 .setup = SETUP(XB_HELLO), .dir = 'E',
+	 .in = "feature variants=\"normal,capablanca\"\n",
+	 .want = "feature variants=\"normal,capablanca,fischerandom,"
+		 "caparandom\"\n"},
+	{"emulate: a list with fischerandom is left alone", X,
+	 .setup = SETUP(XB_HELLO), .dir = 'E',
+	 .in = "feature variants=\"normal,fischerandom\"\n",
+	 .want = "feature variants=\"normal,fischerandom\"\n"},
+	/* After new the engine already plays normal chess. */
+	{"emulate: variant fischerandom does not reach the engine", X,
+	 .setup = SETUP(XB_HELLO, XSTD_FEAT, "G new"), .dir = 'G',
+	 .in = "variant fischerandom\n", .want = ""},
+	{"emulate: setboard keeps only standard rights", X,
+	 .setup = SETUP(XSTD, "G force"), .dir = 'G',
+	 .in = "setboard " RKR " w FAfa - 0 1\n",
+	 .want = "setboard " RKR " w Qq - 0 1\n"},
+	{"emulate: a standard castle goes as the king's move", X,
+	 .setup = SETUP(XSTD_POS), .dir = 'G', .in = "usermove O-O-O\n",
+	 .want = "usermove e1c1\n"},
+	/* King g1, rook f1 after it; black keeps its standard q right. */
+	{"emulate: a Chess960 castle in force mode: setboard", X,
+	 .setup = SETUP(XSTD_POS), .dir = 'G', .in = "usermove O-O\n",
+	 .want = "setboard r3kr2/pppppppp/8/8/8/8/PPPPPPPP/R4RK1 b q - 1 1\n",
+	 .reply = XSTD_NOTICE},
+	/* The engine is to reply: force, setboard, go. */
+	{"emulate: a Chess960 castle in play: force setboard go", X,
+	 .setup = SETUP(XSTD, "G setboard " RKR " w FAfa - 0 1"), .dir = 'G',
+	 .in = "usermove O-O\n",
+	 .want = "force\nsetboard r3kr2/pppppppp/8/8/8/8/PPPPPPPP/R4RK1 b q "
+		 "- 1 1\ngo\n",
+	 .reply = XSTD_NOTICE},
+	{"emulate: the engine's standard castle reaches the GUI as O-O-O", X,
+	 .setup = SETUP(XSTD_POS, "G usermove O-O"), .dir = 'E',
+	 .in = "move e8c8\n", .want = "move O-O-O\n"},
+	/* After a setboard of fenbridge's own the engine cannot undo. */
+	{"emulate: undo after an anchor goes as setboard", X,
+	 .setup = SETUP(XSTD_POS, "G usermove O-O", "G usermove e7e6"),
+	 .dir = 'G', .in = "undo\n",
+	 .want = "setboard r3kr2/pppppppp/8/8/8/8/PPPPPPPP/R4RK1 b q - 1 1\n"},
+	{"emulate: an engine that lists the variant is not emulated", X,
+	 .setup = SETUP(XFRC, "G setboard " RKR " w FAfa - 0 1"), .dir = 'G',
+	 .in = "usermove O-O\n", .want = "usermove O-O\n"},
+};
+
 /* ---- the runner ---- */
 
 #define MAX_OUT 8192
@@ -1113,6 +1180,13 @@ test_quirk_table(void **state)
 }
 
 static void
+test_emulate_table(void **state)
+{
+	(void)state;
+	run_rows(emulate_rows, N_ELEMS(emulate_rows));
+}
+
+static void
 test_fixed_defects(void **state)
 {
 	(void)state;
@@ -1123,11 +1197,12 @@ test_fixed_defects(void **state)
 static void
 test_row_names_unique(void **state)
 {
-	const struct row *all[] = {uci_rows, xboard_rows, known_defect_rows,
-				   reanchor_rows, quirk_rows};
-	const size_t n[] = {N_ELEMS(uci_rows), N_ELEMS(xboard_rows),
+	const struct row *all[] = {uci_rows,      xboard_rows,
+				   known_defect_rows, reanchor_rows,
+				   quirk_rows,    emulate_rows};
+	const size_t n[] = {N_ELEMS(uci_rows),      N_ELEMS(xboard_rows),
 			    N_ELEMS(known_defect_rows), N_ELEMS(reanchor_rows),
-			    N_ELEMS(quirk_rows)};
+			    N_ELEMS(quirk_rows),    N_ELEMS(emulate_rows)};
 
 	(void)state;
 	for (size_t a = 0; a < N_ELEMS(all); a++)
@@ -1152,6 +1227,7 @@ main(void)
 		cmocka_unit_test(test_fixed_defects),
 		cmocka_unit_test(test_reanchor_table),
 		cmocka_unit_test(test_quirk_table),
+		cmocka_unit_test(test_emulate_table),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
