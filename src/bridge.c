@@ -1094,7 +1094,7 @@ own_handles_init(struct fb_bridge *b)
 }
 
 int
-fb_bridge_run(const struct fb_config *cfg)
+fb_bridge_run(const struct fb_config *cfg, char *why, size_t whylen)
 {
 	struct fb_bridge bridge, *b = &bridge;
 	struct fb_filter_options fopt;
@@ -1105,6 +1105,7 @@ fb_bridge_run(const struct fb_config *cfg)
 	b->cfg = cfg;
 	b->exit_code = 1;
 	b->state = FB_ST_STARTING;
+	why[0] = '\0';
 	if (cfg->nenv > 0 && (b->env = engine_env(cfg)) == NULL) {
 		fb_log_msg(FB_LOG_ERROR, "out of memory");
 		return 1;
@@ -1135,8 +1136,9 @@ fb_bridge_run(const struct fb_config *cfg)
 		close_own_handles(b);
 		b->state = FB_ST_DONE;
 	} else if ((rc = spawn_engine(b)) < 0 && b->state == FB_ST_STARTING) {
-		fb_log_msg(FB_LOG_ERROR, "cannot start engine '%s': %s",
-			   cfg->engine_argv[0], uv_strerror(rc));
+		snprintf(why, whylen, "cannot start engine '%s': %s",
+			 cfg->engine_argv[0], uv_strerror(rc));
+		fb_log_msg(FB_LOG_ERROR, "%s", why);
 		b->exit_code = rc == UV_ENOENT ? 127 : 126;
 		close_own_handles(b);
 		b->state = FB_ST_DONE;
