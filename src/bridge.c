@@ -18,12 +18,18 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/types.h>
+#include <sys/wait.h>
 #include <unistd.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 
 #include <uv.h>
 
@@ -41,6 +47,8 @@
 #define KILL_DELAY_MS 1000
 /* After the engine exits: how long its output pipes may stay open. */
 #define DRAIN_MS 1000
+/* The trampoline's descriptor for its exec status (see spawn_engine). */
+#define EXEC_STATUS_FD 3
 
 struct fb_bridge;
 
@@ -920,6 +928,122 @@ lifecycle(struct fb_bridge *b, enum bridge_event ev, int arg)
 
 /* ---- starting the engine ---- */
 
+#ifdef __linux__
+/*
+ * Why a trampoline: the engine must not outlive fenbridge, however
+ * fenbridge dies. cutechess-cli kills a stalled engine, which is fenbridge,
+ * with SIGKILL: fenbridge gets no chance to act, and an engine that does
+ * not watch its stdin would keep a core busy. Linux ties a child to its
+ * parent's death with prctl(PR_SET_PDEATHSIG), but only the child can ask,
+ * between fork and exec, and uv_spawn has no hook there. So fenbridge
+ * spawns its own program (uv_exepath) as
+ *
+ *   fenbridge --exec-engine PARENT_PID FILE ARGV0 ARGS...
+ *
+ * and main() hands that, before anything else, to fb_bridge_exec_engine():
+ * it asks for SIGKILL at the parent's death (kept across exec), checks that
+ * its parent is still PARENT_PID (fenbridge may have died before prctl, and
+ * then no signal would ever come), and execs the engine in its place. The
+ * engine keeps the pid, stdio pipes, folder and environment that uv_spawn
+ * set up. Descriptor EXEC_STATUS_FD is a close-on-exec pipe to fenbridge:
+ * the exec closes it, or it carries the errno of a failed exec, so an engine
+ * that cannot run is a start failure (127/126) as with a direct spawn, not
+ * an engine that exited.
+ *
+ * The parent is the thread that forked: uv_spawn forks on the loop's
+ * thread, fenbridge's main thread, which lives as long as fenbridge.
+ */
+int
+fb_bridge_exec_engine(int argc, char **argv)
+{
+	char *end;
+	long parent;
+	int e;
+	ssize_t w;
+
+	if (argc < 5)
+		return 2;
+	errno = 0;
+	parent = strtol(argv[2], &end, 10);
+	if (errno != 0 || end == argv[2] || *end != '\0' || parent <= 1)
+		return 2;
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0)
+		/* Not expected (SIGKILL is valid): the engine still runs,
+		 * as it would without the trampoline. */
+		dprintf(STDERR_FILENO,
+			"fenbridge: prctl(PR_SET_PDEATHSIG): %s\n",
+			strerror(errno));
+	else if (getppid() != (pid_t)parent)
+		return 1; /* fenbridge is gone: no engine without it */
+	(void)fcntl(EXEC_STATUS_FD, F_SETFD, FD_CLOEXEC);
+	/* execvp, as uv_spawn itself uses: FILE holds a slash (the path as
+	 * resolved), and a script without #! still runs under /bin/sh. */
+	execvp(argv[3], argv + 4);
+	e = errno;
+	w = write(EXEC_STATUS_FD, &e, sizeof e);
+	(void)w; /* fenbridge also sees the status */
+	return e == ENOENT ? 127 : 126;
+}
+
+/*
+ * Sets opt up to start the engine through the trampoline: the arguments
+ * in *args (to free), the status pipe in st. Returns 0, or a negative error
+ * (nothing to free; the engine is then started directly).
+ */
+static int
+trampoline_setup(uv_process_options_t *opt, char *exe, size_t exe_size,
+		 char *ppid, size_t ppid_size, char ***args, uv_file st[2])
+{
+	char **argv = opt->args, **a;
+	size_t n = 0, size = exe_size;
+	int rc;
+
+	if ((rc = uv_exepath(exe, &size)) < 0) {
+		fb_log_msg(FB_LOG_WARN, "uv_exepath: %s", uv_strerror(rc));
+		return rc;
+	}
+	while (argv[n] != NULL)
+		n++;
+	if ((a = calloc(n + 5, sizeof *a)) == NULL)
+		return UV_ENOMEM;
+	if ((rc = uv_pipe(st, 0, 0)) < 0) {
+		fb_log_msg(FB_LOG_WARN, "uv_pipe: %s", uv_strerror(rc));
+		free(a);
+		return rc;
+	}
+	snprintf(ppid, ppid_size, "%ld", (long)getpid());
+	a[0] = exe;
+	a[1] = (char *)FB_BRIDGE_EXEC_ENGINE;
+	a[2] = ppid;
+	a[3] = (char *)opt->file;
+	memcpy(a + 4, argv, (n + 1) * sizeof *a);
+	opt->file = exe;
+	opt->args = a;
+	*args = a;
+	return 0;
+}
+
+/*
+ * The trampoline's report on st (see above): 0 once the engine runs (the
+ * exec closed the pipe), or the error of the failed exec. Blocks until the
+ * trampoline has exec'd, a matter of microseconds, as uv_spawn blocks for
+ * its own child.
+ */
+static int
+exec_status(uv_file st)
+{
+	int e = 0;
+	ssize_t n;
+
+	do
+		n = read(st, &e, sizeof e);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return uv_translate_sys_error(errno);
+	return n == (ssize_t)sizeof e && e > 0 ? uv_translate_sys_error(e) : 0;
+}
+#endif
+
 static void
 close_fds(uv_file *fds, size_t n)
 {
@@ -933,9 +1057,13 @@ close_fds(uv_file *fds, size_t n)
 static int
 spawn_engine(struct fb_bridge *b)
 {
-	uv_file in[2] = {-1, -1}, out[2] = {-1, -1}, err[2] = {-1, -1};
+	/* in, out, err: the engine's stdio; st: the trampoline's status */
+	uv_file in[2] = {-1, -1}, out[2] = {-1, -1}, err[2] = {-1, -1},
+		st[2] = {-1, -1};
 	uv_process_options_t opt;
-	uv_stdio_container_t stdio[3];
+	uv_stdio_container_t stdio[4];
+	char **args = NULL;
+	pid_t pid = 0;
 	int rc;
 
 	if ((rc = uv_pipe(in, 0, 0)) < 0 || (rc = uv_pipe(out, 0, 0)) < 0 ||
@@ -960,16 +1088,47 @@ spawn_engine(struct fb_bridge *b)
 	opt.exit_cb = on_engine_exit;
 	opt.stdio = stdio;
 	opt.stdio_count = 3;
+#ifdef __linux__
+	{
+		char exe[PATH_MAX], ppid[24];
+		if (trampoline_setup(&opt, exe, sizeof exe, ppid, sizeof ppid,
+				     &args, st) == 0) {
+			stdio[EXEC_STATUS_FD].flags = UV_INHERIT_FD;
+			stdio[EXEC_STATUS_FD].data.fd = st[1];
+			opt.stdio_count = EXEC_STATUS_FD + 1;
+		} else {
+			fb_log_msg(FB_LOG_WARN, "starting the engine directly: "
+				   "it will outlive fenbridge if fenbridge is "
+				   "killed");
+		}
+		b->proc.data = b;
+		rc = uv_spawn(b->loop, &b->proc, &opt);
+	}
+#else
 	b->proc.data = b;
 	rc = uv_spawn(b->loop, &b->proc, &opt);
+#endif
+	free(args);
+	if (rc == 0)
+		pid = b->proc.pid;
 	close(in[0]);
 	close(out[1]);
 	close(err[1]);
+	close_fds(&st[1], 1);
+#ifdef __linux__
+	if (rc == 0 && st[0] >= 0)
+		rc = exec_status(st[0]);
+#endif
+	close_fds(&st[0], 1);
 	if (rc < 0) {
 		close(in[1]);
 		close(out[0]);
 		close(err[0]);
 		uv_close((uv_handle_t *)&b->proc, NULL);
+		/* The trampoline could not exec the engine and exits: reap
+		 * it here, since libuv stops watching a closed handle. */
+		while (pid > 0 && waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+			;
 		return rc;
 	}
 	fb_log_msg(FB_LOG_INFO, "engine started, pid %d", b->proc.pid);

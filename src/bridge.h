@@ -21,4 +21,24 @@ fb_bridge_run(const struct fb_config *cfg, char *why, size_t whylen);
 int
 fb_bridge_exepath(char *buf, size_t *size);
 
+#ifdef __linux__
+/*
+ * The hidden first argument with which fenbridge starts itself as the
+ * engine's trampoline (see bridge.c):
+ *   fenbridge --exec-engine PARENT_PID FILE ARGV0 [ARGS...]
+ * main() hands such a command line to fb_bridge_exec_engine() before it
+ * does anything else.
+ */
+#define FB_BRIDGE_EXEC_ENGINE "--exec-engine"
+
+/*
+ * The trampoline: arranges for SIGKILL when the parent dies, then execs
+ * FILE with ARGV0 ARGS. Returns only on failure, with the exit status:
+ * 127 not found, 126 not executable, 1 the parent is already gone, 2 a
+ * malformed command line.
+ */
+int
+fb_bridge_exec_engine(int argc, char **argv);
+#endif
+
 #endif

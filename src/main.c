@@ -253,6 +253,11 @@ main(int argc, char **argv)
 	char *ini = NULL, *text = NULL, *dir = NULL, *engine_file = NULL;
 	int rc;
 
+#ifdef __linux__
+	/* fenbridge started by itself to become the engine (bridge.c). */
+	if (argc > 1 && strcmp(argv[1], FB_BRIDGE_EXEC_ENGINE) == 0)
+		return fb_bridge_exec_engine(argc, argv);
+#endif
 	open_std_fds();
 	if (argc > 1 && strcmp(argv[1], "convert") == 0)
 		return fb_convert_main(argc - 1, argv + 1);

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 """The session's lifecycle: engine start failures (told in-band too), an
 engine that exits or dies mid-session, the GUI closing stdin or quitting,
-the grace period, and signals sent to fenbridge."""
+the grace period, signals sent to fenbridge, and fenbridge killed with
+SIGKILL (the engine dies with it)."""
 
 import os
 import signal
@@ -301,6 +302,46 @@ def grace_then_sigterm(ctx):
     eq(rc, 128 + signal.SIGTERM, "exit status")
     eq(b.events()[-1], "signal SIGTERM", "the engine's last event")
     check_gone(b)
+
+
+@test()
+def engine_dies_with_fenbridge(ctx):
+    # An engine that ignores quit, EOF and SIGTERM is still killed when
+    # fenbridge is (cutechess-cli kills a stalled engine with SIGKILL):
+    # fenbridge starts it with PR_SET_PDEATHSIG, through itself.
+    b = ctx.bridge(engine_opts=["--ignore-quit", "--hang-on-eof",
+                                "--ignore-term"])
+    b.send(b"uci\n")
+    b.expect(b"uciok\n")
+    pid = b.engine_pid()
+    check(pid is not None and fbtest.pid_alive(pid), "the engine runs")
+    # The trampoline became the engine: fenbridge's direct child.
+    eq(int(fbtest.proc_status(pid)["PPid"]), b.pid, "the engine's parent")
+    os.kill(b.pid, signal.SIGKILL)
+    b.p.wait()
+    end = time.monotonic() + 1
+    while fbtest.pid_alive(pid) and time.monotonic() < end:
+        time.sleep(0.01)
+    check(not fbtest.pid_alive(pid), "engine %d still runs 1 s after "
+          "fenbridge was killed" % pid)
+
+
+@test()
+def trampoline_needs_its_parent(ctx):
+    # The internal command line fenbridge starts itself with: the engine
+    # starts only while the parent named is still there.
+    ev, rec = ctx.path("events"), ctx.path("rec")
+    engine = [fbtest.FAKE, fbtest.FAKE, "--events=" + ev,
+              "--do=fake-exit 7", rec]
+    rc, out, err = fbtest.run(fbtest.cmd("--exec-engine", str(os.getpid()),
+                                         *engine))
+    eq((rc, out), (7, b""), "status and stdout with its parent there")
+    check(os.path.exists(ev), "the engine ran")
+    os.unlink(ev)
+    rc, out, err = fbtest.run(fbtest.cmd("--exec-engine",
+                                         str(os.getpid() + 1), *engine))
+    eq((rc, out), (1, b""), "status and stdout with its parent gone")
+    check(not os.path.exists(ev), "no engine without its parent")
 
 
 @test()
