@@ -3,8 +3,9 @@
  * The bridge: the only file that touches libuv. It spawns the engine on real
  * pipes, reads both sides, feeds the bytes to a line framer per direction,
  * hands each whole line to the protocol filter, and writes what the filter
- * emits in one write per batch. It owns the lifecycle: EOF, quit, grace
- * period, signals, the engine's exit.
+ * emits in one write per batch. It owns the session's lifecycle (EOF, quit,
+ * grace period, signals, the engine's exit): one state, changed only by
+ * lifecycle(), through which every event passes.
  *
  * One write is in flight per direction; what arrives meanwhile collects in a
  * second buffer and goes out as the next single write. When a direction has
@@ -17,12 +18,18 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/types.h>
+#include <sys/wait.h>
 #include <unistd.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 
 #include <uv.h>
 
@@ -40,8 +47,53 @@
 #define KILL_DELAY_MS 1000
 /* After the engine exits: how long its output pipes may stay open. */
 #define DRAIN_MS 1000
+/* The trampoline's descriptor for its exec status (see spawn_engine). */
+#define EXEC_STATUS_FD 3
 
 struct fb_bridge;
+
+/*
+ * The session's lifecycle, in the order it runs; it never goes back. Only
+ * lifecycle() changes it. Each state that waits for time has the one timer
+ * running: grace, KILL_DELAY_MS, DRAIN_MS.
+ */
+enum bridge_state {
+	FB_ST_STARTING,    /* the engine is not running yet */
+	FB_ST_RUNNING,     /* relaying both ways */
+	FB_ST_QUITTING,    /* the GUI quit or went away: the engine got quit
+			      and then EOF; waiting --grace for it to exit */
+	FB_ST_TERMINATING, /* grace over: SIGTERM sent; waiting 1 s */
+	FB_ST_KILLING,     /* SIGTERM ignored: SIGKILL sent */
+	FB_ST_DRAINING,    /* the engine exited: reading the rest of its
+			      output (a process it started may hold the
+			      pipes: DRAIN_MS at most) */
+	FB_ST_DELIVERING,  /* its output is read: the rest, and a report if
+			      the exit is news, goes to the GUI */
+	FB_ST_CLOSING,     /* delivered, endpoints closed: a write to the
+			      engine is still being cancelled */
+	FB_ST_DONE,        /* every handle is closing: uv_run returns */
+};
+
+static const char *const state_name[] = {
+	"starting", "running", "quitting", "terminating", "killing",
+	"draining", "delivering", "closing", "done",
+};
+
+/* What happens to a session; each goes through lifecycle(). */
+enum bridge_event {
+	FB_EV_SPAWNED,     /* the engine runs */
+	FB_EV_GUI_QUIT,    /* the GUI sent quit (the filter's sink event) */
+	FB_EV_GUI_GONE,    /* the GUI's stdin ended or its stdout broke */
+	FB_EV_SIGNAL,      /* fenbridge got a signal (arg: its number) */
+	FB_EV_TIMER,       /* the state's timer ran out */
+	FB_EV_ENGINE_EXIT, /* the engine exited (b->exit_status, term_signal) */
+	FB_EV_IO,          /* an input ended or a write completed */
+};
+
+static const char *const event_name[] = {
+	"engine started", "GUI quit", "GUI gone", "signal", "timer",
+	"engine exit", "I/O",
+};
 
 /* One end fenbridge reads from or writes to. */
 struct endpoint {
@@ -99,15 +151,15 @@ struct fb_bridge {
 	struct direction up, down; /* GUI -> engine, engine -> GUI */
 	struct fb_line err_framer;
 	uv_process_t proc;
-	bool proc_started, proc_exited;
 	int64_t exit_status;
 	int term_signal;
 	uv_signal_t sig[3];
 	uv_timer_t timer;
-	int stop_stage; /* 0 none, 1 waiting grace, 2 sent SIGTERM, 3 SIGKILL */
-	bool gui_gone;  /* stdin EOF or stdout broken */
-	bool finishing;
-	bool signalled; /* we forwarded a signal the engine may die of */
+	enum bridge_state state;
+	/* The engine's end is no news to the GUI: the GUI quit or left, or
+	 * fenbridge forwarded a signal the engine may die of. Whatever the
+	 * state, so an exit that crosses the GUI's quit is not reported. */
+	bool quiet_end;
 	int exit_code;
 	char **env; /* the engine's environment, or NULL: fenbridge's */
 };
@@ -115,10 +167,8 @@ struct fb_bridge {
 static const int forwarded_signals[3] = {SIGINT, SIGTERM, SIGHUP};
 
 static void outq_flush(struct outq *q);
-static void check_done(struct fb_bridge *b);
+static void lifecycle(struct fb_bridge *b, enum bridge_event ev, int arg);
 static void start_reading(struct endpoint *ep);
-static void gui_gone(struct fb_bridge *b);
-static void on_timer(uv_timer_t *t);
 
 /* ---- output queues ---- */
 
@@ -157,8 +207,9 @@ static void
 outq_failed(struct outq *q, int status)
 {
 	struct fb_bridge *b = q->ep->b;
+	bool was_dead = q->dead;
 
-	if (!q->dead)
+	if (!was_dead)
 		fb_log_msg(status == UV_EPIPE || status == UV_ECANCELED
 				   ? FB_LOG_INFO
 				   : FB_LOG_WARN,
@@ -166,11 +217,8 @@ outq_failed(struct outq *q, int status)
 			   uv_strerror(status));
 	q->dead = true;
 	q->len = 0;
-	if (q == &b->down.q && !b->gui_gone) {
-		/* The GUI is gone: end the session as on EOF. */
-		b->gui_gone = true;
-		gui_gone(b);
-	}
+	if (q == &b->down.q && !was_dead)
+		lifecycle(b, FB_EV_GUI_GONE, 0); /* as on EOF */
 }
 
 /* Back-pressure released: read the source of q's direction again. */
@@ -180,8 +228,9 @@ maybe_resume(struct outq *q)
 	struct fb_bridge *b = q->ep->b;
 	struct direction *d = q == &b->up.q ? &b->up : &b->down;
 
+	/* Not before the engine runs, nor once its output is all read. */
 	if (!d->src->reading && !d->src->eof && outq_size(q) < LOW_WATER &&
-	    b->proc_started && !b->finishing)
+	    b->state >= FB_ST_RUNNING && b->state <= FB_ST_DRAINING)
 		start_reading(d->src);
 }
 
@@ -194,7 +243,7 @@ outq_written(struct outq *q, int status)
 	q->wlen = q->woff = 0;
 	maybe_resume(q);
 	outq_flush(q);
-	check_done(q->ep->b);
+	lifecycle(q->ep->b, FB_EV_IO, 0);
 }
 
 static void
@@ -216,10 +265,10 @@ on_file_written(uv_fs_t *req)
 		buf = uv_buf_init(q->wbuf + q->woff,
 				  (unsigned)(q->wlen - q->woff));
 		q->req.fs.data = q;
-		if (uv_fs_write(q->ep->b->loop, &q->req.fs, q->ep->fd, &buf, 1,
-				-1, on_file_written) == 0)
+		r = uv_fs_write(q->ep->b->loop, &q->req.fs, q->ep->fd, &buf, 1,
+				-1, on_file_written);
+		if (r == 0)
 			return;
-		r = UV_EIO;
 	}
 	outq_written(q, r < 0 ? (int)r : 0);
 }
@@ -388,19 +437,9 @@ static void
 sink_event(void *ctx, enum fb_event ev)
 {
 	struct direction *d = ctx;
-	struct fb_bridge *b = d->b;
 
-	if (ev == FB_EVENT_GUI_QUIT && d->to_engine) {
-		/* quit is the last word: EOF follows for engines that watch
-		 * only that. python-chess waits for the process after quit
-		 * without closing the pipe: make sure the engine does exit. */
-		d->q.close_after = true;
-		if (b->stop_stage == 0) {
-			b->stop_stage = 1;
-			uv_timer_start(&b->timer, on_timer, b->cfg->grace_ms,
-				       0);
-		}
-	}
+	if (ev == FB_EVENT_GUI_QUIT && d->to_engine)
+		lifecycle(d->b, FB_EV_GUI_QUIT, 0);
 }
 
 /* Queues a line of fenbridge's own, starting a new line if needed. */
@@ -445,6 +484,16 @@ stderr_line(void *ctx, const char *text, size_t len, size_t term,
 }
 
 static void
+read_stop(struct endpoint *ep)
+{
+	int rc = uv_read_stop(&ep->h.stream);
+
+	if (rc < 0)
+		fb_log_msg(FB_LOG_WARN, "uv_read_stop on the %s: %s", ep->name,
+			   uv_strerror(rc));
+}
+
+static void
 got_data(struct endpoint *ep, const char *data, size_t n)
 {
 	struct direction *d = ep->dir;
@@ -460,7 +509,7 @@ got_data(struct endpoint *ep, const char *data, size_t n)
 		fb_log_msg(FB_LOG_DEBUG, "%s not reading: pausing the %s",
 			   d->q.ep->name, ep->name);
 		if (!ep->is_file)
-			uv_read_stop(&ep->h.stream);
+			read_stop(ep);
 		ep->reading = false;
 	}
 }
@@ -478,7 +527,7 @@ got_eof(struct endpoint *ep, int status)
 		fb_log_msg(FB_LOG_WARN, "reading from the %s: %s", ep->name,
 			   uv_strerror(status));
 	if (ep->open && !ep->is_file)
-		uv_read_stop(&ep->h.stream);
+		read_stop(ep);
 	if (ep->dir == NULL) {
 		fb_line_finish(&b->err_framer, stderr_line, NULL);
 	} else {
@@ -487,11 +536,9 @@ got_eof(struct endpoint *ep, int status)
 	}
 	fb_log_msg(FB_LOG_DEBUG, "end of input from the %s", ep->name);
 	fb_log_flush();
-	if (ep == &b->gui_in && !b->gui_gone) {
-		b->gui_gone = true;
-		gui_gone(b);
-	}
-	check_done(b);
+	if (ep == &b->gui_in)
+		lifecycle(b, FB_EV_GUI_GONE, 0);
+	lifecycle(b, FB_EV_IO, 0);
 }
 
 static void
@@ -634,7 +681,6 @@ on_engine_exit(uv_process_t *p, int64_t status, int sig)
 {
 	struct fb_bridge *b = p->data;
 
-	b->proc_exited = true;
 	b->exit_status = status;
 	b->term_signal = sig;
 	uv_close((uv_handle_t *)p, NULL);
@@ -644,96 +690,102 @@ on_engine_exit(uv_process_t *p, int64_t status, int sig)
 	else
 		fb_log_msg(FB_LOG_INFO, "engine exited with status %lld",
 			   (long long)status);
-	uv_timer_start(&b->timer, on_timer, DRAIN_MS, 0);
-	check_done(b);
+	lifecycle(b, FB_EV_ENGINE_EXIT, 0);
 }
 
 static void
 on_timer(uv_timer_t *t)
 {
-	struct fb_bridge *b = t->data;
-
-	if (b->proc_exited) {
-		/* The engine is gone but its output pipes are not closed: a
-		 * process it started holds them. Its own output is read by
-		 * now; do not wait for the other one. */
-		if (!b->eng_out.eof || !b->eng_err.eof)
-			fb_log_msg(FB_LOG_WARN, "the engine exited but its "
-				   "output stays open (a process it started "
-				   "holds it); not waiting for it");
-		got_eof(&b->eng_out, UV_EOF);
-		got_eof(&b->eng_err, UV_EOF);
-		return;
-	}
-	if (b->stop_stage == 1) {
-		fb_log_msg(FB_LOG_WARN,
-			   "engine still running %.1f s after quit; sending "
-			   "SIGTERM", b->cfg->grace_ms / 1000.0);
-		uv_process_kill(&b->proc, SIGTERM);
-		b->stop_stage = 2;
-		uv_timer_start(&b->timer, on_timer, KILL_DELAY_MS, 0);
-	} else if (b->stop_stage == 2) {
-		fb_log_msg(FB_LOG_WARN, "engine ignored SIGTERM; sending "
-			   "SIGKILL");
-		uv_process_kill(&b->proc, SIGKILL);
-		b->stop_stage = 3;
-	}
-}
-
-static void
-gui_gone(struct fb_bridge *b)
-{
-	fb_log_msg(FB_LOG_DEBUG, "GUI gone; ending the session");
-	if (!b->proc_started || b->proc_exited)
-		return;
-	if (!b->filter.gui_quit && !b->up.q.dead) {
-		/* Both protocols end with quit; then EOF on the engine's
-		 * stdin for engines that only watch that. */
-		inject(&b->up, "quit");
-		b->filter.gui_quit = true;
-	}
-	b->up.q.close_after = true;
-	outq_flush(&b->up.q);
-	fb_log_flush();
-	if (b->stop_stage == 0) {
-		b->stop_stage = 1;
-		uv_timer_start(&b->timer, on_timer, b->cfg->grace_ms,
-			       0);
-	}
+	lifecycle(t->data, FB_EV_TIMER, 0);
 }
 
 static void
 on_signal(uv_signal_t *s, int signum)
 {
-	struct fb_bridge *b = s->data;
-
-	fb_log_msg(FB_LOG_INFO, "got %s; forwarding it to the engine",
-		   signal_name(signum));
-	if (b->proc_started && !b->proc_exited) {
-		int rc = uv_process_kill(&b->proc, signum);
-		if (rc < 0)
-			fb_log_msg(FB_LOG_WARN, "forwarding %s: %s",
-				   signal_name(signum), uv_strerror(rc));
-		b->signalled = true;
-	}
-	fb_log_flush();
+	lifecycle(s->data, FB_EV_SIGNAL, signum);
 }
 
-/* The engine has exited and its output is read: tell and finish. */
+/* ---- lifecycle ---- */
+
 static void
-check_done(struct fb_bridge *b)
+timer_start(struct fb_bridge *b, uint64_t ms)
 {
-	if (!b->proc_exited || !b->eng_out.eof || !b->eng_err.eof)
-		return;
-	if (!b->finishing) {
-		bool expected = b->filter.gui_quit || b->gui_gone ||
-				b->signalled;
-		b->finishing = true;
+	int rc = uv_timer_start(&b->timer, on_timer, ms, 0);
+
+	/* Only a closing timer refuses; then no state waits for it. */
+	if (rc < 0)
+		fb_log_msg(FB_LOG_ERROR, "uv_timer_start: %s", uv_strerror(rc));
+}
+
+static void
+timer_stop(struct fb_bridge *b)
+{
+	int rc = uv_timer_stop(&b->timer);
+
+	if (rc < 0)
+		fb_log_msg(FB_LOG_ERROR, "uv_timer_stop: %s", uv_strerror(rc));
+}
+
+static void
+engine_kill(struct fb_bridge *b, int sig)
+{
+	int rc = uv_process_kill(&b->proc, sig);
+
+	/* ESRCH: it exited a moment ago and its exit callback is on the way. */
+	if (rc < 0)
+		fb_log_msg(rc == UV_ESRCH ? FB_LOG_INFO : FB_LOG_WARN,
+			   "sending %s to the engine: %s", signal_name(sig),
+			   uv_strerror(rc));
+}
+
+/* Closes fenbridge's own handles (those initialised and still open). */
+static void
+close_own_handles(struct fb_bridge *b)
+{
+	uv_handle_t *h[4] = {
+		(uv_handle_t *)&b->timer, (uv_handle_t *)&b->sig[0],
+		(uv_handle_t *)&b->sig[1], (uv_handle_t *)&b->sig[2]};
+
+	for (int i = 0; i < 4; i++)
+		if (uv_handle_get_type(h[i]) != UV_UNKNOWN_HANDLE &&
+		    !uv_is_closing(h[i]))
+			uv_close(h[i], NULL);
+}
+
+static void
+set_state(struct fb_bridge *b, enum bridge_state to, enum bridge_event ev)
+{
+	fb_log_msg(FB_LOG_DEBUG, "session: %s -> %s (%s)",
+		   state_name[b->state], state_name[to], event_name[ev]);
+	b->state = to;
+}
+
+/* The GUI quit or left while the engine runs: give it --grace to exit. */
+static void
+begin_quitting(struct fb_bridge *b, enum bridge_event ev)
+{
+	set_state(b, FB_ST_QUITTING, ev);
+	timer_start(b, b->cfg->grace_ms);
+}
+
+/*
+ * The engine has exited: once its output is read, tell the GUI if the exit
+ * is news, then deliver everything and close. Called on each event that
+ * may end a wait; goes as far as what has ended allows.
+ */
+static void
+advance(struct fb_bridge *b, enum bridge_event ev)
+{
+	if (b->state == FB_ST_DRAINING) {
+		if (!b->eng_out.eof || !b->eng_err.eof)
+			return;
+		set_state(b, FB_ST_DELIVERING, ev);
+		timer_stop(b);
 		if (b->term_signal != 0)
 			b->exit_code = 128 + b->term_signal;
 		else
 			b->exit_code = (int)b->exit_status;
-		if (!expected) {
+		if (!b->quiet_end) {
 			char what[64];
 			if (b->term_signal != 0)
 				snprintf(what, sizeof what, "died of %s (%d)",
@@ -751,41 +803,278 @@ check_done(struct fb_bridge *b)
 				       what);
 		}
 		outq_flush(&b->down.q);
-		uv_timer_stop(&b->timer);
 	}
-	if (b->down.q.busy || (b->down.q.len > 0 && !b->down.q.dead))
-		return; /* outq_written calls again */
-	/* Everything is delivered: close what is still open. */
-	endpoint_close(&b->gui_in);
-	endpoint_close(&b->eng_in);
-	endpoint_close(&b->eng_out);
-	endpoint_close(&b->eng_err);
-	endpoint_close(&b->gui_out);
-	if (b->up.q.busy)
+	if (b->state == FB_ST_DELIVERING) {
+		if (b->down.q.busy || (b->down.q.len > 0 && !b->down.q.dead))
+			return; /* outq_written brings the next event */
+		endpoint_close(&b->gui_in);
+		endpoint_close(&b->eng_in);
+		endpoint_close(&b->eng_out);
+		endpoint_close(&b->eng_err);
+		endpoint_close(&b->gui_out);
+		set_state(b, FB_ST_CLOSING, ev);
+	}
+	if (b->state == FB_ST_CLOSING) {
+		/* Closing the engine's stdin cancels a pending write; its
+		 * callback still has to run before the queue goes away. */
+		if (b->up.q.busy)
+			return;
+		close_own_handles(b);
+		set_state(b, FB_ST_DONE, ev);
+		fb_log_flush();
+	}
+}
+
+/*
+ * The one place where the session's state changes. Every event comes here:
+ * the GUI's quit, its EOF or broken stdout, signals, the timer, the
+ * engine's exit, and I/O that may end a wait (an input's end, a completed
+ * write). The behaviour is the README's: after the GUI's quit or EOF the
+ * engine gets quit (unless the GUI sent it) and EOF, then --grace seconds,
+ * SIGTERM, and 1 s later SIGKILL; once it has exited, its output is read to
+ * the end (DRAIN_MS at most), delivered, followed by a report to the GUI if
+ * the exit was not asked for.
+ */
+static void
+lifecycle(struct fb_bridge *b, enum bridge_event ev, int arg)
+{
+	bool engine_runs =
+		b->state >= FB_ST_RUNNING && b->state <= FB_ST_KILLING;
+
+	switch (ev) {
+	case FB_EV_SPAWNED:
+		set_state(b, FB_ST_RUNNING, ev);
 		return;
-	for (int i = 0; i < 3; i++)
-		if (!uv_is_closing((uv_handle_t *)&b->sig[i]))
-			uv_close((uv_handle_t *)&b->sig[i], NULL);
-	if (!uv_is_closing((uv_handle_t *)&b->timer))
-		uv_close((uv_handle_t *)&b->timer, NULL);
-	fb_log_flush();
+	case FB_EV_GUI_QUIT:
+		/* quit is the last word: EOF follows for engines that watch
+		 * only that. python-chess waits for the process after quit
+		 * without closing the pipe: make sure the engine does exit. */
+		b->quiet_end = true;
+		b->up.q.close_after = true;
+		if (b->state == FB_ST_RUNNING)
+			begin_quitting(b, ev);
+		return;
+	case FB_EV_GUI_GONE:
+		fb_log_msg(FB_LOG_DEBUG, "GUI gone; ending the session");
+		b->quiet_end = true;
+		if (!engine_runs)
+			return;
+		if (!b->filter.gui_quit && !b->up.q.dead) {
+			/* Both protocols end with quit; then EOF on the
+			 * engine's stdin for engines that only watch that. */
+			inject(&b->up, "quit");
+			b->filter.gui_quit = true;
+		}
+		b->up.q.close_after = true;
+		outq_flush(&b->up.q);
+		fb_log_flush();
+		if (b->state == FB_ST_RUNNING)
+			begin_quitting(b, ev);
+		return;
+	case FB_EV_SIGNAL:
+		/* XBoard signals its direct child, which is fenbridge: the
+		 * engine gets the signal, fenbridge lives on and relays. */
+		if (engine_runs) {
+			int rc;
+			fb_log_msg(FB_LOG_INFO, "got %s; forwarding it to the "
+				   "engine", signal_name(arg));
+			rc = uv_process_kill(&b->proc, arg);
+			if (rc < 0)
+				fb_log_msg(FB_LOG_WARN, "forwarding %s: %s",
+					   signal_name(arg), uv_strerror(rc));
+			b->quiet_end = true;
+		} else {
+			fb_log_msg(FB_LOG_INFO, "got %s; the engine has "
+				   "exited", signal_name(arg));
+		}
+		fb_log_flush();
+		return;
+	case FB_EV_TIMER:
+		if (b->state == FB_ST_QUITTING) {
+			fb_log_msg(FB_LOG_WARN, "engine still running %.1f s "
+				   "after quit; sending SIGTERM",
+				   b->cfg->grace_ms / 1000.0);
+			set_state(b, FB_ST_TERMINATING, ev);
+			engine_kill(b, SIGTERM);
+			timer_start(b, KILL_DELAY_MS);
+		} else if (b->state == FB_ST_TERMINATING) {
+			fb_log_msg(FB_LOG_WARN, "engine ignored SIGTERM; "
+				   "sending SIGKILL");
+			set_state(b, FB_ST_KILLING, ev);
+			engine_kill(b, SIGKILL);
+		} else if (b->state == FB_ST_DRAINING) {
+			/* The engine is gone but its output pipes are not
+			 * closed: a process it started holds them. Its own
+			 * output is read by now; do not wait for the other
+			 * one. Each got_eof brings an FB_EV_IO. */
+			if (!b->eng_out.eof || !b->eng_err.eof)
+				fb_log_msg(FB_LOG_WARN, "the engine exited but "
+					   "its output stays open (a process "
+					   "it started holds it); not waiting "
+					   "for it");
+			got_eof(&b->eng_out, UV_EOF);
+			got_eof(&b->eng_err, UV_EOF);
+		}
+		return;
+	case FB_EV_ENGINE_EXIT:
+		set_state(b, FB_ST_DRAINING, ev);
+		/* Replaces a grace or kill timeout that was running. */
+		timer_start(b, DRAIN_MS);
+		advance(b, ev);
+		return;
+	case FB_EV_IO:
+		advance(b, ev);
+		return;
+	}
+}
+
+/* ---- starting the engine ---- */
+
+#ifdef __linux__
+/*
+ * Why a trampoline: the engine must not outlive fenbridge, however
+ * fenbridge dies. cutechess-cli kills a stalled engine, which is fenbridge,
+ * with SIGKILL: fenbridge gets no chance to act, and an engine that does
+ * not watch its stdin would keep a core busy. Linux ties a child to its
+ * parent's death with prctl(PR_SET_PDEATHSIG), but only the child can ask,
+ * between fork and exec, and uv_spawn has no hook there. So fenbridge
+ * spawns its own program (uv_exepath) as
+ *
+ *   fenbridge --exec-engine PARENT_PID FILE ARGV0 ARGS...
+ *
+ * and main() hands that, before anything else, to fb_bridge_exec_engine():
+ * it asks for SIGKILL at the parent's death (kept across exec), checks that
+ * its parent is still PARENT_PID (fenbridge may have died before prctl, and
+ * then no signal would ever come), and execs the engine in its place. The
+ * engine keeps the pid, stdio pipes, folder and environment that uv_spawn
+ * set up. Descriptor EXEC_STATUS_FD is a close-on-exec pipe to fenbridge:
+ * the exec closes it, or it carries the errno of a failed exec, so an engine
+ * that cannot run is a start failure (127/126) as with a direct spawn, not
+ * an engine that exited.
+ *
+ * The parent is the thread that forked: uv_spawn forks on the loop's
+ * thread, fenbridge's main thread, which lives as long as fenbridge.
+ */
+int
+fb_bridge_exec_engine(int argc, char **argv)
+{
+	char *end;
+	long parent;
+	int e;
+	ssize_t w;
+
+	if (argc < 5)
+		return 2;
+	errno = 0;
+	parent = strtol(argv[2], &end, 10);
+	if (errno != 0 || end == argv[2] || *end != '\0' || parent <= 1)
+		return 2;
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0)
+		/* Not expected (SIGKILL is valid): the engine still runs,
+		 * as it would without the trampoline. */
+		dprintf(STDERR_FILENO,
+			"fenbridge: prctl(PR_SET_PDEATHSIG): %s\n",
+			strerror(errno));
+	else if (getppid() != (pid_t)parent)
+		return 1; /* fenbridge is gone: no engine without it */
+	(void)fcntl(EXEC_STATUS_FD, F_SETFD, FD_CLOEXEC);
+	/* execvp, as uv_spawn itself uses: FILE holds a slash (the path as
+	 * resolved), and a script without #! still runs under /bin/sh. */
+	execvp(argv[3], argv + 4);
+	e = errno;
+	w = write(EXEC_STATUS_FD, &e, sizeof e);
+	(void)w; /* fenbridge also sees the status */
+	return e == ENOENT ? 127 : 126;
+}
+
+/*
+ * Sets opt up to start the engine through the trampoline: the arguments
+ * in *args (to free), the status pipe in st. Returns 0, or a negative error
+ * (nothing to free; the engine is then started directly).
+ */
+static int
+trampoline_setup(uv_process_options_t *opt, char *exe, size_t exe_size,
+		 char *ppid, size_t ppid_size, char ***args, uv_file st[2])
+{
+	char **argv = opt->args, **a;
+	size_t n = 0, size = exe_size;
+	int rc;
+
+	if ((rc = uv_exepath(exe, &size)) < 0) {
+		fb_log_msg(FB_LOG_WARN, "uv_exepath: %s", uv_strerror(rc));
+		return rc;
+	}
+	while (argv[n] != NULL)
+		n++;
+	if ((a = calloc(n + 5, sizeof *a)) == NULL)
+		return UV_ENOMEM;
+	if ((rc = uv_pipe(st, 0, 0)) < 0) {
+		fb_log_msg(FB_LOG_WARN, "uv_pipe: %s", uv_strerror(rc));
+		free(a);
+		return rc;
+	}
+	snprintf(ppid, ppid_size, "%ld", (long)getpid());
+	a[0] = exe;
+	a[1] = (char *)FB_BRIDGE_EXEC_ENGINE;
+	a[2] = ppid;
+	a[3] = (char *)opt->file;
+	memcpy(a + 4, argv, (n + 1) * sizeof *a);
+	opt->file = exe;
+	opt->args = a;
+	*args = a;
+	return 0;
+}
+
+/*
+ * The trampoline's report on st (see above): 0 once the engine runs (the
+ * exec closed the pipe), or the error of the failed exec. Blocks until the
+ * trampoline has exec'd, a matter of microseconds, as uv_spawn blocks for
+ * its own child.
+ */
+static int
+exec_status(uv_file st)
+{
+	int e = 0;
+	ssize_t n;
+
+	do
+		n = read(st, &e, sizeof e);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return uv_translate_sys_error(errno);
+	return n == (ssize_t)sizeof e && e > 0 ? uv_translate_sys_error(e) : 0;
+}
+#endif
+
+static void
+close_fds(uv_file *fds, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (fds[i] >= 0) {
+			close(fds[i]);
+			fds[i] = -1;
+		}
 }
 
 static int
 spawn_engine(struct fb_bridge *b)
 {
-	uv_file in[2], out[2], err[2];
+	/* in, out, err: the engine's stdio; st: the trampoline's status */
+	uv_file in[2] = {-1, -1}, out[2] = {-1, -1}, err[2] = {-1, -1},
+		st[2] = {-1, -1};
 	uv_process_options_t opt;
-	uv_stdio_container_t stdio[3];
+	uv_stdio_container_t stdio[4];
+	char **args = NULL;
+	pid_t pid = 0;
 	int rc;
 
-	if ((rc = uv_pipe(in, 0, 0)) < 0)
+	if ((rc = uv_pipe(in, 0, 0)) < 0 || (rc = uv_pipe(out, 0, 0)) < 0 ||
+	    (rc = uv_pipe(err, 0, 0)) < 0) {
+		close_fds(in, 2);
+		close_fds(out, 2);
 		return rc;
-	if ((rc = uv_pipe(out, 0, 0)) < 0)
-		return rc;
+	}
 	widen_pipe(out[0]);
-	if ((rc = uv_pipe(err, 0, 0)) < 0)
-		return rc;
 	memset(&opt, 0, sizeof opt);
 	stdio[0].flags = UV_INHERIT_FD;
 	stdio[0].data.fd = in[0];
@@ -801,20 +1090,51 @@ spawn_engine(struct fb_bridge *b)
 	opt.exit_cb = on_engine_exit;
 	opt.stdio = stdio;
 	opt.stdio_count = 3;
+#ifdef __linux__
+	{
+		char exe[PATH_MAX], ppid[24];
+		if (trampoline_setup(&opt, exe, sizeof exe, ppid, sizeof ppid,
+				     &args, st) == 0) {
+			stdio[EXEC_STATUS_FD].flags = UV_INHERIT_FD;
+			stdio[EXEC_STATUS_FD].data.fd = st[1];
+			opt.stdio_count = EXEC_STATUS_FD + 1;
+		} else {
+			fb_log_msg(FB_LOG_WARN, "starting the engine directly: "
+				   "it will outlive fenbridge if fenbridge is "
+				   "killed");
+		}
+		b->proc.data = b;
+		rc = uv_spawn(b->loop, &b->proc, &opt);
+	}
+#else
 	b->proc.data = b;
 	rc = uv_spawn(b->loop, &b->proc, &opt);
+#endif
+	free(args);
+	if (rc == 0)
+		pid = b->proc.pid;
 	close(in[0]);
 	close(out[1]);
 	close(err[1]);
+	close_fds(&st[1], 1);
+#ifdef __linux__
+	if (rc == 0 && st[0] >= 0)
+		rc = exec_status(st[0]);
+#endif
+	close_fds(&st[0], 1);
 	if (rc < 0) {
 		close(in[1]);
 		close(out[0]);
 		close(err[0]);
 		uv_close((uv_handle_t *)&b->proc, NULL);
+		/* The trampoline could not exec the engine and exits: reap
+		 * it here, since libuv stops watching a closed handle. */
+		while (pid > 0 && waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+			;
 		return rc;
 	}
-	b->proc_started = true;
 	fb_log_msg(FB_LOG_INFO, "engine started, pid %d", b->proc.pid);
+	lifecycle(b, FB_EV_SPAWNED, 0);
 	if ((rc = endpoint_open(b, &b->eng_in, "engine's stdin", in[1],
 				false)) < 0 ||
 	    (rc = endpoint_open(b, &b->eng_out, "engine's stdout", out[0],
@@ -905,8 +1225,37 @@ log_handle(uv_handle_t *h, void *arg)
 		   uv_is_closing(h) ? " (closing)" : "");
 }
 
+/* Sets up the timer and the signals to forward: 0, or a negative error. */
+static int
+own_handles_init(struct fb_bridge *b)
+{
+	int rc;
+
+	if ((rc = uv_timer_init(b->loop, &b->timer)) < 0) {
+		fb_log_msg(FB_LOG_ERROR, "uv_timer_init: %s", uv_strerror(rc));
+		return rc;
+	}
+	b->timer.data = b;
+	for (int i = 0; i < 3; i++) {
+		if ((rc = uv_signal_init(b->loop, &b->sig[i])) < 0) {
+			fb_log_msg(FB_LOG_ERROR, "uv_signal_init: %s",
+				   uv_strerror(rc));
+			return rc;
+		}
+		b->sig[i].data = b;
+		if ((rc = uv_signal_start(&b->sig[i], on_signal,
+					  forwarded_signals[i])) < 0) {
+			fb_log_msg(FB_LOG_ERROR, "uv_signal_start(%s): %s",
+				   signal_name(forwarded_signals[i]),
+				   uv_strerror(rc));
+			return rc;
+		}
+	}
+	return 0;
+}
+
 int
-fb_bridge_run(const struct fb_config *cfg)
+fb_bridge_run(const struct fb_config *cfg, char *why, size_t whylen)
 {
 	struct fb_bridge bridge, *b = &bridge;
 	struct fb_filter_options fopt;
@@ -916,8 +1265,15 @@ fb_bridge_run(const struct fb_config *cfg)
 	memset(b, 0, sizeof *b);
 	b->cfg = cfg;
 	b->exit_code = 1;
+	b->state = FB_ST_STARTING;
+	why[0] = '\0';
+	if (cfg->nenv > 0 && (b->env = engine_env(cfg)) == NULL) {
+		fb_log_msg(FB_LOG_ERROR, "out of memory");
+		return 1;
+	}
 	if ((rc = uv_loop_init(&loop)) < 0) {
 		fb_log_msg(FB_LOG_ERROR, "uv_loop_init: %s", uv_strerror(rc));
+		free(b->env);
 		return 1;
 	}
 	b->loop = &loop;
@@ -930,31 +1286,23 @@ fb_bridge_run(const struct fb_config *cfg)
 	fopt.options = cfg->options;
 	fopt.noptions = cfg->noptions;
 	fopt.name = cfg->name;
-	if (cfg->nenv > 0 && (b->env = engine_env(cfg)) == NULL) {
-		fb_log_msg(FB_LOG_ERROR, "out of memory");
-		return 1;
-	}
 	fb_filter_init(&b->filter, &fopt);
 	fb_line_init(&b->err_framer, FB_LINE_DEFAULT_MAX);
 	direction_init(b, &b->up, &b->gui_in, &b->eng_in, true);
 	direction_init(b, &b->down, &b->eng_out, &b->gui_out, false);
-	uv_timer_init(&loop, &b->timer);
-	b->timer.data = b;
-	for (int i = 0; i < 3; i++) {
-		uv_signal_init(&loop, &b->sig[i]);
-		b->sig[i].data = b;
-		uv_signal_start(&b->sig[i], on_signal, forwarded_signals[i]);
-	}
 
-	rc = spawn_engine(b);
-	if (rc < 0 && !b->proc_started) {
-		fb_log_msg(FB_LOG_ERROR, "cannot start engine '%s': %s",
-			   cfg->engine_argv[0], uv_strerror(rc));
+	if ((rc = own_handles_init(b)) < 0) {
+		/* Without them the grace period or signals would not work:
+		 * start no engine. */
+		close_own_handles(b);
+		b->state = FB_ST_DONE;
+	} else if ((rc = spawn_engine(b)) < 0 && b->state == FB_ST_STARTING) {
+		snprintf(why, whylen, "cannot start engine '%s': %s",
+			 cfg->engine_argv[0], uv_strerror(rc));
+		fb_log_msg(FB_LOG_ERROR, "%s", why);
 		b->exit_code = rc == UV_ENOENT ? 127 : 126;
-		for (int i = 0; i < 3; i++)
-			uv_close((uv_handle_t *)&b->sig[i], NULL);
-		uv_close((uv_handle_t *)&b->timer, NULL);
-		uv_run(&loop, UV_RUN_DEFAULT);
+		close_own_handles(b);
+		b->state = FB_ST_DONE;
 	} else {
 		if (rc < 0)
 			fb_log_msg(FB_LOG_ERROR, "engine pipes: %s",
@@ -969,8 +1317,11 @@ fb_bridge_run(const struct fb_config *cfg)
 		start_reading(&b->eng_out);
 		start_reading(&b->eng_err);
 		start_reading(&b->gui_in);
-		uv_run(&loop, UV_RUN_DEFAULT);
 	}
+	/* Returns once every handle is closed: the session is over. */
+	if (uv_run(&loop, UV_RUN_DEFAULT) != 0 || b->state != FB_ST_DONE)
+		fb_log_msg(FB_LOG_ERROR, "the loop ended in state %s",
+			   state_name[b->state]);
 	rc = uv_loop_close(&loop);
 	if (rc < 0) {
 		fb_log_msg(FB_LOG_ERROR, "uv_loop_close: %s (a handle was left "

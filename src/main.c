@@ -5,7 +5,8 @@
  *
  * A GUI like Fritz starts a program with no arguments: then the settings
  * come from <program name>.ini beside the program, and an error in that
- * file is told to the GUI's user in-band before fenbridge exits.
+ * file, or an engine that cannot be started, is told to the GUI's user
+ * in-band before fenbridge exits.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -167,10 +168,11 @@ resolve_engine(struct fb_config *cfg, const char *config_dir)
 
 /*
  * A GUI user sees no stderr: answer the GUI's first command with the error
- * in its protocol (UCI `info string`, XBoard `tellusererror`).
+ * in its protocol (UCI `info string`, XBoard `tellusererror`); what goes in
+ * the UCI `id name`.
  */
 static void
-tell_gui(const char *msg)
+tell_gui(const char *what, const char *msg)
 {
 	struct pollfd pfd = {.fd = STDIN_FILENO, .events = POLLIN};
 	char line[256];
@@ -183,8 +185,8 @@ tell_gui(const char *msg)
 		return;
 	line[n] = '\0';
 	if (strncmp(line, "uci", 3) == 0)
-		printf("id name fenbridge (configuration error)\n"
-		       "info string fenbridge: %s\nuciok\n", msg);
+		printf("id name fenbridge (%s)\n"
+		       "info string fenbridge: %s\nuciok\n", what, msg);
 	else if (strncmp(line, "xboard", 6) == 0 ||
 		 strncmp(line, "protover", 8) == 0)
 		printf("tellusererror fenbridge: %s\n", msg);
@@ -195,8 +197,39 @@ static int
 config_error(const char *msg)
 {
 	fprintf(stderr, "fenbridge: %s\n", msg);
-	tell_gui(msg);
+	tell_gui("configuration error", msg);
 	return 1;
+}
+
+/*
+ * Checks before spawning that the engine's program can run, so that the
+ * message names the cause. Returns 0, or the exit status (127 not found,
+ * 126 not executable or a directory) with the message in msg; ini, when
+ * the engine comes from that file, starts the message.
+ */
+static int
+engine_start_error(const struct fb_config *cfg, const char *file,
+		   const char *ini, char *msg, size_t len)
+{
+	const char *why;
+	struct stat st;
+	int status = 126;
+
+	if (file == NULL || stat(file, &st) < 0) {
+		why = file == NULL ? "not found" : strerror(errno);
+		if (file == NULL || errno == ENOENT)
+			status = 127;
+	} else if (S_ISDIR(st.st_mode)) {
+		why = "is a directory";
+	} else if (access(file, X_OK) < 0) {
+		why = strerror(errno);
+	} else {
+		return 0;
+	}
+	snprintf(msg, len, "%s%scannot start engine '%s': %s",
+		 ini != NULL ? ini : "", ini != NULL ? ": " : "",
+		 cfg->engine_argv[0], why);
+	return status;
 }
 
 /*
@@ -220,6 +253,11 @@ main(int argc, char **argv)
 	char *ini = NULL, *text = NULL, *dir = NULL, *engine_file = NULL;
 	int rc;
 
+#ifdef __linux__
+	/* fenbridge started by itself to become the engine (bridge.c). */
+	if (argc > 1 && strcmp(argv[1], FB_BRIDGE_EXEC_ENGINE) == 0)
+		return fb_bridge_exec_engine(argc, argv);
+#endif
 	open_std_fds();
 	if (argc > 1 && strcmp(argv[1], "convert") == 0)
 		return fb_convert_main(argc - 1, argv + 1);
@@ -262,16 +300,6 @@ main(int argc, char **argv)
 		goto out;
 	}
 	engine_file = resolve_engine(&cfg, cfg.engine_from_config ? dir : NULL);
-	if (ini != NULL && (engine_file == NULL || access(engine_file, X_OK) < 0)) {
-		/* Started by a GUI from a config file: its user sees no
-		 * stderr, so the commonest mistake is told in-band. */
-		snprintf(err, sizeof err, "%s: cannot start engine '%s': %s",
-			 ini, cfg.engine_argv[0],
-			 engine_file == NULL ? "not found" : strerror(errno));
-		config_error(err);
-		rc = engine_file == NULL || errno == ENOENT ? 127 : 126;
-		goto out;
-	}
 
 	/* A GUI that goes away must not kill us before the engine is told. */
 	signal(SIGPIPE, SIG_IGN);
@@ -281,13 +309,23 @@ main(int argc, char **argv)
 			   "continuing without a log", cfg.log_path,
 			   strerror(-rc));
 	fb_log_session(&cfg, argc, argv);
-	if (isatty(STDIN_FILENO))
+	/* The commonest mistake, most of all in a config file. A GUI's user
+	 * sees no stderr: every start failure is also told in-band. */
+	rc = engine_start_error(&cfg, engine_file,
+				cfg.engine_from_config ? ini : NULL, err,
+				sizeof err);
+	if (rc != 0)
+		fb_log_msg(FB_LOG_ERROR, "%s", err);
+	if (rc == 0 && isatty(STDIN_FILENO))
 		fprintf(stderr, "fenbridge: relaying to '%s'; type engine "
 			"commands (uci, position fen ..., d, quit). FENs go to "
 			"the engine as %s.\n", cfg.engine_argv[0],
 			cfg.engine_fen == FB_XFEN ? "X-FEN" : "Shredder-FEN");
-	rc = fb_bridge_run(&cfg);
+	if (rc == 0)
+		rc = fb_bridge_run(&cfg, err, sizeof err);
 	fb_log_close();
+	if (err[0] != '\0') /* the engine could not be started */
+		tell_gui("engine not started", err);
 out:
 	fb_config_free(&cfg);
 	free(engine_file);

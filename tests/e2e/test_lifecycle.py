@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""The session's lifecycle: engine start failures, an engine that exits or
-dies mid-session, the GUI closing stdin or quitting, the grace period, and
-signals sent to fenbridge."""
+"""The session's lifecycle: engine start failures (told in-band too), an
+engine that exits or dies mid-session, the GUI closing stdin or quitting,
+the grace period, signals sent to fenbridge, and fenbridge killed with
+SIGKILL (the engine dies with it)."""
 
 import os
 import signal
@@ -19,24 +20,53 @@ def one_error_line(err, what):
           "stderr names %r: %r" % (what, lines[0]))
 
 
-@test()
-def engine_start_failures(ctx):
+def start_failure_cases(ctx):
+    """(engine, exit status, what the message ends with) for engines that
+    cannot be started."""
     noexec = ctx.path("not-executable")
     with open(noexec, "w") as f:
         f.write("#!/bin/sh\nexit 0\n")
     os.chmod(noexec, 0o644)
-    cases = [
-        (ctx.path("missing-engine"), 127),
-        ("fenbridge-no-such-engine-on-path", 127),
-        (noexec, 126),
-        (ctx.dir, 126),
+    # Passes the checks before the spawn; the exec itself fails (the
+    # trampoline reports it), as for a binary whose loader is missing.
+    badinterp = ctx.path("bad-interpreter")
+    with open(badinterp, "w") as f:
+        f.write("#!%s\nexit 0\n" % ctx.path("no-such-interpreter"))
+    os.chmod(badinterp, 0o755)
+    return [
+        (ctx.path("missing-engine"), 127, "No such file or directory"),
+        ("fenbridge-no-such-engine-on-path", 127, "not found"),
+        (noexec, 126, "Permission denied"),
+        (ctx.dir, 126, "is a directory"),
+        (badinterp, 127, "no such file or directory"),
     ]
-    for engine, status in cases:
+
+
+@test()
+def engine_start_failures(ctx):
+    # One line on stderr, the exit status, and (a GUI's user sees no
+    # stderr) the same message in-band in answer to the GUI's uci.
+    for engine, status, why in start_failure_cases(ctx):
         rc, out, err = fbtest.run(fbtest.cmd("--", engine, "-x"),
                                   stdin=b"uci\n")
         eq(rc, status, "exit status for %s" % engine)
-        eq(out, b"", "stdout for %s" % engine)
         one_error_line(err, engine)
+        msg = "cannot start engine '%s': %s" % (engine, why)
+        check(msg in err.decode(), "stderr says %r: %r" % (msg, err))
+        eq(out.decode(), "id name fenbridge (engine not started)\n"
+           "info string fenbridge: %s\nuciok\n" % msg,
+           "stdout for %s" % engine)
+
+
+@test()
+def engine_start_failures_in_xboard(ctx):
+    for engine, status, why in start_failure_cases(ctx):
+        rc, out, err = fbtest.run(fbtest.cmd("--", engine),
+                                  stdin=b"xboard\nprotover 2\n")
+        eq(rc, status, "exit status for %s" % engine)
+        one_error_line(err, engine)
+        eq(out.decode(), "tellusererror fenbridge: cannot start engine "
+           "'%s': %s\n" % (engine, why), "stdout for %s" % engine)
 
 
 def burst(n):
@@ -272,6 +302,46 @@ def grace_then_sigterm(ctx):
     eq(rc, 128 + signal.SIGTERM, "exit status")
     eq(b.events()[-1], "signal SIGTERM", "the engine's last event")
     check_gone(b)
+
+
+@test()
+def engine_dies_with_fenbridge(ctx):
+    # An engine that ignores quit, EOF and SIGTERM is still killed when
+    # fenbridge is (cutechess-cli kills a stalled engine with SIGKILL):
+    # fenbridge starts it with PR_SET_PDEATHSIG, through itself.
+    b = ctx.bridge(engine_opts=["--ignore-quit", "--hang-on-eof",
+                                "--ignore-term"])
+    b.send(b"uci\n")
+    b.expect(b"uciok\n")
+    pid = b.engine_pid()
+    check(pid is not None and fbtest.pid_alive(pid), "the engine runs")
+    # The trampoline became the engine: fenbridge's direct child.
+    eq(int(fbtest.proc_status(pid)["PPid"]), b.pid, "the engine's parent")
+    os.kill(b.pid, signal.SIGKILL)
+    b.p.wait()
+    end = time.monotonic() + 1
+    while fbtest.pid_alive(pid) and time.monotonic() < end:
+        time.sleep(0.01)
+    check(not fbtest.pid_alive(pid), "engine %d still runs 1 s after "
+          "fenbridge was killed" % pid)
+
+
+@test()
+def trampoline_needs_its_parent(ctx):
+    # The internal command line fenbridge starts itself with: the engine
+    # starts only while the parent named is still there.
+    ev, rec = ctx.path("events"), ctx.path("rec")
+    engine = [fbtest.FAKE, fbtest.FAKE, "--events=" + ev,
+              "--do=fake-exit 7", rec]
+    rc, out, err = fbtest.run(fbtest.cmd("--exec-engine", str(os.getpid()),
+                                         *engine))
+    eq((rc, out), (7, b""), "status and stdout with its parent there")
+    check(os.path.exists(ev), "the engine ran")
+    os.unlink(ev)
+    rc, out, err = fbtest.run(fbtest.cmd("--exec-engine",
+                                         str(os.getpid() + 1), *engine))
+    eq((rc, out), (1, b""), "status and stdout with its parent gone")
+    check(not os.path.exists(ev), "no engine without its parent")
 
 
 @test()
