@@ -167,12 +167,19 @@ filter_line(struct session *s, int dir, const char *text, size_t len,
 	n = run_filter(&s->main, dir, text, len, term, flags, &o);
 	if (n == 0) {
 		/* Only the documented swallows: a GUI's setoption (forced by
-		 * the config, or UCI_Chess960 kept by fenbridge) or XBoard
-		 * option (forced), an engine's option (hidden by the config). */
+		 * the config, or UCI_Chess960 kept by fenbridge), XBoard
+		 * option (forced) or variant (an engine that plays it as
+		 * normal chess), an engine's option (hidden by the config),
+		 * an XBoard engine's Error / Illegal move (a rejected castle
+		 * sent again, an optional command). */
 		CHECK_LINE(!(flags & (FB_LINE_RAW | FB_LINE_CONT)));
 		CHECK_LINE(is(text, start, k, "option") ||
 			   (dir == TO_ENGINE &&
-			    is(text, start, k, "setoption")));
+			    (is(text, start, k, "setoption") ||
+			     is(text, start, k, "variant"))) ||
+			   (dir == TO_GUI &&
+			    (memcmp(text + start, "Error", k < 5 ? k : 5) == 0 ||
+			     is(text, start, k, "Illegal"))));
 	}
 	if (flags & (FB_LINE_RAW | FB_LINE_CONT)) {
 		CHECK_LINE(n == len + term && memcmp(o, text, n) == 0);
@@ -186,9 +193,12 @@ filter_line(struct session *s, int dir, const char *text, size_t len,
 		CHECK_LINE(crs <= tcr);
 		/* One line out: the input line, maybe rewritten. Its command
 		 * word (and the blanks before it) stay as they were, unless
-		 * the line is a lone token (an XBoard bare move). */
+		 * the line is a lone token (an XBoard bare move) or an XBoard
+		 * move or undo became the position after it (setboard). */
 		if (lfs + crs == term && n >= term &&
-		    memcmp(o + n - term, text + len, term) == 0) {
+		    memcmp(o + n - term, text + len, term) == 0 &&
+		    !(n > 9 && memcmp(o, "setboard ", 9) == 0 &&
+		      !is(text, start, k, "setboard"))) {
 			size_t p2 = pos, s2;
 			if (token(text, len, &p2, &s2) > 0)
 				CHECK_LINE(n >= start + k &&
