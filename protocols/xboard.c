@@ -572,7 +572,7 @@ engine_features(struct xboard *x, const char *text, size_t len, size_t term,
 	struct fb_edit edits[MAX_FEATURE_EDITS] = {{0}};
 	char quoted[160];
 	unsigned nedits = 0;
-	bool done = false;
+	bool done = false, seen_variants = false;
 	size_t i = 7; /* after "feature" */
 
 	while (i < len) {
@@ -615,8 +615,12 @@ engine_features(struct xboard *x, const char *text, size_t len, size_t term,
 						x->quirk->why);
 			}
 		}
-		if (fb_proto_is(text, key, keylen, "variants")) {
+		/* One variants list per line: a second one would free the
+		 * buffer the first one's edit points into (a fuzz finding). */
+		if (fb_proto_is(text, key, keylen, "variants") &&
+		    !seen_variants) {
 			size_t vl;
+			seen_variants = true;
 			const char *v = note_variants(x, text + val, vallen,
 						      &vl);
 			if (v != NULL && nedits < MAX_FEATURE_EDITS) {

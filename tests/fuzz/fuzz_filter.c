@@ -178,7 +178,7 @@ filter_line(struct session *s, int dir, const char *text, size_t len,
 			    (is(text, start, k, "setoption") ||
 			     is(text, start, k, "variant"))) ||
 			   (dir == TO_GUI &&
-			    (memcmp(text + start, "Error", k < 5 ? k : 5) == 0 ||
+			    ((k >= 5 && memcmp(text + start, "Error", 5) == 0) ||
 			     is(text, start, k, "Illegal"))));
 	}
 	if (flags & (FB_LINE_RAW | FB_LINE_CONT)) {
