@@ -4,6 +4,7 @@
  * Adding a protocol is one descriptor here; adding a pair is one file under
  * protocols/ and one entry here.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "proto.h"
@@ -25,11 +26,38 @@ detect_xboard(const char *text, size_t len)
 	       fb_proto_is(text, start, n, "protover");
 }
 
+static int
+fits(int n, size_t cap)
+{
+	return n < 0 || (size_t)n >= cap ? FB_ENOSPC : n;
+}
+
+/* UCI: a GUI waits for uciok; the name and an info string carry it. */
+static int
+failure_uci(char *out, size_t cap, const char *what, const char *msg)
+{
+	return fits(snprintf(out, cap,
+			     "id name fenbridge (%s)\n"
+			     "info string fenbridge: %s\nuciok\n",
+			     what, msg),
+		    cap);
+}
+
+/* XBoard shows tellusererror in a dialog. */
+static int
+failure_xboard(char *out, size_t cap, const char *what, const char *msg)
+{
+	(void)what;
+	return fits(snprintf(out, cap, "tellusererror fenbridge: %s\n", msg),
+		    cap);
+}
+
 const struct fb_protocol fb_protocol_uci = {
 	.name = "uci",
 	.aliases = (const char *const[]){NULL},
 	.user_message = "info string ",
 	.detect = detect_uci,
+	.failure = failure_uci,
 };
 
 const struct fb_protocol fb_protocol_xboard = {
@@ -37,6 +65,7 @@ const struct fb_protocol fb_protocol_xboard = {
 	.aliases = (const char *const[]){"cecp", "winboard", NULL},
 	.user_message = "tellusererror ",
 	.detect = detect_xboard,
+	.failure = failure_xboard,
 };
 
 static const struct fb_protocol *const protocols[] = {

@@ -175,7 +175,8 @@ static void
 tell_gui(const char *what, const char *msg)
 {
 	struct pollfd pfd = {.fd = STDIN_FILENO, .events = POLLIN};
-	char line[256];
+	const struct fb_protocol *p;
+	char line[256], answer[1024];
 	ssize_t n;
 
 	if (isatty(STDIN_FILENO) || poll(&pfd, 1, 3000) <= 0)
@@ -184,13 +185,12 @@ tell_gui(const char *what, const char *msg)
 	if (n <= 0)
 		return;
 	line[n] = '\0';
-	if (strncmp(line, "uci", 3) == 0)
-		printf("id name fenbridge (%s)\n"
-		       "info string fenbridge: %s\nuciok\n", what, msg);
-	else if (strncmp(line, "xboard", 6) == 0 ||
-		 strncmp(line, "protover", 8) == 0)
-		printf("tellusererror fenbridge: %s\n", msg);
-	fflush(stdout);
+	/* The first command, up to the end of its line. */
+	p = fb_protocol_detect(line, strcspn(line, "\r\n"));
+	if (p != NULL && p->failure(answer, sizeof answer, what, msg) > 0) {
+		fputs(answer, stdout);
+		fflush(stdout);
+	}
 }
 
 static int

@@ -74,6 +74,11 @@ struct fb_protocol {
 	const char *user_message;
 	/* True when a GUI's first command text[0..len) opens this protocol. */
 	bool (*detect)(const char *text, size_t len);
+	/* Writes to out (NUL-terminated) the answer to the GUI's first
+	 * command when no engine can run, so that its user reads msg: what
+	 * says briefly what failed. Returns the length, or FB_ENOSPC. */
+	int (*failure)(char *out, size_t cap, const char *what,
+		       const char *msg);
 };
 
 struct fb_filter_options;
