@@ -25,6 +25,7 @@
 #include <ini.h>
 
 #include "fenbridge/game.h"
+#include "fenbridge/variant.h"
 
 /* Enough for both tables; parse_table asserts it. */
 #define MAX_OPTIONS 24
@@ -336,30 +337,26 @@ set_to(void *cfg, const struct fb_option *o, const char *val,
 	return set_fen(cfg, o, val, dir, err, errlen);
 }
 
-/* convert --variant: only janus and embassy have an X-FEN castling prefix;
- * the other variants with castling are accepted and change nothing. */
+/* convert --variant: any name of a variant in the variant table; only
+ * janus and embassy have an X-FEN castling prefix, the others change
+ * nothing. */
 static int
 set_variant(void *cfg, const struct fb_option *o, const char *val,
 	    const char *dir, char *err, size_t errlen)
 {
-	static const struct {
-		const char *name;
-		char prefix;
-	} variants[] = {
-		{"normal", 0},	   {"chess", 0},      {"fischerandom", 0},
-		{"chess960", 0},   {"capablanca", 0}, {"caparandom", 0},
-		{"gothic", 0},	   {"janus", 's'},    {"embassy", 'm'},
-	};
+	const struct fb_variant *v = fb_variant_find(val, strlen(val));
+	char names[256];
+	size_t n = 0;
 
 	(void)dir;
-	for (size_t i = 0; i < sizeof variants / sizeof variants[0]; i++)
-		if (strcmp(val, variants[i].name) == 0) {
-			*(char *)field(cfg, o) = variants[i].prefix;
-			return 0;
-		}
-	return bad(err, errlen, "unknown variant '%s' (normal, chess, "
-		   "fischerandom, chess960, capablanca, caparandom, gothic, "
-		   "janus or embassy)", val);
+	if (v != NULL) {
+		*(char *)field(cfg, o) = v->prefix;
+		return 0;
+	}
+	for (size_t i = 0; fb_variant_at(i) != NULL && n < sizeof names; i++)
+		n += (size_t)snprintf(names + n, sizeof names - n, "%s%s",
+				      i > 0 ? ", " : "", fb_variant_at(i)->name);
+	return bad(err, errlen, "unknown variant '%s' (%s)", val, names);
 }
 
 #define BRIDGE(f) offsetof(struct fb_config, f)
