@@ -98,6 +98,10 @@ struct uci {
 	 * variant fenbridge does not know: its lines pass unchanged. */
 	const struct fb_variant *variant;
 	char variant_name[32];
+	/* The variant is a random one (chess960) that the engine lists in
+	 * its UCI_Variant: selecting it is Chess960 mode (cutechess does
+	 * that for Fairy-Stockfish instead of UCI_Chess960). */
+	bool engine_variant_960;
 
 	/* The game as the engine sees it after the GUI's last command. */
 	struct fb_game game;
@@ -117,14 +121,22 @@ is_blank(char c)
 	return c == ' ' || c == '\t';
 }
 
+/* The engine is in Chess960 mode: UCI_Chess960 on, or a random variant
+ * it lists selected through UCI_Variant. */
+static bool
+engine_in_960(const struct uci *u)
+{
+	return (u->c960 == SUPPORT_LISTED && u->engine_960) ||
+	       u->engine_variant_960;
+}
+
 /* The engine is known to speak standard notation only: it has no
  * UCI_Chess960 (fenbridge advertises it), or has it off. Before its option
  * list ends nothing is known: FENs keep every right. */
 static bool
 engine_standard(const struct uci *u)
 {
-	return u->c960 == SUPPORT_FAKED ||
-	       (u->c960 == SUPPORT_LISTED && !u->engine_960);
+	return !engine_in_960(u) && u->c960 != SUPPORT_UNKNOWN;
 }
 
 static enum fb_castle_notation
@@ -132,16 +144,18 @@ engine_notation(const struct uci *u)
 {
 	if (u->opt->engine_castling != FB_CASTLE_AUTO)
 		return u->opt->engine_castling;
-	return u->c960 == SUPPORT_LISTED && u->engine_960 ? FB_CASTLE_KXR
-							  : FB_CASTLE_KING;
+	return engine_in_960(u) ? FB_CASTLE_KXR : FB_CASTLE_KING;
 }
 
+/* The GUI plays Chess960: it set UCI_Chess960, or a random UCI_Variant. */
 static enum fb_castle_notation
 gui_notation(const struct uci *u)
 {
 	if (u->opt->gui_castling != FB_CASTLE_AUTO)
 		return u->opt->gui_castling;
-	return u->gui_960 ? FB_CASTLE_KXR : FB_CASTLE_KING;
+	return u->gui_960 || (u->variant != NULL && u->variant->random)
+		       ? FB_CASTLE_KXR
+		       : FB_CASTLE_KING;
 }
 
 static enum fb_notation
@@ -344,11 +358,12 @@ uci_setoption(struct uci *u, const char *text, size_t len, size_t term,
 	} else if (fb_proto_is_nocase(name, 0, ne - nb, "UCI_Variant") &&
 		   vb > 0) {
 		size_t alen;
-		const char *alias;
+		const char *alias = NULL;
 		set_variant(u, text + vb, ve - vb);
-		if (u->vars != NULL && u->variant != NULL &&
-		    (alias = engine_variant_name(u, u->variant, &alen)) !=
-			    NULL &&
+		if (u->vars != NULL && u->variant != NULL)
+			alias = engine_variant_name(u, u->variant, &alen);
+		u->engine_variant_960 = alias != NULL && u->variant->random;
+		if (alias != NULL &&
 		    (alen != ve - vb || memcmp(alias, text + vb, alen) != 0))
 			edit = (struct fb_edit){.off = vb, .len = ve - vb,
 						.text = alias, .tlen = alen};
@@ -526,7 +541,7 @@ check_chess960(struct uci *u, const struct fb_game *g,
 	       const struct fb_sink *out)
 {
 	if (fb_game_is_standard_castling(g) || u->c960 != SUPPORT_LISTED ||
-	    u->engine_960)
+	    engine_in_960(u))
 		return;
 	fb_proto_inject(out, "setoption name UCI_Chess960 value true");
 	u->engine_960 = true;

@@ -100,6 +100,14 @@
 		"E option name UCI_Chess960 type check default false",         \
 		"E uciok"
 
+/* Fairy-Stockfish over UCI: UCI_Variant with chess960 among its vars. */
+#define UFSF                                                                   \
+	"G uci", "E id name Fairy-Stockfish 11.1 LB 64",                       \
+		"E option name UCI_Variant type combo default chess var chess "\
+		"var chess960 var capablanca var caparandom",                  \
+		"E option name UCI_Chess960 type check default false",         \
+		"E uciok"
+
 #define XB_HELLO "G xboard", "G protover 2"
 #define XB_FEAT                                                                \
 	"E feature setboard=1 usermove=1 variants=\"normal,fischerandom,"      \
@@ -906,6 +914,23 @@ static const struct row quirk_rows[] = {
 	 .fen_fixed = true, .dir = 'G',
 	 .in = "position fen " BQNB " w HFhf - 0 1\n",
 	 .want = "position fen " BQNB " w KQkq - 0 1\n"},
+	/* cutechess selects Chess960 for Fairy-Stockfish with UCI_Variant
+	 * chess960, not UCI_Chess960: both sides then speak king takes rook,
+	 * and every right reaches the engine. */
+	{"variant: UCI_Variant chess960 is Chess960 mode (engine side)", U,
+	 .setup = SETUP(UFSF, "G setoption name UCI_Variant value chess960"),
+	 .dir = 'G',
+	 .in = "position fen " P960 " w FBfb - 6 8 moves c1f1\n",
+	 .want = "position fen " P960 " w KQkq - 6 8 moves c1f1\n"},
+	{"variant: UCI_Variant chess960 is Chess960 mode (GUI side)", U,
+	 .setup = SETUP(UFSF, "G setoption name UCI_Variant value chess960",
+			"G position fen " P960 " w FBfb - 6 8"),
+	 .dir = 'E', .in = "bestmove c1f1 ponder c8b8\n",
+	 .want = "bestmove c1f1 ponder c8b8\n"},
+	{"variant: UCI_Variant fischerandom maps to the engine's chess960", U,
+	 .setup = SETUP(UFSF), .dir = 'G',
+	 .in = "setoption name UCI_Variant value fischerandom\n",
+	 .want = "setoption name UCI_Variant value chess960\n"},
 	/* Fairy-Stockfish names itself unquoted, which XBoard rejects. */
 	{"quirk: unquoted myname is quoted", X, .setup = SETUP(XB_HELLO),
 	 .dir = 'E', .in = "feature myname=Fairy-Stockfish setboard=1\n",
