@@ -1258,7 +1258,7 @@ int
 fb_bridge_run(const struct fb_config *cfg, char *why, size_t whylen)
 {
 	struct fb_bridge bridge, *b = &bridge;
-	struct fb_filter_options fopt;
+	struct fb_filter_options fopt = {0};
 	uv_loop_t loop;
 	int rc;
 
