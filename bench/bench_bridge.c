@@ -1,21 +1,25 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Benchmark of the bridge (src/bridge.c, the line framer, the filters)
- * against a minimal relay, both measured in one run so that the ratios come
- * from the same machine and the same moment.
+ * against two minimal relays, all measured in one run so that the ratios
+ * come from the same machine and the same moment.
  *
  * Usage: bench_bridge [--quick] [--reps=N] [--only=LIST] FENBRIDGE
  *   --quick      smaller streams, one repetition (a few seconds)
  *   --reps=N     repetitions of each fenbridge/relay pair (default 3)
- *   --only=LIST  some of flood,flood960,rtt,pos,stall (comma-separated),
+ *   --only=LIST  some of flood,flood960,rtt,pos,fens,stall (comma-separated),
  *                e.g. to profile one: FENBRIDGE may be a wrapper script
+ *                (bench/callgrind_lines.sh runs it under callgrind)
  *
- * This one program plays three parts:
- *   - the GUI (the default): it starts `FENBRIDGE -- SELF --engine ...` or
- *     `SELF --relay -- SELF --engine ...` on pipes, talks UCI to it, times it
- *     and checks every byte that comes out;
+ * This one program plays four parts:
+ *   - the GUI (the default): it starts `FENBRIDGE -- SELF --engine ...`,
+ *     `SELF --relay -- SELF --engine ...` or `SELF --uvrelay -- ...` on
+ *     pipes, talks UCI to it, times it and checks every byte that comes out;
  *   - the minimal relay (`--relay -- ENGINE [ARGS...]`): the engine on two
  *     pipes, poll(2), read(2) 64 KiB, write(2) it all to the other side;
+ *   - the libuv relay (`--uvrelay -- ENGINE [ARGS...]`): the same with
+ *     libuv, as fenbridge uses it (uv_read_start, uv_try_write, uv_write
+ *     for what the pipe does not take): what libuv itself costs;
  *   - the fake engine (`--engine MODE [FILE LEN]`): answers uci/isready/
  *     quit; in flood mode writes LEN bytes of FILE on `go` (64 KiB writes);
  *     in pos mode compares every `position` line it gets with the next line
@@ -37,12 +41,15 @@
  *      rights: every pv is parsed and castling moves rewritten e1g1 -> e1h1;
  *      the GUI checks that through a list of patched bytes);
  *   2. isready -> readyok round trips, one at a time, the fenbridge and the
- *      relay session open together and taking turns: median and p99;
+ *      two relay sessions open together and taking turns: median and p99;
  *   3. GUI -> engine `position fen <Shredder-FEN> moves ...` lines: Chess960
  *      starts, games resent with one more move each time, long move lists of
  *      40-200 plies, mid-game FENs; the engine checks each line against the
  *      X-FEN rewrite the bench computed itself (BENCH_BRIDGE_DEBUG=1 in the
- *      environment: the engine prints the first line that differs);
+ *      environment: the engine prints the first line that differs); and
+ *      (fens) 10,000 different Chess960 positions in bulk, X-FEN as sent,
+ *      each a `position fen ... moves ...` line, to an engine that gets
+ *      Shredder-FEN (--engine-fen=shredder);
  *   4. peak RSS (VmHWM) of the bridge process in the flood, and in a flood
  *      during which the GUI stops reading for a few seconds, then drains.
  *
@@ -73,13 +80,16 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <uv.h>
+
 #define IO_SIZE (64 * 1024)   /* reads and writes of every part */
 #define SESSION_TIMEOUT_S 180 /* a run that takes longer has hung */
 #define SEED UINT64_C(0xfe4b41d6e5eed)
 
 /* Targets. */
-#define TARGET_RATIO 0.9
-#define TARGET_RTT_US 5.0
+#define TARGET_FLOOD_RATIO 1.0 /* info flood, against the poll relay */
+#define TARGET_FENS_RATIO 0.6  /* bulk X-FEN -> Shredder-FEN lines */
+#define TARGET_RTT_US 0.5      /* isready, over the libuv relay's median */
 #define TARGET_RSS_KIB 3072
 
 struct sizes {
@@ -89,6 +99,7 @@ struct sizes {
 	unsigned long rtt_n; /* measurement 2 */
 	unsigned long rtt_warmup;
 	unsigned long pos_lines; /* measurement 3 */
+	unsigned long fens_lines; /* measurement 3, bulk FENs */
 	int reps;                /* of 1, 2 and 3 */
 };
 
@@ -99,6 +110,7 @@ static const struct sizes full_sizes = {
 	.rtt_n = 20000,
 	.rtt_warmup = 1000,
 	.pos_lines = 300000,
+	.fens_lines = 1000000,
 	.reps = 3,
 };
 
@@ -109,13 +121,15 @@ static const struct sizes quick_sizes = {
 	.rtt_n = 4000,
 	.rtt_warmup = 300,
 	.pos_lines = 60000,
+	.fens_lines = 200000,
 	.reps = 1,
 };
 
 /* ---------------------------------------------------------------- common */
 
 static char self_path[PATH_MAX];
-static volatile pid_t watched_pid[2]; /* killed when a run hangs */
+#define NWATCHED 3
+static volatile pid_t watched_pid[NWATCHED]; /* killed when a run hangs */
 
 static void
 die(const char *fmt, ...)
@@ -161,7 +175,7 @@ on_alarm(int sig)
 	static const char msg[] = "bench_bridge: a run hung (no progress "
 				  "for the session timeout): lines lost\n";
 	(void)sig;
-	for (int i = 0; i < 2; i++)
+	for (int i = 0; i < NWATCHED; i++)
 		if (watched_pid[i] > 0)
 			kill(watched_pid[i], SIGKILL);
 	if (write(STDERR_FILENO, msg, sizeof msg - 1) < 0)
@@ -888,7 +902,8 @@ struct pool_game {
 };
 
 struct pos_gen {
-	struct stream *in, *out; /* Shredder-FEN as sent, X-FEN as expected */
+	struct stream *in, *out; /* the FENs as sent, as expected */
+	bool in_xfen; /* false: Shredder-FEN in, X-FEN out; true: the reverse */
 	unsigned long lines, resent; /* resent: lines of resent games */
 };
 
@@ -900,9 +915,9 @@ pos_emit(struct pos_gen *pg, const struct cgame *base, const char *prefix,
 	char *a, *b;
 
 	a = put_fen(put_s(stream_at(pg->in, POS_LINE_MAX), "position fen "),
-		    base, false);
+		    base, pg->in_xfen);
 	b = put_fen(put_s(stream_at(pg->out, POS_LINE_MAX), "position fen "),
-		    base, true);
+		    base, !pg->in_xfen);
 	if (mlen > 0) {
 		a = put_s(a, prefix);
 		b = put_s(b, prefix);
@@ -988,6 +1003,107 @@ make_positions(struct stream *in, struct stream *out, unsigned long lines)
 	stream_seal(in);
 	stream_seal(out);
 	return pg.resent;
+}
+
+static bool
+has_rights(const struct cgame *g)
+{
+	for (int c = 0; c < 2; c++)
+		for (int w = 0; w < 2; w++)
+			if (g->castle[c][w] >= 0)
+				return true;
+	return false;
+}
+
+static uint64_t
+hash_bytes(const char *p, size_t n)
+{
+	uint64_t h = UINT64_C(0xcbf29ce484222325);
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (unsigned char)p[i]) * UINT64_C(0x100000001b3);
+	return h | 1; /* 0 marks an empty slot */
+}
+
+#define BULK_FENS 10000
+
+/* A position of the bulk set: a pool game after `ply` plies, and `nmoves`
+ * plies after it on the line. */
+struct bulk_pos {
+	struct cgame g;
+	unsigned game, ply, nmoves;
+};
+
+/*
+ * Bulk FENs, as a GUI analysing a database sends them: BULK_FENS different
+ * Chess960 positions (0-60 plies into a pool game, each with a castling
+ * right left: a field to rewrite), each as `position fen <FEN> moves ...`
+ * with 0-20 plies, in X-FEN as sent and Shredder-FEN as the engine must get
+ * it. The set is repeated until `lines`; no line extends the one before it,
+ * so the position cache never helps.
+ */
+static void
+make_bulk(struct stream *in, struct stream *out, unsigned long lines)
+{
+	struct pos_gen pg = {.in = in, .out = out, .in_xfen = true};
+	struct pool_game *pool = malloc(POOL_GAMES * sizeof *pool);
+	struct bulk_pos *set = malloc(BULK_FENS * sizeof *set);
+	size_t nslots = 4 * BULK_FENS;
+	uint64_t *seen = calloc(nslots, sizeof *seen);
+	unsigned count = 0;
+
+	if (pool == NULL || set == NULL || seen == NULL)
+		die("out of memory");
+	for (unsigned i = 0; i < POOL_GAMES; i++)
+		pool_game_make(&pool[i]);
+	while (count < BULK_FENS) {
+		struct bulk_pos *b = &set[count];
+		const struct pool_game *pgm;
+		char fen[POS_LINE_MAX];
+		unsigned want;
+		size_t slot;
+		uint64_t h;
+
+		b->game = rnd(POOL_GAMES);
+		pgm = &pool[b->game];
+		want = rnd((pgm->n < 60 ? pgm->n : 60) + 1);
+		b->g = pgm->start;
+		for (b->ply = 0; b->ply < want; b->ply++) {
+			struct cgame next = b->g;
+			cgame_play(&next, &pgm->mv[b->ply]);
+			if (!has_rights(&next))
+				break;
+			b->g = next;
+		}
+		b->nmoves = rnd(21);
+		if (b->ply + b->nmoves > pgm->n)
+			b->nmoves = pgm->n - b->ply;
+		h = hash_bytes(fen, (size_t)(put_fen(fen, &b->g, true) - fen));
+		for (slot = h % nslots; seen[slot] != 0 && seen[slot] != h;
+		     slot = (slot + 1) % nslots)
+			;
+		if (seen[slot] == 0) { /* a new position */
+			seen[slot] = h;
+			count++;
+		}
+	}
+	stream_create(in);
+	stream_create(out);
+	while (pg.lines < lines) {
+		const struct bulk_pos *b = &set[pg.lines % BULK_FENS];
+		const struct pool_game *pgm = &pool[b->game];
+		unsigned from = pgm->off[b->ply], to = pgm->off[b->ply +
+								 b->nmoves];
+		/* off[0] is before the text's own " moves" */
+		pos_emit(&pg, &b->g, b->ply == 0 ? "" : " moves",
+			 pgm->text + from, to - from);
+	}
+	free(seen);
+	free(set);
+	free(pool);
+	in->lines = out->lines = pg.lines;
+	stream_seal(in);
+	stream_seal(out);
 }
 
 /* ---------------------------------------------------------------- engine */
@@ -1186,13 +1302,176 @@ relay_main(char **argv)
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
+/*
+ * The libuv relay: the same part, written as a libuv program would be, to
+ * show what libuv itself costs: uv_spawn, uv_read_start on both sources,
+ * uv_try_write of each read to the other side; what the pipe does not take
+ * at once goes out with uv_write (a copy) while that source pauses.
+ */
+struct uvr_dir {
+	uv_pipe_t *src, *dst;
+	uv_write_t req;
+	char *rest;    /* the bytes uv_write is sending, or NULL */
+	bool src_done; /* src ended: close dst once rest is out */
+	char buf[IO_SIZE];
+};
+
+static uv_pipe_t uvr_gui_in, uvr_gui_out, uvr_eng_in, uvr_eng_out;
+static uv_process_t uvr_proc;
+static struct uvr_dir uvr_up = {.src = &uvr_gui_in, .dst = &uvr_eng_in};
+static struct uvr_dir uvr_down = {.src = &uvr_eng_out, .dst = &uvr_gui_out};
+static int uvr_status = 1;
+
+static void
+uvr_close(void *h)
+{
+	if (!uv_is_closing(h))
+		uv_close(h, NULL);
+}
+
+/* d's source ended and its bytes are out: close its destination; the
+ * engine's output ending ends the relay. */
+static void
+uvr_finish(struct uvr_dir *d)
+{
+	uvr_close(d->dst);
+	if (d == &uvr_down) {
+		uvr_close(&uvr_gui_in);
+		uvr_close(&uvr_eng_in);
+	}
+}
+
+static void
+uvr_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *buf)
+{
+	struct uvr_dir *d = h->data;
+
+	(void)suggested;
+	*buf = uv_buf_init(d->buf, sizeof d->buf);
+}
+
+static void uvr_read(uv_stream_t *s, ssize_t nread, const uv_buf_t *buf);
+
+static void
+uvr_written(uv_write_t *req, int status)
+{
+	struct uvr_dir *d = req->data;
+
+	free(d->rest);
+	d->rest = NULL;
+	if (d->src_done || status < 0)
+		uvr_finish(d);
+	else
+		uv_read_start((uv_stream_t *)d->src, uvr_alloc, uvr_read);
+}
+
+static void
+uvr_read(uv_stream_t *s, ssize_t nread, const uv_buf_t *buf)
+{
+	struct uvr_dir *d = s->data;
+	uv_buf_t b;
+	int r;
+
+	if (nread < 0) {
+		uvr_close(d->src);
+		d->src_done = true;
+		if (d->rest == NULL)
+			uvr_finish(d);
+		return;
+	}
+	if (nread == 0)
+		return;
+	b = uv_buf_init(buf->base, (unsigned)nread);
+	r = uv_try_write((uv_stream_t *)d->dst, &b, 1);
+	if (r == UV_EAGAIN)
+		r = 0;
+	if (r < 0) {
+		uvr_close(d->src);
+		d->src_done = true;
+		uvr_finish(d);
+		return;
+	}
+	if (r == nread)
+		return;
+	if ((d->rest = malloc((size_t)nread - (size_t)r)) == NULL)
+		exit(2);
+	memcpy(d->rest, buf->base + r, (size_t)nread - (size_t)r);
+	b = uv_buf_init(d->rest, (unsigned)(nread - r));
+	uv_read_stop(s);
+	d->req.data = d;
+	if (uv_write(&d->req, (uv_stream_t *)d->dst, &b, 1, uvr_written) < 0)
+		uvr_written(&d->req, -1);
+}
+
+static void
+uvr_exit(uv_process_t *p, int64_t status, int sig)
+{
+	uvr_status = sig ? 128 + sig : (int)status;
+	uv_close((uv_handle_t *)p, NULL);
+}
+
+static int
+uvrelay_main(char **argv)
+{
+	uv_loop_t *loop = uv_default_loop();
+	uv_process_options_t opt = {0};
+	uv_stdio_container_t stdio[3];
+	uv_file in[2], out[2];
+
+	if (argv[0] == NULL)
+		return 2;
+	uv_pipe_init(loop, &uvr_gui_in, 0);
+	uv_pipe_init(loop, &uvr_gui_out, 0);
+	uv_pipe_init(loop, &uvr_eng_in, 0);
+	uv_pipe_init(loop, &uvr_eng_out, 0);
+	/* Real pipes to the engine, as the other two use (UV_CREATE_PIPE
+	 * would make socketpairs, which wake up slower). */
+	if (uv_pipe(in, 0, 0) < 0 || uv_pipe(out, 0, 0) < 0 ||
+	    uv_pipe_open(&uvr_gui_in, STDIN_FILENO) < 0 ||
+	    uv_pipe_open(&uvr_gui_out, STDOUT_FILENO) < 0 ||
+	    uv_pipe_open(&uvr_eng_in, in[1]) < 0 ||
+	    uv_pipe_open(&uvr_eng_out, out[0]) < 0)
+		return 2;
+	stdio[0].flags = UV_INHERIT_FD;
+	stdio[0].data.fd = in[0];
+	stdio[1].flags = UV_INHERIT_FD;
+	stdio[1].data.fd = out[1];
+	stdio[2].flags = UV_INHERIT_FD;
+	stdio[2].data.fd = STDERR_FILENO;
+	opt.file = argv[0];
+	opt.args = argv;
+	opt.stdio = stdio;
+	opt.stdio_count = 3;
+	opt.exit_cb = uvr_exit;
+	if (uv_spawn(loop, &uvr_proc, &opt) < 0)
+		return 2;
+	close(in[0]);
+	close(out[1]);
+	uvr_gui_in.data = &uvr_up;
+	uvr_eng_out.data = &uvr_down;
+	uv_read_start((uv_stream_t *)&uvr_gui_in, uvr_alloc, uvr_read);
+	uv_read_start((uv_stream_t *)&uvr_eng_out, uvr_alloc, uvr_read);
+	uv_run(loop, UV_RUN_DEFAULT);
+	uv_loop_close(loop);
+	return uvr_status;
+}
+
 /* ---------------------------------------------------------------- the GUI */
 
 static const char *fenbridge_path;
 static int failures; /* runs that lost, reordered or corrupted lines */
 
+/* What stands between the GUI and the engine in a session. */
+enum runner {
+	RUN_RELAY,   /* the poll/read/write relay (--relay) */
+	RUN_UVRELAY, /* the libuv relay (--uvrelay) */
+	RUN_BRIDGE,  /* fenbridge */
+};
+
+static const char *const runner_name[] = {"relay", "uv relay", "fenbridge"};
+
 struct session {
-	const char *name; /* "fenbridge" or "relay" */
+	const char *name; /* runner_name[] */
 	pid_t pid;
 	int to, from; /* the GUI's ends */
 	char *buf;    /* bytes read, not consumed yet */
@@ -1202,25 +1481,29 @@ struct session {
 
 #define SBUF (256 * 1024)
 
+/* Starts the engine in mode behind who; extra: fenbridge's options (NULL
+ * or NULL-terminated), before the `--`. */
 static void
-session_start(struct session *s, bool bridge, const char *mode,
-	      const struct stream *file, size_t len)
+session_start(struct session *s, enum runner who, const char *mode,
+	      const struct stream *file, size_t len, const char *const *extra)
 {
 	int in[2], out[2];
 	char lenstr[32];
-	const char *argv[16];
+	const char *argv[24];
 	int n = 0;
 
 	memset(s, 0, sizeof *s);
-	s->name = bridge ? "fenbridge" : "relay";
+	s->name = runner_name[who];
 	if ((s->buf = malloc(SBUF)) == NULL)
 		die("out of memory");
 	snprintf(lenstr, sizeof lenstr, "%zu", len);
-	if (bridge) {
+	if (who == RUN_BRIDGE) {
 		argv[n++] = fenbridge_path;
+		for (; extra != NULL && *extra != NULL && n < 16; extra++)
+			argv[n++] = *extra;
 	} else {
 		argv[n++] = self_path;
-		argv[n++] = "--relay";
+		argv[n++] = who == RUN_UVRELAY ? "--uvrelay" : "--relay";
 	}
 	argv[n++] = "--";
 	argv[n++] = self_path;
@@ -1253,7 +1536,11 @@ session_start(struct session *s, bool bridge, const char *mode,
 	close(out[1]);
 	s->to = in[1];
 	s->from = out[0];
-	watched_pid[watched_pid[0] > 0] = s->pid;
+	for (int i = 0; i < NWATCHED; i++)
+		if (watched_pid[i] <= 0) {
+			watched_pid[i] = s->pid;
+			break;
+		}
 	alarm(SESSION_TIMEOUT_S);
 }
 
@@ -1417,10 +1704,10 @@ session_end(struct session *s, bool kill_it)
 	close(s->from);
 	while (waitpid(s->pid, &st, 0) < 0 && errno == EINTR)
 		;
-	for (int i = 0; i < 2; i++)
+	for (int i = 0; i < NWATCHED; i++)
 		if (watched_pid[i] == s->pid)
 			watched_pid[i] = 0;
-	if (watched_pid[0] == 0 && watched_pid[1] == 0)
+	if (watched_pid[0] == 0 && watched_pid[1] == 0 && watched_pid[2] == 0)
 		alarm(0);
 	if (!kill_it && extra > 0)
 		session_fail(s, "%zu unexpected bytes after the stream", extra);
@@ -1469,7 +1756,7 @@ struct flood_result {
  * stops reading there for stall_ms, sampling the bridge's RSS.
  */
 static struct flood_result
-run_flood(bool bridge, const struct patches *ps, const struct stream *flood,
+run_flood(enum runner who, const struct patches *ps, const struct stream *flood,
 	  size_t explen, unsigned long lines, size_t stall_at,
 	  unsigned stall_ms)
 {
@@ -1485,7 +1772,7 @@ run_flood(bool bridge, const struct patches *ps, const struct stream *flood,
 
 	if (rb == NULL || eb == NULL)
 		die("out of memory");
-	session_start(&s, bridge, "flood", flood, explen);
+	session_start(&s, who, "flood", flood, explen, NULL);
 	send_line(&s, "uci");
 	if (!expect_line(&s, "uciok", NULL, NULL, 0))
 		goto out;
@@ -1612,23 +1899,23 @@ round_trip(struct session *s, unsigned long i)
 }
 
 /*
- * Round trips through fenbridge and through the relay, both sessions open
- * at once and taking turns (in alternating order), so that both see the
- * same machine at the same moment: res[0] the relay, res[1] fenbridge.
+ * Round trips through the poll relay, the libuv relay and fenbridge, the
+ * three sessions open at once and taking turns (in rotating order), so that
+ * all see the same machine at the same moment: res[] by enum runner.
  */
 static void
-run_rtt(unsigned long n, unsigned long warmup, struct rtt_result res[2])
+run_rtt(unsigned long n, unsigned long warmup, struct rtt_result res[3])
 {
-	struct session s[2];
-	uint64_t *t[2];
-	double cpu0[2] = {0, 0};
+	struct session s[3];
+	uint64_t *t[3];
+	double cpu0[3] = {0, 0, 0};
 	bool ok = true;
 
-	for (int k = 0; k < 2; k++) {
+	for (int k = 0; k < 3; k++) {
 		res[k] = (struct rtt_result){0};
 		if ((t[k] = malloc(n * sizeof *t[k])) == NULL)
 			die("out of memory");
-		session_start(&s[k], k == 1, "plain", NULL, 0);
+		session_start(&s[k], (enum runner)k, "plain", NULL, 0, NULL);
 		send_line(&s[k], "uci");
 		ok = ok && expect_line(&s[k], "uciok", NULL, NULL, 0);
 		send_line(&s[k], "position startpos");
@@ -1642,17 +1929,17 @@ run_rtt(unsigned long n, unsigned long warmup, struct rtt_result res[2])
 	}
 	for (unsigned long i = 0; ok && i < warmup + n; i++) {
 		if (i == warmup)
-			for (int k = 0; k < 2; k++)
+			for (int k = 0; k < 3; k++)
 				cpu0[k] = proc_cpu_s(s[k].pid);
-		for (int j = 0; ok && j < 2; j++) {
-			int k = (int)(i & 1) ^ j;
+		for (int j = 0; ok && j < 3; j++) {
+			int k = (int)((i + (unsigned long)j) % 3);
 			uint64_t dt = round_trip(&s[k], i);
 			ok = dt > 0;
 			if (i >= warmup)
 				t[k][i - warmup] = dt;
 		}
 	}
-	for (int k = 0; k < 2; k++) {
+	for (int k = 0; k < 3; k++) {
 		if (ok) {
 			res[k].cpu_us = (proc_cpu_s(s[k].pid) - cpu0[k]) * 1e6 /
 					(double)n;
@@ -1675,7 +1962,8 @@ struct pos_result {
 
 /* The position stream GUI -> engine; the engine checks it against exp. */
 static struct pos_result
-run_pos(bool bridge, const struct stream *in, const struct stream *exp)
+run_pos(enum runner who, const struct stream *in, const struct stream *exp,
+	const char *const *extra)
 {
 	struct pos_result res = {0};
 	struct session s;
@@ -1686,7 +1974,7 @@ run_pos(bool bridge, const struct stream *in, const struct stream *exp)
 	uint64_t t0, t1;
 	double cpu0;
 
-	session_start(&s, bridge, "pos", exp, exp->len);
+	session_start(&s, who, "pos", exp, exp->len, extra);
 	send_line(&s, "uci");
 	if (!expect_line(&s, "uciok", NULL, NULL, 0))
 		goto out;
@@ -1827,10 +2115,13 @@ figure(char *buf, size_t cap, struct flood_set *fs)
 	return buf;
 }
 
+/* Throughput of fenbridge against the relays (uv may be empty); target
+ * is the ratio to the poll relay to reach, or 0 for a figure only. */
 static void
-print_throughput(const char *what, struct flood_set *fb, struct flood_set *rl)
+print_throughput(const char *what, struct flood_set *fb, struct flood_set *rl,
+		 struct flood_set *uv, double target)
 {
-	char fbuf[64], rbuf[64];
+	char fbuf[64], rbuf[64], ubuf[64], tbuf[64] = "";
 	double ratio, cf, cr;
 
 	if (fb->n == 0 || rl->n == 0) {
@@ -1840,11 +2131,20 @@ print_throughput(const char *what, struct flood_set *fb, struct flood_set *rl)
 	ratio = median(fb->lps, fb->n) / median(rl->lps, rl->n);
 	cf = median(fb->cpu, fb->n);
 	cr = median(rl->cpu, rl->n);
-	printf("%s: fenbridge %s M lines/s, relay %s M lines/s, ratio %.2f "
-	       "(target >= %.1f: %s); CPU per line fenbridge %.0f ns, relay "
-	       "%.0f ns (%.1fx)\n", what, figure(fbuf, sizeof fbuf, fb),
-	       figure(rbuf, sizeof rbuf, rl), ratio, TARGET_RATIO,
-	       verdict(ratio >= TARGET_RATIO), cf, cr, cf / cr);
+	if (target > 0)
+		snprintf(tbuf, sizeof tbuf, " (target >= %.1f: %s)", target,
+			 verdict(ratio >= target));
+	printf("%s: fenbridge %s M lines/s, relay %s M lines/s, ratio %.2f%s; "
+	       "CPU per line fenbridge %.0f ns, relay %.0f ns (%.1fx)",
+	       what, figure(fbuf, sizeof fbuf, fb),
+	       figure(rbuf, sizeof rbuf, rl), ratio, tbuf, cf, cr, cf / cr);
+	if (uv != NULL && uv->n > 0) {
+		double cu = median(uv->cpu, uv->n);
+		printf("; uv relay %s M lines/s (ratio %.2f), %.0f ns CPU/line",
+		       figure(ubuf, sizeof ubuf, uv),
+		       median(fb->lps, fb->n) / median(uv->lps, uv->n), cu);
+	}
+	putchar('\n');
 }
 
 /* The 1, 5 and 15 minute load averages ("unknown" without /proc). */
@@ -1874,7 +2174,7 @@ usage(void)
 	      "  --quick      smaller streams, one repetition\n"
 	      "  --reps=N     repetitions of each measurement (1-9, default "
 	      "3)\n"
-	      "  --only=LIST  some of flood,flood960,rtt,pos,stall\n"
+	      "  --only=LIST  some of flood,flood960,rtt,pos,fens,stall\n"
 	      "  Exit status 0 whatever the figures, 1 if a line was lost, "
 	      "reordered or\n  corrupted, 2 on a usage or setup error.\n",
 	      stderr);
@@ -1886,23 +2186,25 @@ main(int argc, char **argv)
 {
 	const struct sizes *z = &full_sizes;
 	struct stream flood = {0}, pos_in = {0}, pos_out = {0};
+	struct stream fens_in = {0}, fens_out = {0};
 	struct patches flood_kxr = {0};
 	size_t stall_len = 0;
 	unsigned long resent = 0;
-	struct flood_set fl_fb = {0}, fl_rl = {0}, fl960_fb = {0};
+	struct flood_set fl_fb = {0}, fl_rl = {0}, fl_uv = {0}, fl960_fb = {0};
 	struct flood_set pos_fb = {0}, pos_rl = {0};
+	struct flood_set fens_fb = {0}, fens_rl = {0};
 	struct flood_result st_fb = {0}, st_rl = {0};
-	double rtt_fb_med[MAX_REPS], rtt_rl_med[MAX_REPS];
-	double rtt_fb_p99[MAX_REPS], rtt_rl_p99[MAX_REPS];
-	double rtt_cpu_fb[MAX_REPS], rtt_cpu_rl[MAX_REPS];
+	double rtt_med[3][MAX_REPS], rtt_p99[3][MAX_REPS], rtt_cpu[3][MAX_REPS];
 	int nrtt = 0, runs = 0, reps = 0;
 	const char *only = NULL;
 	bool do_flood = true, do_flood960 = true, do_rtt = true, do_pos = true;
-	bool do_stall = true;
-	long pos_hwm = 0;
+	bool do_fens = true, do_stall = true;
+	long pos_hwm = 0, fens_hwm = 0;
 	char loadavg[64];
 	uint64_t t_start = now_ns(), tg;
 	ssize_t sl;
+	static const char *const to_shredder[] = {"--engine-fen=shredder",
+						  NULL};
 
 	if (argc >= 2 && strcmp(argv[1], "--engine") == 0)
 		return engine_main(argc - 2, argv + 2);
@@ -1910,6 +2212,11 @@ main(int argc, char **argv)
 	    strcmp(argv[2], "--") == 0) {
 		signal(SIGPIPE, SIG_IGN);
 		return relay_main(argv + 3);
+	}
+	if (argc >= 3 && strcmp(argv[1], "--uvrelay") == 0 &&
+	    strcmp(argv[2], "--") == 0) {
+		signal(SIGPIPE, SIG_IGN);
+		return uvrelay_main(argv + 3);
 	}
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--quick") == 0)
@@ -1938,6 +2245,7 @@ main(int argc, char **argv)
 		do_flood960 = strstr(list, ",flood960,") != NULL;
 		do_rtt = strstr(list, ",rtt,") != NULL;
 		do_pos = strstr(list, ",pos,") != NULL;
+		do_fens = strstr(list, ",fens,") != NULL;
 		do_stall = strstr(list, ",stall,") != NULL;
 	}
 	if (access(fenbridge_path, X_OK) < 0)
@@ -1959,6 +2267,8 @@ main(int argc, char **argv)
 			   &stall_len);
 	if (do_pos)
 		resent = make_positions(&pos_in, &pos_out, z->pos_lines);
+	if (do_fens)
+		make_bulk(&fens_in, &fens_out, z->fens_lines);
 	fprintf(stderr, "bench_bridge: %s run, %d repetition%s; streams "
 		"generated in %.1f s\n", z == &quick_sizes ? "quick" : "full",
 		reps, reps > 1 ? "s" : "", (double)(now_ns() - tg) / 1e9);
@@ -1966,22 +2276,27 @@ main(int argc, char **argv)
 	/* 1 and 4a: floods, interleaved. */
 	for (int r = 0; (do_flood || do_flood960) && r < reps; r++) {
 		struct flood_result a;
-		a = run_flood(false, NULL, &flood, flood.len, z->flood_lines,
-			      0, 0);
+		a = run_flood(RUN_RELAY, NULL, &flood, flood.len,
+			      z->flood_lines, 0, 0);
 		flood_add(&fl_rl, &a);
 		progress("flood", "relay", a.lines_per_s, a.cpu_ns_per_line,
 			 a.ctxsw);
 		runs++;
 		if (do_flood) {
-			a = run_flood(true, NULL, &flood, flood.len,
+			a = run_flood(RUN_UVRELAY, NULL, &flood, flood.len,
+				      z->flood_lines, 0, 0);
+			flood_add(&fl_uv, &a);
+			progress("flood", "uv relay", a.lines_per_s,
+				 a.cpu_ns_per_line, a.ctxsw);
+			a = run_flood(RUN_BRIDGE, NULL, &flood, flood.len,
 				      z->flood_lines, 0, 0);
 			flood_add(&fl_fb, &a);
 			progress("flood", "fenbridge", a.lines_per_s,
 				 a.cpu_ns_per_line, a.ctxsw);
-			runs++;
+			runs += 2;
 		}
 		if (do_flood960) {
-			a = run_flood(true, &flood_kxr, &flood, flood.len,
+			a = run_flood(RUN_BRIDGE, &flood_kxr, &flood, flood.len,
 				      z->flood_lines, 0, 0);
 			flood_add(&fl960_fb, &a);
 			progress("flood, Chess960 GUI", "fenbridge",
@@ -1991,77 +2306,98 @@ main(int argc, char **argv)
 	}
 	/* 2: round trips. */
 	for (int r = 0; do_rtt && r < reps; r++) {
-		struct rtt_result res[2];
+		struct rtt_result res[3];
 		run_rtt(z->rtt_n, z->rtt_warmup, res);
-		if (res[0].ok && res[1].ok) {
-			rtt_rl_med[nrtt] = res[0].median_us;
-			rtt_rl_p99[nrtt] = res[0].p99_us;
-			rtt_cpu_rl[nrtt] = res[0].cpu_us;
-			rtt_fb_med[nrtt] = res[1].median_us;
-			rtt_fb_p99[nrtt] = res[1].p99_us;
-			rtt_cpu_fb[nrtt++] = res[1].cpu_us;
+		if (res[0].ok && res[1].ok && res[2].ok) {
+			for (int k = 0; k < 3; k++) {
+				rtt_med[k][nrtt] = res[k].median_us;
+				rtt_p99[k][nrtt] = res[k].p99_us;
+				rtt_cpu[k][nrtt] = res[k].cpu_us;
+			}
+			nrtt++;
 		}
-		for (int k = 0; k < 2; k++)
+		for (int k = 0; k < 3; k++)
 			fprintf(stderr, "  %-22s %-9s median %.1f us, p99 "
 				"%.1f us, %.1f us CPU/round trip\n",
-				"isready round trip", k ? "fenbridge" : "relay",
+				"isready round trip", runner_name[k],
 				res[k].median_us, res[k].p99_us,
 				res[k].cpu_us);
-		runs += 2;
+		runs += 3;
 	}
-	/* 3: position lines. */
-	for (int r = 0; do_pos && r < reps; r++) {
-		struct pos_result a = run_pos(false, &pos_in, &pos_in);
-		struct pos_result b = run_pos(true, &pos_in, &pos_out);
-		struct flood_result fa = {.lines_per_s = a.lines_per_s,
-					  .cpu_ns_per_line = a.cpu_ns_per_line,
-					  .ok = a.ok};
-		struct flood_result fb = {.lines_per_s = b.lines_per_s,
-					  .cpu_ns_per_line = b.cpu_ns_per_line,
-					  .ok = b.ok};
-		flood_add(&pos_rl, &fa);
-		flood_add(&pos_fb, &fb);
-		if (b.hwm_kib > pos_hwm)
-			pos_hwm = b.hwm_kib;
-		progress("position lines", "relay", a.lines_per_s,
-			 a.cpu_ns_per_line, -1);
-		progress("position lines", "fenbridge", b.lines_per_s,
-			 b.cpu_ns_per_line, -1);
-		runs += 2;
+	/* 3: position lines: a game resent, and bulk X-FEN -> Shredder. */
+	for (int r = 0; (do_pos || do_fens) && r < reps; r++) {
+		for (int f = 0; f < 2; f++) {
+			const struct stream *in = f ? &fens_in : &pos_in;
+			const struct stream *exp = f ? &fens_out : &pos_out;
+			struct pos_result a, b;
+			struct flood_result fa, fb;
+			if (!(f ? do_fens : do_pos))
+				continue;
+			a = run_pos(RUN_RELAY, in, in, NULL);
+			b = run_pos(RUN_BRIDGE, in, exp, f ? to_shredder : NULL);
+			fa = (struct flood_result){
+				.lines_per_s = a.lines_per_s,
+				.cpu_ns_per_line = a.cpu_ns_per_line,
+				.ok = a.ok};
+			fb = (struct flood_result){
+				.lines_per_s = b.lines_per_s,
+				.cpu_ns_per_line = b.cpu_ns_per_line,
+				.ok = b.ok};
+			flood_add(f ? &fens_rl : &pos_rl, &fa);
+			flood_add(f ? &fens_fb : &pos_fb, &fb);
+			if (b.hwm_kib > (f ? fens_hwm : pos_hwm))
+				*(f ? &fens_hwm : &pos_hwm) = b.hwm_kib;
+			progress(f ? "bulk FENs" : "position lines", "relay",
+				 a.lines_per_s, a.cpu_ns_per_line, -1);
+			progress(f ? "bulk FENs" : "position lines",
+				 "fenbridge", b.lines_per_s,
+				 b.cpu_ns_per_line, -1);
+			runs += 2;
+		}
 	}
 	/* 4b: the GUI stops reading for a while, then drains. */
 	if (do_stall) {
-		st_rl = run_flood(false, NULL, &flood, stall_len,
+		st_rl = run_flood(RUN_RELAY, NULL, &flood, stall_len,
 				  z->stall_lines, stall_len / 10, z->stall_ms);
-		st_fb = run_flood(true, NULL, &flood, stall_len,
+		st_fb = run_flood(RUN_BRIDGE, NULL, &flood, stall_len,
 				  z->stall_lines, stall_len / 10, z->stall_ms);
 		runs += 2;
 	}
 
-	printf("\nbench_bridge: %s vs a minimal poll/read/write relay (%s "
-	       "run, median of %d; load average before: %s)\n",
+	printf("\nbench_bridge: %s vs a minimal poll/read/write relay and a "
+	       "libuv relay (%s run, median of %d; load average before: %s)\n",
 	       fenbridge_path, z == &quick_sizes ? "quick" : "full", reps,
 	       loadavg);
 	if (do_flood) {
 		char what[128];
 		snprintf(what, sizeof what, "flood (%lu info lines)",
 			 z->flood_lines);
-		print_throughput(what, &fl_fb, &fl_rl);
+		print_throughput(what, &fl_fb, &fl_rl, &fl_uv,
+				 TARGET_FLOOD_RATIO);
 	}
 	if (do_flood960)
 		print_throughput("flood, GUI in Chess960, engine not (pv "
-				 "parsed)", &fl960_fb, &fl_rl);
+				 "parsed)", &fl960_fb, &fl_rl, NULL, 0);
 	if (do_rtt && nrtt > 0) {
-		double fm = median(rtt_fb_med, nrtt);
-		double rm = median(rtt_rl_med, nrtt);
-		printf("isready round trip (%lu): fenbridge median %.1f us p99 "
-		       "%.1f us, relay median %.1f us p99 %.1f us, difference "
-		       "of medians %.2f us (target <= %.0f us: %s); CPU/round "
-		       "trip fenbridge %.1f us, relay %.1f us\n",
-		       z->rtt_n, fm, median(rtt_fb_p99, nrtt), rm,
-		       median(rtt_rl_p99, nrtt), fm - rm, TARGET_RTT_US,
-		       verdict(fm - rm <= TARGET_RTT_US),
-		       median(rtt_cpu_fb, nrtt), median(rtt_cpu_rl, nrtt));
+		double med[3], p99[3], cpu[3];
+		for (int k = 0; k < 3; k++) {
+			med[k] = median(rtt_med[k], nrtt);
+			p99[k] = median(rtt_p99[k], nrtt);
+			cpu[k] = median(rtt_cpu[k], nrtt);
+		}
+		printf("isready round trip (%lu): median (p99) fenbridge %.1f "
+		       "(%.1f) us, uv relay %.1f (%.1f) us, relay %.1f (%.1f) "
+		       "us; fenbridge - uv relay %.2f us (target <= %.1f us: "
+		       "%s), fenbridge - relay %.2f us; CPU/round trip "
+		       "fenbridge %.1f us, uv relay %.1f us, relay %.1f us\n",
+		       z->rtt_n, med[RUN_BRIDGE], p99[RUN_BRIDGE],
+		       med[RUN_UVRELAY], p99[RUN_UVRELAY], med[RUN_RELAY],
+		       p99[RUN_RELAY], med[RUN_BRIDGE] - med[RUN_UVRELAY],
+		       TARGET_RTT_US,
+		       verdict(med[RUN_BRIDGE] - med[RUN_UVRELAY] <=
+			       TARGET_RTT_US),
+		       med[RUN_BRIDGE] - med[RUN_RELAY], cpu[RUN_BRIDGE],
+		       cpu[RUN_UVRELAY], cpu[RUN_RELAY]);
 	} else if (do_rtt) {
 		printf("isready round trip: no valid run\n");
 	}
@@ -2071,7 +2407,15 @@ main(int argc, char **argv)
 			 "%.0f%% of them a game resent with one more ply)",
 			 pos_in.lines, (double)pos_in.len / 1e6,
 			 100.0 * (double)resent / (double)pos_in.lines);
-		print_throughput(what, &pos_fb, &pos_rl);
+		print_throughput(what, &pos_fb, &pos_rl, NULL, 0);
+	}
+	if (do_fens) {
+		char what[160];
+		snprintf(what, sizeof what, "bulk FENs X-FEN -> Shredder-FEN "
+			 "(%d different, %lu lines, %.0f MB)", BULK_FENS,
+			 fens_in.lines, (double)fens_in.len / 1e6);
+		print_throughput(what, &fens_fb, &fens_rl, NULL,
+				 TARGET_FENS_RATIO);
 	}
 	if (fl_fb.n > 0 && fl_rl.n > 0)
 		printf("peak RSS, flood: fenbridge %.2f MiB, relay %.2f MiB, "
@@ -2085,6 +2429,9 @@ main(int argc, char **argv)
 	if (pos_hwm > 0)
 		printf("peak RSS, position lines: fenbridge %.2f MiB\n",
 		       mib(pos_hwm));
+	if (fens_hwm > 0)
+		printf("peak RSS, bulk FENs: fenbridge %.2f MiB\n",
+		       mib(fens_hwm));
 	if (st_fb.ok && st_rl.ok)
 		printf("peak RSS, flood of %lu lines, GUI not reading for "
 		       "%.1f s: fenbridge %.2f MiB (RSS while stalled %.2f "

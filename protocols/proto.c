@@ -11,20 +11,6 @@
 #include <string.h>
 #include <strings.h>
 
-size_t
-fb_proto_token(const char *text, size_t len, size_t *pos, size_t *start)
-{
-	size_t i = *pos;
-
-	while (i < len && (text[i] == ' ' || text[i] == '\t'))
-		i++;
-	*start = i;
-	while (i < len && text[i] != ' ' && text[i] != '\t')
-		i++;
-	*pos = i;
-	return i - *start;
-}
-
 bool
 fb_proto_is_nocase(const char *text, size_t start, size_t n, const char *word)
 {

@@ -23,10 +23,21 @@ extern const struct fb_pair fb_pair_xboard;
 /*
  * Finds the next token at or after *pos in text[0..len): returns its length
  * (0 at the end) and sets *start; *pos moves past it. Tokens are separated
- * by spaces and tabs.
+ * by spaces and tabs. Inline: it runs for every token of a position line.
  */
-size_t
-fb_proto_token(const char *text, size_t len, size_t *pos, size_t *start);
+static inline size_t
+fb_proto_token(const char *text, size_t len, size_t *pos, size_t *start)
+{
+	size_t i = *pos;
+
+	while (i < len && (text[i] == ' ' || text[i] == '\t'))
+		i++;
+	*start = i;
+	while (i < len && text[i] != ' ' && text[i] != '\t')
+		i++;
+	*pos = i;
+	return i - *start;
+}
 
 /* True when the token text[start..start+n) equals word. Inline, so that
  * the length of a literal word is a constant: it runs for every token of

@@ -458,12 +458,17 @@ anchor(struct uci *u, struct position *p, const char *text, size_t start,
 /*
  * Reads the moves of text from pos (the whole line or the part that extends
  * the cached one) into p, appending what the engine gets to p->out.
+ *
+ * Until a re-anchor, what the engine gets is the line itself but for the
+ * castles rewritten: p->out + text[copied..prev) is the output so far, and
+ * the bytes of the line are copied in one piece at an edit and at the end,
+ * not token by token.
  */
 static void
 read_moves(struct uci *u, struct position *p, const char *text, size_t len,
 	   size_t pos, const struct fb_sink *out)
 {
-	size_t prev = pos, start, n;
+	size_t prev = pos, copied = pos, start, n;
 
 	while ((n = fb_proto_token(text, len, &pos, &start)) > 0) {
 		struct fb_move m;
@@ -473,8 +478,6 @@ read_moves(struct uci *u, struct position *p, const char *text, size_t len,
 		if (!p->in_moves) {
 			p->in_moves = fb_proto_is(text, start, n, "moves");
 			p->out_moves = p->in_moves && !p->anchored;
-			if (!p->anchored)
-				buf_add(&p->out, text + prev, pos - prev);
 			prev = pos;
 			continue;
 		}
@@ -504,7 +507,9 @@ read_moves(struct uci *u, struct position *p, const char *text, size_t len,
 		} else {
 			const char *t = k > 0 ? cast : text + start;
 			size_t tl = k > 0 ? (size_t)k : n;
-			if (k > 0 && (tl != n || memcmp(t, text + start, n)))
+			bool same = k <= 0 ||
+				    (tl == n && memcmp(t, text + start, n) == 0);
+			if (!same)
 				fb_proto_report(out, FB_LOG_DEBUG,
 						"position: castling '%.*s' "
 						"sent as '%.*s'", (int)n,
@@ -513,14 +518,16 @@ read_moves(struct uci *u, struct position *p, const char *text, size_t len,
 				buf_add(&p->out, p->out_moves ? " " : " moves ",
 					p->out_moves ? 1 : 7);
 				p->out_moves = true;
-			} else {
-				buf_add(&p->out, text + prev, start - prev);
+				buf_add(&p->out, t, tl);
+			} else if (!same) {
+				buf_add(&p->out, text + copied, start - copied);
+				buf_add(&p->out, t, tl);
+				copied = pos;
 			}
-			buf_add(&p->out, t, tl);
 		}
 		prev = pos;
 	}
-	add_rest(p, text, prev, len);
+	add_rest(p, text, p->anchored ? prev : copied, len);
 }
 
 /* The start of a game for this variant: `position startpos`. */
@@ -848,7 +855,9 @@ send_config_options(struct uci *u, const struct fb_sink *out)
 	}
 }
 
-static void
+/* Not inlined: uci_engine_line, which runs for every engine line, stays
+ * small. */
+static __attribute__((noinline)) void
 engine_moves(struct uci *u, const char *text, size_t len, size_t term,
 	     bool bestmove, const struct fb_sink *out)
 {
@@ -920,31 +929,54 @@ engine_id(struct uci *u, const char *text, size_t len, size_t term,
 	return true;
 }
 
+/* The first token of a line, at start, is word: what fb_proto_token and
+ * fb_proto_is would say, without splitting the line. */
+static bool
+first_is(const char *text, size_t len, size_t start, const char *word)
+{
+	size_t k = __builtin_strlen(word);
+
+	return len - start >= k && __builtin_memcmp(text + start, word, k) == 0 &&
+	       (len - start == k || is_blank(text[start + k]));
+}
+
+/* Castling moves in the engine's bestmove/info need rewriting: the two
+ * sides spell castling differently, and a right remains. */
+static bool
+engine_castling_differs(const struct uci *u)
+{
+	return gui_notation(u) != engine_notation(u) && u->game_known &&
+	       fb_game_can_castle(&u->game);
+}
+
+/*
+ * Dispatches on the first byte of the first token: an engine floods its GUI
+ * with `info` lines, and most lines need nothing, so a line is only split
+ * into tokens where a case below needs it.
+ */
 static void
 uci_engine_line(void *state, const char *text, size_t len, size_t term,
 		const struct fb_sink *out)
 {
 	struct uci *u = state;
-	size_t pos = 0, start, n;
+	size_t start = 0;
 
-	n = fb_proto_token(text, len, &pos, &start);
-	if (n == 0) {
+	while (start < len && is_blank(text[start]))
+		start++;
+	if (start == len) {
 		out->emit(out->ctx, text, len + term);
 		return;
 	}
 	switch (text[start]) {
 	case 'b':
-		/* Castling can only appear while a right remains, and needs
-		 * rewriting only when the two sides spell it differently. */
-		if (u->game_known && fb_game_can_castle(&u->game) &&
-		    gui_notation(u) != engine_notation(u) &&
-		    fb_proto_is(text, start, n, "bestmove")) {
+		if (engine_castling_differs(u) &&
+		    first_is(text, len, start, "bestmove")) {
 			engine_moves(u, text, len, term, true, out);
 			return;
 		}
 		break;
 	case 'o':
-		if (fb_proto_is(text, start, n, "option") &&
+		if (first_is(text, len, start, "option") &&
 		    engine_option(u, text, len)) {
 			fb_proto_report(out, FB_LOG_DEBUG,
 					"option hidden from the GUI by the "
@@ -953,18 +985,19 @@ uci_engine_line(void *state, const char *text, size_t len, size_t term,
 		}
 		break;
 	case 'i':
-		if (fb_proto_is(text, start, n, "info") && u->game_known &&
-		    fb_game_can_castle(&u->game) &&
-		    gui_notation(u) != engine_notation(u)) {
-			engine_moves(u, text, len, term, false, out);
-			return;
+		if (first_is(text, len, start, "info")) {
+			if (engine_castling_differs(u)) {
+				engine_moves(u, text, len, term, false, out);
+				return;
+			}
+			break;
 		}
-		if (fb_proto_is(text, start, n, "id") &&
-		    engine_id(u, text, len, term, pos, out))
+		if (first_is(text, len, start, "id") &&
+		    engine_id(u, text, len, term, start + 2, out))
 			return;
 		break;
 	case 'u':
-		if (!fb_proto_is(text, start, n, "uciok"))
+		if (!first_is(text, len, start, "uciok"))
 			break;
 		if (u->c960 == SUPPORT_UNKNOWN)
 			u->c960 = SUPPORT_FAKED;

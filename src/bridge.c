@@ -139,6 +139,7 @@ struct direction {
 	struct outq q;
 	struct fb_line framer;
 	bool to_engine;
+	bool logging; /* fb_log_enabled(), fixed before the bridge runs */
 	const char *in_tag, *out_tag;
 	struct fb_sink sink;
 };
@@ -172,25 +173,33 @@ static void start_reading(struct endpoint *ep);
 
 /* ---- output queues ---- */
 
+/* Room for n more bytes in q->buf; out of memory is fatal (README). Kept
+ * out of outq_append, which runs for every line. */
+static __attribute__((noinline)) void
+outq_grow(struct outq *q, size_t n)
+{
+	size_t cap = q->cap ? q->cap : 4096;
+	char *p;
+
+	while (cap < q->len + n)
+		cap *= 2;
+	p = realloc(q->buf, cap);
+	if (p == NULL) {
+		fb_log_msg(FB_LOG_ERROR, "out of memory queueing %zu bytes "
+			   "for the %s", n, q->ep->name);
+		abort();
+	}
+	q->buf = p;
+	q->cap = cap;
+}
+
 static void
 outq_append(struct outq *q, const char *data, size_t n)
 {
 	if (q->dead || n == 0)
 		return;
-	if (q->len + n > q->cap) {
-		size_t cap = q->cap ? q->cap : 4096;
-		char *p;
-		while (cap < q->len + n)
-			cap *= 2;
-		p = realloc(q->buf, cap);
-		if (p == NULL) {
-			fb_log_msg(FB_LOG_ERROR, "out of memory queueing %zu "
-				   "bytes for the %s", n, q->ep->name);
-			abort();
-		}
-		q->buf = p;
-		q->cap = cap;
-	}
+	if (q->len + n > q->cap)
+		outq_grow(q, n);
 	memcpy(q->buf + q->len, data, n);
 	q->len += n;
 	q->at_line_start = data[n - 1] == '\n' || data[n - 1] == '\r';
@@ -421,7 +430,7 @@ on_line(void *ctx, const char *text, size_t len, size_t term, unsigned flags)
 	struct fb_bridge *b = d->b;
 	size_t before = d->q.len;
 
-	if (fb_log_enabled() && !(flags & FB_LINE_CONT))
+	if (d->logging && !(flags & FB_LINE_CONT))
 		fb_log_line(d->in_tag, text, len);
 	if (d->to_engine)
 		fb_filter_gui_line(&b->filter, text, len, term, flags,
@@ -429,7 +438,7 @@ on_line(void *ctx, const char *text, size_t len, size_t term, unsigned flags)
 	else
 		fb_filter_engine_line(&b->filter, text, len, term, flags,
 				      &d->sink);
-	if (fb_log_enabled() && !(flags & FB_LINE_CONT) && !d->q.dead)
+	if (d->logging && !(flags & FB_LINE_CONT) && !d->q.dead)
 		log_queued(d, before);
 }
 
@@ -1161,7 +1170,8 @@ direction_init(struct fb_bridge *b, struct direction *d, struct endpoint *src,
 	d->sink.report = sink_report;
 	d->sink.event = sink_event;
 	d->sink.ctx = d;
-	d->sink.min_level = fb_log_enabled() ? FB_LOG_DEBUG : FB_LOG_WARN;
+	d->logging = fb_log_enabled();
+	d->sink.min_level = d->logging ? FB_LOG_DEBUG : FB_LOG_WARN;
 	fb_line_init(&d->framer, FB_LINE_DEFAULT_MAX);
 	src->dir = d;
 }
