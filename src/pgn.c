@@ -460,8 +460,10 @@ write_line(struct fb_pgn *p, const char *s, size_t at, size_t end,
 	struct tag t;
 	int rc;
 
+	bool first = true;
+
 	len = content_len(l, end - at);
-	while ((rc = next_tag(l, len, &pos, &t, &why)) > 0) {
+	for (; (rc = next_tag(l, len, &pos, &t, &why)) > 0; first = false) {
 		if (!is_name(l, &t, "FEN"))
 			continue;
 		emit(p, l + done, t.start - done);
@@ -472,7 +474,7 @@ write_line(struct fb_pgn *p, const char *s, size_t at, size_t end,
 			 * alike. */
 			const char *eol = end - at > len + 1 ? "\r\n" : "\n";
 			emit(p, "[SetUp \"1\"]", 11);
-			if (done == 0) {
+			if (first) {
 				emit(p, eol, strlen(eol));
 				emit(p, l, t.start);
 			} else {
@@ -707,7 +709,11 @@ scan_moves(struct fb_pgn *p, const char *d, size_t n, size_t i)
 	while (i < n) {
 		if (p->sub == M_START) {
 			char c = d[i];
-			if (blank(c)) {
+			/* A byte-order mark at a line's start is a blank:
+			 * files joined by cat keep theirs. */
+			if (blank(c) || (unsigned char)c == bom[0] ||
+			    (unsigned char)c == bom[1] ||
+			    (unsigned char)c == bom[2]) {
 				i++;
 			} else if (c == '\n') {
 				i++;
@@ -799,8 +805,8 @@ fb_pgn_detect(const char *s, size_t n)
 		if (k == e)
 			break;
 		b = k;
-		while (k < e && !blank(s[k]))
-			slash |= fields == 0 && s[k++] == '/';
+		for (; k < e && !blank(s[k]); k++)
+			slash |= fields == 0 && s[k] == '/';
 		fields++;
 		if (fields == 5)
 			f5 = b, f5len = k - b;
@@ -849,8 +855,6 @@ fb_pgn_push(struct fb_pgn *p, const char *d, size_t n)
 {
 	size_t i = 0;
 
-	if (n > 0)
-		p->last_nl = d[n - 1] == '\n';
 	while (i < n) {
 		if (p->format == FB_PGN_AUTO) {
 			/* Gather the start of the input until its first line
@@ -879,6 +883,9 @@ fb_pgn_push(struct fb_pgn *p, const char *d, size_t n)
 		else
 			i = scan_line(p, d, n, i);
 	}
+	/* After the loop: decide() pushes the gathered start again. */
+	if (n > 0)
+		p->last_nl = d[n - 1] == '\n';
 }
 
 void
