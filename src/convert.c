@@ -33,6 +33,7 @@ struct convert {
 	unsigned long number; /* the argument's number */
 	int status;
 	bool write_failed;
+	bool tty;          /* stdout and stderr are one terminal's */
 	size_t nout;
 	char out[OUT_SIZE];
 	char in[IN_SIZE];
@@ -92,8 +93,9 @@ on_diag(void *ctx, const struct fb_pgn_diag *d)
 	if (d->kind != FB_PGN_NOTE)
 		cv->status = 1;
 	/* Our own output first, so that a diagnostic follows what it is
-	 * about when both go to one terminal. */
-	flush_out(cv);
+	 * about on a terminal (a write per diagnostic would slow a file). */
+	if (cv->tty)
+		flush_out(cv);
 	if (d->game > 0)
 		snprintf(where, sizeof where, ", game %lu", d->game);
 	if (d->column > 0)
@@ -249,6 +251,7 @@ fb_convert_main(int argc, char **argv)
 		return 0;
 	}
 	cv->what = "line";
+	cv->tty = isatty(STDOUT_FILENO) && isatty(STDERR_FILENO);
 	if (cv->opt.first == argc)
 		convert_file(cv, "-");
 	for (int i = cv->opt.first; i < argc && !cv->write_failed; i++) {

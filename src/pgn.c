@@ -105,21 +105,26 @@ fb_pgn_init(struct fb_pgn *p, enum fb_pgn_format format,
 /* ---- translating one FEN ---- */
 
 /* Translates text[0..n), which starts at column col (1-based) of line
- * line, into p->out. Returns the length of the result, or -1 when the text
- * is to stay as it was (malformed, or too long); diagnostics are sent. */
+ * line, into p->out; width, when not 0, is the board the game is played on.
+ * Returns the length of the result, or -1 when the text is to stay as it
+ * was (malformed, another board, too long); diagnostics are sent. One parse
+ * serves the check and the print (it is most of the cost per game). */
 static int
 translate(struct fb_pgn *p, const char *text, size_t n,
-	  const struct fb_fen_style *style, unsigned long line, size_t col)
+	  const struct fb_fen_style *style, unsigned width, const char *game,
+	  unsigned long line, size_t col)
 {
 	struct fb_fen_report rep;
-	int len;
+	struct fb_fen fen;
+	int rc;
 
 	if (n > FB_PGN_FEN_MAX) {
 		say(p, FB_PGN_TOO_LONG, 0, line, col,
 		    "FEN longer than %d bytes, left unchanged", FB_PGN_FEN_MAX);
 		return -1;
 	}
-	len = fb_fen_translate(text, n, style, p->out, sizeof p->out, &rep);
+	p->stats.fens++;
+	rc = fb_fen_parse(&fen, text, n, &rep);
 	for (unsigned i = 0; i < rep.ndiag; i++)
 		say(p, rep.error ? FB_PGN_FEN_ERROR : FB_PGN_FEN_DROP,
 		    rep.diag[i].code, line, col + rep.diag[i].offset, "%s%s",
@@ -128,10 +133,15 @@ translate(struct fb_pgn *p, const char *text, size_t n,
 	if (rep.nmore > 0)
 		say(p, FB_PGN_FEN_DROP, FB_WROOK, line, 0,
 		    "%u more castling letters dropped", rep.nmore);
-	p->stats.fens++;
-	if (len < 0 || rep.error)
+	if (rc < 0)
 		return -1;
-	return len;
+	if (width != 0 && fen.width != width) {
+		say(p, FB_PGN_FEN_ERROR, FB_EWIDTH, line, col,
+		    "FEN of %u files in a game of %s (%u files), left "
+		    "unchanged", fen.width, game, width);
+		return -1;
+	}
+	return fb_fen_print(&fen, style, p->out, sizeof p->out);
 }
 
 /* ---- FEN and EPD lines ---- */
@@ -168,7 +178,7 @@ line_done(struct fb_pgn *p, const char *s, size_t n)
 		}
 		e = f;
 	}
-	len = translate(p, s + b, e - b, &p->style, p->line, b + 1);
+	len = translate(p, s + b, e - b, &p->style, 0, NULL, p->line, b + 1);
 	if (len < 0) {
 		emit(p, s, n);
 		return;
@@ -416,7 +426,6 @@ write_fen(struct fb_pgn *p, const char *l, size_t len, const struct tag *t,
 {
 	struct fb_fen_style style = p->style;
 	size_t b = t->value, e = t->value + t->value_len;
-	struct fb_fen fen;
 	int n;
 
 	while (b < e && blank(l[b]))
@@ -427,18 +436,10 @@ write_fen(struct fb_pgn *p, const char *l, size_t len, const struct tag *t,
 		emit(p, l, len);
 		return;
 	}
-	if (v != NULL) {
-		if (fb_fen_parse(&fen, l + b, e - b, NULL) == 0 &&
-		    fen.width != v->width) {
-			say(p, FB_PGN_FEN_ERROR, FB_EWIDTH, line, b + 1,
-			    "FEN of %u files in a game of %s (%u files), left "
-			    "unchanged", fen.width, v->name, v->width);
-			emit(p, l, len);
-			return;
-		}
+	if (v != NULL)
 		style.prefix = v->prefix;
-	}
-	n = translate(p, l + b, e - b, &style, line, b + 1);
+	n = translate(p, l + b, e - b, &style, v ? v->width : 0,
+		      v ? v->name : NULL, line, b + 1);
 	if (n < 0) {
 		emit(p, l, len);
 		return;
