@@ -19,6 +19,10 @@ deps() {
 		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
 			missing+=("$p")
 	done
+	# tests/engines/pgn_files.py runs chessops (npm) with node; a node
+	# from elsewhere (nodesource) is fine, Debian's only when none is there.
+	command -v node >/dev/null && command -v npm >/dev/null ||
+		missing+=(nodejs npm)
 	[ ${#missing[@]} -eq 0 ] && return 0
 	echo "dev.sh: installing ${missing[*]}" >&2
 	local sudo=""

@@ -359,6 +359,36 @@ set_variant(void *cfg, const struct fb_option *o, const char *val,
 	return bad(err, errlen, "unknown variant '%s' (%s)", val, names);
 }
 
+/* convert --format: the words of o->arg in the order of enum
+ * fb_pgn_format. */
+static int
+set_format(void *cfg, const struct fb_option *o, const char *val,
+	   const char *dir, char *err, size_t errlen)
+{
+	int i = word_index(o, val);
+
+	(void)dir;
+	if (i < 0)
+		return bad_word(o, val, err, errlen);
+	*(enum fb_pgn_format *)field(cfg, o) = (enum fb_pgn_format)i;
+	return 0;
+}
+
+/* convert --select: the words of o->arg in the order of enum
+ * fb_pgn_select. */
+static int
+set_select(void *cfg, const struct fb_option *o, const char *val,
+	   const char *dir, char *err, size_t errlen)
+{
+	int i = word_index(o, val);
+
+	(void)dir;
+	if (i < 0)
+		return bad_word(o, val, err, errlen);
+	*(enum fb_pgn_select *)field(cfg, o) = (enum fb_pgn_select)i;
+	return 0;
+}
+
 #define BRIDGE(f) offsetof(struct fb_config, f)
 #define ARGV_INI (FB_SCOPE_ARGV | FB_SCOPE_INI)
 
@@ -423,8 +453,8 @@ static const struct fb_option bridge_options[] = {
 const struct fb_option_table fb_config_bridge_table = {
 	.usage =
 		"Usage: fenbridge [OPTIONS] -- ENGINE [ARGS...]\n"
-		"       fenbridge convert --to=xfen|shredder [--keep-ep] "
-		"[--variant=NAME] [FEN ...]\n"
+		"       fenbridge convert --to=xfen|shredder [OPTIONS] "
+		"[FILE|FEN ...]\n"
 		"\n"
 		"Starts ENGINE and relays every line between it and the GUI on "
 		"stdin and\n"
@@ -459,6 +489,21 @@ static const struct fb_option convert_options[] = {
 		 "(janus: 's', embassy: 'm')",
 	 .scope = FB_SCOPE_ARGV, .set = set_variant,
 	 .field = CONVERT(style.prefix)},
+	{.name = "format", .kind = FB_ARG_WORD, .arg = "auto|fen|epd|pgn",
+	 .def = "auto",
+	 .help = "what FILE holds: FEN lines, EPD lines (the first four "
+		 "fields are the position) or PGN games (every FEN tag); auto "
+		 "decides per input from its first line with content",
+	 .scope = FB_SCOPE_ARGV, .set = set_format, .field = CONVERT(format)},
+	{.name = "select", .kind = FB_ARG_WORD,
+	 .arg = "all|classical|setup|chess960", .def = "all",
+	 .help = "PGN: write only the games without a FEN tag (classical), "
+		 "with one (setup), or whose FEN tag is a Chess960 start "
+		 "position (chess960); games are copied whole",
+	 .scope = FB_SCOPE_ARGV, .set = set_select, .field = CONVERT(select)},
+	{.name = "verbose", .short_name = 'v',
+	 .help = "also say how each input was read and what it held",
+	 .scope = FB_SCOPE_ARGV, .set = set_flag, .field = CONVERT(verbose)},
 	{.name = "help", .short_name = 'h', .help = "this text",
 	 .scope = FB_SCOPE_ARGV, .set = set_action, .field = CONVERT(action),
 	 .value = FB_SHOW_HELP},
@@ -467,8 +512,7 @@ static const struct fb_option convert_options[] = {
 
 const struct fb_option_table fb_config_convert_table = {
 	.usage =
-		"Usage: fenbridge convert --to=xfen|shredder [--keep-ep] "
-		"[--variant=NAME] [FEN ...]\n"
+		"Usage: fenbridge convert --to=xfen|shredder [OPTIONS] [FILE|FEN ...]\n"
 		"\n"
 		"Translates the castling field of each FEN between X-FEN (KQkq, "
 		"a file\n"
@@ -476,16 +520,23 @@ const struct fb_option_table fb_config_convert_table = {
 		"files,\n"
 		"HAha). Either dialect, or a mix, is read; 8x8 and 10x8 boards.\n"
 		"\n"
-		"With FEN arguments, prints each translation on its own line. "
-		"Without,\n"
-		"reads standard input, one FEN per line (LF or CRLF), and writes "
-		"exactly\n"
-		"one line per input line: the translation, or a malformed FEN "
-		"unchanged.\n"
-		"Blank lines pass through as blank lines.\n",
+		"Reads each FILE (an operand that is no file but has a blank is "
+		"a FEN,\n"
+		"translated on a line of its own; '-' or none: standard input) "
+		"and\n"
+		"writes it to standard output with only the castling fields "
+		"(toward\n"
+		"X-FEN also the en-passant fields) changed: in FEN lines, in the "
+		"first\n"
+		"four fields of EPD lines, in every [FEN \"...\"] tag of PGN "
+		"games (where\n"
+		"[SetUp \"1\"] is added if missing, and the Variant tag tells "
+		"the board).\n"
+		"Every other byte is copied as it was.\n",
 	.epilog =
-		"Diagnostics go to standard error, naming the line or argument "
-		"number.\n"
+		"Diagnostics go to standard error, naming the line (and PGN "
+		"game) or\n"
+		"argument number.\n"
 		"An impossible castling right (no rook where it points, king off "
 		"its\n"
 		"back rank) is dropped with a warning; a malformed FEN is left "

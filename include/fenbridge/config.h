@@ -15,6 +15,7 @@
 
 #include "fenbridge/fen.h"
 #include "fenbridge/filter.h"
+#include "fenbridge/pgn.h"
 
 #define FB_CONFIG_DEFAULT_GRACE_MS 5000
 
@@ -128,7 +129,10 @@ struct fb_convert_config {
 	enum fb_config_action action; /* FB_RUN_BRIDGE: convert */
 	struct fb_fen_style style;    /* --to, --keep-ep, --variant */
 	bool have_to;                 /* --to was given */
-	int first;                    /* argv index of the first FEN */
+	enum fb_pgn_format format;    /* --format (default auto) */
+	enum fb_pgn_select select;    /* --select (default all) */
+	bool verbose;                 /* --verbose */
+	int first;                    /* argv index of the first operand */
 };
 
 /*

@@ -26,7 +26,7 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 here=$root/tests/fuzz
 secs=${1:-60}
 build=${FUZZ_BUILD:-$root/build-fuzz}
-targets=(${FUZZ_TARGETS:-fen line filter game config})
+targets=(${FUZZ_TARGETS:-fen line filter game config pgn})
 
 case $secs in
 '' | *[!0-9]*)

@@ -1,0 +1,964 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * PGN, EPD and FEN files, streamed (see pgn.h). The PGN scanner knows just
+ * enough of the PGN standard (sections 8.1 and 8.2: tag pairs, movetext,
+ * brace and rest-of-line comments, % escape lines) to find where a game's
+ * tag section starts and ends; only the tag section is buffered, since the
+ * SetUp tag and the Variant tag may stand after the FEN tag and --select
+ * decides on the whole section. Movetext is scanned, not parsed, and passes
+ * as spans of the caller's input.
+ *
+ * No I/O in this file.
+ */
+#include "fenbridge/pgn.h"
+
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "fenbridge/variant.h"
+
+enum { S_MOVE, S_TAGS, S_LINE };
+/* S_MOVE: at a line's start (blanks only so far), in text, in a brace
+ * comment, up to the end of the line (';' comment, '%' escape). */
+enum { M_START, M_TEXT, M_BRACE, M_EOL };
+/* S_TAGS: at a line's start, inside a tag line. */
+enum { T_START, T_LINE };
+
+static const unsigned char bom[3] = {0xef, 0xbb, 0xbf};
+
+static bool
+blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r';
+}
+
+static void
+emit(struct fb_pgn *p, const char *s, size_t n)
+{
+	if (n > 0)
+		p->emit(p->ctx, s, n);
+}
+
+static void
+emit_kept(struct fb_pgn *p, const char *s, size_t n)
+{
+	if (p->keep)
+		emit(p, s, n);
+}
+
+__attribute__((format(printf, 6, 7))) static void
+say(struct fb_pgn *p, enum fb_pgn_kind kind, int code, unsigned long line,
+    size_t column, const char *fmt, ...)
+{
+	struct fb_pgn_diag d = {.kind = kind, .code = code, .line = line,
+				.column = column};
+	va_list ap;
+
+	if (p->diag == NULL)
+		return;
+	d.game = p->format == FB_PGN_PGN ? p->game : 0;
+	va_start(ap, fmt);
+	vsnprintf(d.msg, sizeof d.msg, fmt, ap);
+	va_end(ap);
+	p->diag(p->ctx, &d);
+}
+
+const char *
+fb_pgn_format_name(enum fb_pgn_format f)
+{
+	switch (f) {
+	case FB_PGN_FEN:
+		return "fen";
+	case FB_PGN_EPD:
+		return "epd";
+	case FB_PGN_PGN:
+		return "pgn";
+	default:
+		return "auto";
+	}
+}
+
+void
+fb_pgn_init(struct fb_pgn *p, enum fb_pgn_format format,
+	    enum fb_pgn_select select, const struct fb_fen_style *style,
+	    char *buf, size_t cap, fb_pgn_emit_fn emitfn, fb_pgn_diag_fn diag,
+	    void *ctx)
+{
+	memset(p, 0, sizeof *p);
+	p->format = format;
+	p->select = select;
+	p->style = *style;
+	p->emit = emitfn;
+	p->diag = diag;
+	p->ctx = ctx;
+	p->buf = buf;
+	p->cap = cap;
+	p->line = 1;
+	p->state = format == FB_PGN_PGN ? S_MOVE : S_LINE;
+	/* Text before the first game: a file of movetext without tags is a
+	 * classical game. */
+	p->keep = select == FB_PGN_ALL || select == FB_PGN_CLASSICAL;
+}
+
+/* ---- translating one FEN ---- */
+
+/* Translates text[0..n), which starts at column col (1-based) of line
+ * line, into p->out; width, when not 0, is the board the game is played on.
+ * Returns the length of the result, or -1 when the text is to stay as it
+ * was (malformed, another board, too long); diagnostics are sent. One parse
+ * serves the check and the print (it is most of the cost per game). */
+static int
+translate(struct fb_pgn *p, const char *text, size_t n,
+	  const struct fb_fen_style *style, unsigned width, const char *game,
+	  unsigned long line, size_t col)
+{
+	struct fb_fen_report rep;
+	struct fb_fen fen;
+	int rc;
+
+	if (n > FB_PGN_FEN_MAX) {
+		say(p, FB_PGN_TOO_LONG, 0, line, col,
+		    "FEN longer than %d bytes, left unchanged", FB_PGN_FEN_MAX);
+		return -1;
+	}
+	p->stats.fens++;
+	rc = fb_fen_parse(&fen, text, n, &rep);
+	for (unsigned i = 0; i < rep.ndiag; i++)
+		say(p, rep.error ? FB_PGN_FEN_ERROR : FB_PGN_FEN_DROP,
+		    rep.diag[i].code, line, col + rep.diag[i].offset, "%s%s",
+		    rep.error ? "malformed FEN, left unchanged: " : "",
+		    rep.diag[i].msg);
+	if (rep.nmore > 0)
+		say(p, FB_PGN_FEN_DROP, FB_WROOK, line, 0,
+		    "%u more castling letters dropped", rep.nmore);
+	if (rc < 0)
+		return -1;
+	if (width != 0 && fen.width != width) {
+		say(p, FB_PGN_FEN_ERROR, FB_EWIDTH, line, col,
+		    "FEN of %u files in a game of %s (%u files), left "
+		    "unchanged", fen.width, game, width);
+		return -1;
+	}
+	return fb_fen_print(&fen, style, p->out, sizeof p->out);
+}
+
+/* ---- FEN and EPD lines ---- */
+
+static void
+line_done(struct fb_pgn *p, const char *s, size_t n)
+{
+	size_t end = n, b = 0, e;
+	int len;
+
+	if (end > 0 && s[end - 1] == '\n')
+		end--;
+	if (end > 0 && s[end - 1] == '\r')
+		end--;
+	while (b < end && (s[b] == ' ' || s[b] == '\t'))
+		b++;
+	e = end;
+	while (e > b && (s[e - 1] == ' ' || s[e - 1] == '\t'))
+		e--;
+	if (b == e) {
+		emit(p, s, n);
+		return;
+	}
+	if (p->format == FB_PGN_EPD) {
+		/* The position is the first four fields; the operations
+		 * after them stay as they are. */
+		size_t f = b;
+		for (int k = 0; k < 4 && f < e; k++) {
+			while (f < e && s[f] != ' ' && s[f] != '\t')
+				f++;
+			if (k < 3)
+				while (f < e && (s[f] == ' ' || s[f] == '\t'))
+					f++;
+		}
+		e = f;
+	}
+	len = translate(p, s + b, e - b, &p->style, 0, NULL, p->line, b + 1);
+	if (len < 0) {
+		emit(p, s, n);
+		return;
+	}
+	emit(p, s, b);
+	emit(p, p->out, (size_t)len);
+	emit(p, s + e, n - e);
+}
+
+static size_t
+scan_line(struct fb_pgn *p, const char *d, size_t n, size_t i)
+{
+	const char *q = memchr(d + i, '\n', n - i);
+	size_t end = q != NULL ? (size_t)(q - d) + 1 : n, k = end - i;
+
+	if (p->raw) {
+		emit(p, d + i, k);
+	} else if (p->len + k > p->cap) {
+		say(p, FB_PGN_TOO_LONG, 0, p->line, 0,
+		    "line longer than %zu bytes, left unchanged", p->cap);
+		emit(p, p->buf, p->len);
+		emit(p, d + i, k);
+		p->len = 0;
+		p->raw = true;
+	} else if (q != NULL && p->len == 0) {
+		line_done(p, d + i, k); /* the whole line is here */
+	} else {
+		memcpy(p->buf + p->len, d + i, k);
+		p->len += k;
+		if (q != NULL) {
+			line_done(p, p->buf, p->len);
+			p->len = 0;
+		}
+	}
+	if (q != NULL) {
+		p->raw = false;
+		p->line++;
+	}
+	return end;
+}
+
+/* ---- PGN tag sections ---- */
+
+struct tag {
+	size_t start;            /* the '[' */
+	size_t name, name_len;
+	size_t value, value_len; /* between the quotes, escapes as written */
+};
+
+/* A tag name's characters (PGN standard 8.1.1: letters, digits, '_';
+ * '+', '#', '=', ':', '-' as import format allows). */
+static const bool name_chars[256] = {
+	['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1, ['5'] = 1,
+	['6'] = 1, ['7'] = 1, ['8'] = 1, ['9'] = 1, ['A'] = 1, ['B'] = 1,
+	['C'] = 1, ['D'] = 1, ['E'] = 1, ['F'] = 1, ['G'] = 1, ['H'] = 1,
+	['I'] = 1, ['J'] = 1, ['K'] = 1, ['L'] = 1, ['M'] = 1, ['N'] = 1,
+	['O'] = 1, ['P'] = 1, ['Q'] = 1, ['R'] = 1, ['S'] = 1, ['T'] = 1,
+	['U'] = 1, ['V'] = 1, ['W'] = 1, ['X'] = 1, ['Y'] = 1, ['Z'] = 1,
+	['a'] = 1, ['b'] = 1, ['c'] = 1, ['d'] = 1, ['e'] = 1, ['f'] = 1,
+	['g'] = 1, ['h'] = 1, ['i'] = 1, ['j'] = 1, ['k'] = 1, ['l'] = 1,
+	['m'] = 1, ['n'] = 1, ['o'] = 1, ['p'] = 1, ['q'] = 1, ['r'] = 1,
+	['s'] = 1, ['t'] = 1, ['u'] = 1, ['v'] = 1, ['w'] = 1, ['x'] = 1,
+	['y'] = 1, ['z'] = 1, ['_'] = 1, ['+'] = 1, ['#'] = 1, ['='] = 1,
+	[':'] = 1, ['-'] = 1};
+
+/*
+ * Reads the next tag of line s[0..n) from *pos. Returns 1 with t filled,
+ * 0 at the end of the line, or -1 with *why and *pos at the fault; t holds
+ * what was read (a name, a whole value) even then.
+ */
+static int
+next_tag(const char *s, size_t n, size_t *pos, struct tag *t,
+	 const char **why)
+{
+	size_t i = *pos;
+
+	memset(t, 0, sizeof *t);
+	while (i < n && blank(s[i]))
+		i++;
+	*pos = i;
+	if (i == n)
+		return 0;
+	if (s[i] != '[') {
+		*why = "text after a tag";
+		return -1;
+	}
+	t->start = i++;
+	while (i < n && blank(s[i]))
+		i++;
+	t->name = i;
+	while (i < n && name_chars[(unsigned char)s[i]])
+		i++;
+	t->name_len = i - t->name;
+	while (i < n && blank(s[i]))
+		i++;
+	*pos = i;
+	if (t->name_len == 0) {
+		*why = "a tag without a name";
+		return -1;
+	}
+	if (i == n || s[i] != '"') {
+		*why = "a tag without a quoted value";
+		return -1;
+	}
+	t->value = ++i;
+	{
+		const char *q = memchr(s + i, '"', n - i);
+		if (q != NULL && memchr(s + i, '\\', (size_t)(q - s) - i) == NULL)
+			i = (size_t)(q - s);
+		else /* escapes: \" and \\ (PGN standard 7) */
+			while (i < n && s[i] != '"')
+				i += s[i] == '\\' && i + 1 < n ? 2 : 1;
+	}
+	*pos = i;
+	if (i >= n) {
+		t->value_len = 0;
+		*why = "a tag value without its closing quote";
+		return -1;
+	}
+	t->value_len = i - t->value;
+	i++;
+	while (i < n && blank(s[i]))
+		i++;
+	*pos = i;
+	if (i == n || s[i] != ']') {
+		*why = "a tag line without its closing bracket";
+		return -1;
+	}
+	*pos = i + 1;
+	return 1;
+}
+
+static bool
+is_name(const char *s, const struct tag *t, const char *name)
+{
+	return t->name_len == strlen(name) &&
+	       memcmp(s + t->name, name, t->name_len) == 0;
+}
+
+/* What the whole section says, gathered before anything is written. */
+#define MARKS 16
+struct section {
+	bool fen, setup, chess960, variant;
+	size_t variant_at, variant_len;
+	/* The lines that write_section must look at (a FEN tag, a fault):
+	 * offset and line index; all of them when there are more. */
+	size_t mark[MARKS];
+	unsigned long mark_line[MARKS];
+	unsigned nmarks;
+	bool all;
+};
+
+/* The end of the line starting at s[i] in s[0..n), past its '\n'. */
+static size_t
+line_end(const char *s, size_t n, size_t i)
+{
+	const char *q = memchr(s + i, '\n', n - i);
+
+	return q != NULL ? (size_t)(q - s) + 1 : n;
+}
+
+/* The length of line s[0..n) without its "\n" or "\r\n". */
+static size_t
+content_len(const char *s, size_t n)
+{
+	if (n > 0 && s[n - 1] == '\n')
+		n--;
+	if (n > 0 && s[n - 1] == '\r')
+		n--;
+	return n;
+}
+
+static void
+survey(const char *s, size_t n, bool starts, struct section *sec)
+{
+	unsigned long line = 0;
+
+	memset(sec, 0, sizeof *sec);
+	for (size_t at = 0; at < n; line++) {
+		size_t end = line_end(s, n, at), len, pos = 0;
+		const char *l = s + at, *why;
+		struct tag t;
+		int rc;
+
+		len = content_len(l, end - at);
+		while ((rc = next_tag(l, len, &pos, &t, &why)) != 0) {
+			if ((rc < 0 || is_name(l, &t, "FEN")) &&
+			    (sec->nmarks == 0 ||
+			     sec->mark[sec->nmarks - 1] != at)) {
+				if (sec->nmarks == MARKS)
+					sec->all = true;
+				else {
+					sec->mark[sec->nmarks] = at;
+					sec->mark_line[sec->nmarks++] = line;
+				}
+			}
+			if (is_name(l, &t, "SetUp"))
+				sec->setup = true;
+			if (is_name(l, &t, "Variant") &&
+			    (rc > 0 || t.value_len > 0)) {
+				sec->variant = true;
+				sec->variant_at = at + t.value;
+				sec->variant_len = t.value_len;
+			}
+			if (is_name(l, &t, "FEN") && !sec->fen) {
+				struct fb_fen fen;
+				const char *v = l + t.value;
+				size_t vl = t.value_len;
+				sec->fen = true;
+				while (vl > 0 && blank(v[vl - 1]))
+					vl--;
+				while (vl > 0 && blank(*v))
+					v++, vl--;
+				sec->chess960 =
+					starts &&
+					fb_fen_parse(&fen, v, vl, NULL) == 0 &&
+					fb_pgn_is_chess960_start(&fen);
+			}
+			if (rc < 0)
+				break;
+		}
+		at = end;
+	}
+}
+
+static bool
+wanted(const struct fb_pgn *p, const struct section *sec)
+{
+	switch (p->select) {
+	case FB_PGN_CLASSICAL:
+		return !sec->fen;
+	case FB_PGN_SETUP:
+		return sec->fen;
+	case FB_PGN_CHESS960:
+		return sec->chess960;
+	default:
+		return true;
+	}
+}
+
+/* Writes the FEN tag t of line l (line number line), translated. */
+static void
+write_fen(struct fb_pgn *p, const char *l, size_t len, const struct tag *t,
+	  const struct fb_variant *v, bool known, unsigned long line)
+{
+	struct fb_fen_style style = p->style;
+	size_t b = t->value, e = t->value + t->value_len;
+	int n;
+
+	while (b < e && blank(l[b]))
+		b++;
+	while (e > b && blank(l[e - 1]))
+		e--;
+	if (!known) {
+		emit(p, l, len);
+		return;
+	}
+	if (v != NULL)
+		style.prefix = v->prefix;
+	n = translate(p, l + b, e - b, &style, v ? v->width : 0,
+		      v ? v->name : NULL, line, b + 1);
+	if (n < 0) {
+		emit(p, l, len);
+		return;
+	}
+	emit(p, l, b);
+	emit(p, p->out, (size_t)n);
+	emit(p, l + e, len - e);
+}
+
+/* Writes line s[at..end) (line number line) with its FEN tags translated
+ * and, before the first, a SetUp tag if the section has none. */
+static void
+write_line(struct fb_pgn *p, const char *s, size_t at, size_t end,
+	   unsigned long line, const struct fb_variant *v, bool known,
+	   bool *setup)
+{
+	size_t len, pos = 0, done = 0;
+	const char *l = s + at, *why;
+	struct tag t;
+	int rc;
+
+	bool first = true;
+
+	len = content_len(l, end - at);
+	for (; (rc = next_tag(l, len, &pos, &t, &why)) > 0; first = false) {
+		if (!is_name(l, &t, "FEN"))
+			continue;
+		emit(p, l + done, t.start - done);
+		if (!*setup) {
+			/* A PGN reader ignores a FEN tag without SetUp "1"
+			 * (PGN standard 9.7.1). On a line of its own, the new
+			 * tag gets a line of its own, indented and ended
+			 * alike. */
+			const char *eol = end - at > len + 1 ? "\r\n" : "\n";
+			emit(p, "[SetUp \"1\"]", 11);
+			if (first) {
+				emit(p, eol, strlen(eol));
+				emit(p, l, t.start);
+			} else {
+				emit(p, " ", 1);
+			}
+			say(p, FB_PGN_SETUP_ADDED, 0, line, 0,
+			    "FEN tag without a SetUp tag: [SetUp \"1\"] added");
+			*setup = true;
+		}
+		done = t.start;
+		write_fen(p, l + done, pos - done,
+			  &(struct tag){.value = t.value - done,
+					.value_len = t.value_len},
+			  v, known, line);
+		done = pos;
+	}
+	if (rc < 0)
+		say(p, FB_PGN_BAD_TAG, 0, line, pos + 1,
+		    "%s; the rest of the line is left unchanged", why);
+	emit(p, l + done, end - at - done);
+}
+
+/* Writes the tag section s[0..n) (its first line is p->game_line) with
+ * every FEN tag translated and a SetUp tag added where missing. */
+static void
+write_section(struct fb_pgn *p, const char *s, size_t n,
+	      const struct section *sec)
+{
+	const struct fb_variant *v = NULL;
+	bool known = true, setup = sec->setup;
+	size_t done = 0;
+
+	if (sec->variant) {
+		v = fb_variant_find(s + sec->variant_at, sec->variant_len);
+		known = v != NULL;
+		if (!known && sec->fen)
+			say(p, FB_PGN_NOTE, 0, p->game_line, 0,
+			    "variant \"%.*s\" is not in fenbridge's table: its "
+			    "FEN tags are left unchanged",
+			    (int)(sec->variant_len > 40 ? 40 : sec->variant_len),
+			    s + sec->variant_at);
+	}
+	if (sec->all) {
+		unsigned long line = p->game_line;
+		for (size_t at = 0; at < n; line++) {
+			size_t end = line_end(s, n, at);
+			write_line(p, s, at, end, line, v, known, &setup);
+			at = end;
+		}
+		return;
+	}
+	/* Only the marked lines need a look; the others go out in one. */
+	for (unsigned k = 0; k < sec->nmarks; k++) {
+		size_t at = sec->mark[k], end = line_end(s, n, at);
+		emit(p, s + done, at - done);
+		write_line(p, s, at, end, p->game_line + sec->mark_line[k], v,
+			   known, &setup);
+		done = end;
+	}
+	emit(p, s + done, n - done);
+}
+
+/* The tag section buf[0..upto) is complete: pick, translate, write; then
+ * what follows it in the buffer (blanks, a blank line) as it is. */
+static void
+end_tags(struct fb_pgn *p, size_t upto)
+{
+	if (!p->raw) {
+		struct section sec;
+		survey(p->buf, upto, p->select == FB_PGN_CHESS960, &sec);
+		p->keep = wanted(p, &sec);
+		if (p->keep)
+			write_section(p, p->buf, upto, &sec);
+		emit_kept(p, p->buf + upto, p->len - upto);
+	}
+	if (p->keep)
+		p->stats.written++;
+	p->len = 0;
+	p->raw = false;
+	p->state = S_MOVE;
+	p->sub = M_START;
+}
+
+/* Appends d[0..k) to the tag section, or passes it on when it is over the
+ * buffer (then the game is written unchanged, whatever --select says). */
+static void
+append(struct fb_pgn *p, const char *d, size_t k)
+{
+	if (!p->raw && p->len + k > p->cap) {
+		say(p, FB_PGN_TOO_LONG, 0, p->line, 0,
+		    "tag section longer than %zu bytes (a tag line without "
+		    "its end?): the game is written unchanged", p->cap);
+		p->keep = true;
+		p->raw = true;
+		emit(p, p->buf, p->len);
+		p->len = 0;
+	}
+	if (p->raw)
+		emit_kept(p, d, k);
+	else {
+		memcpy(p->buf + p->len, d, k);
+		p->len += k;
+	}
+}
+
+static bool
+is_result(const struct fb_pgn *p)
+{
+	static const char *const results[] = {"1-0", "0-1", "1/2-1/2", "*"};
+
+	for (size_t i = 0; i < 4; i++)
+		if (p->tail_len == strlen(results[i]) &&
+		    memcmp(p->tail, results[i], p->tail_len) == 0)
+			return true;
+	return false;
+}
+
+/* The current game ends (a new tag section starts, or the input ends). */
+static void
+end_game(struct fb_pgn *p)
+{
+	if (p->game > 0 && p->keep && !is_result(p))
+		say(p, FB_PGN_TRUNCATED, 0, p->line, 0,
+		    "the game (from line %lu) does not end with a result "
+		    "(1-0, 0-1, 1/2-1/2 or *): truncated?", p->game_line);
+}
+
+static void
+start_game(struct fb_pgn *p)
+{
+	p->game++;
+	p->stats.games++;
+	p->game_line = p->line;
+	p->state = S_TAGS;
+	p->sub = T_START;
+	p->len = p->line_start = 0;
+	p->raw = false;
+	p->keep = false;
+	p->tail_len = 0;
+	p->tail_open = false;
+}
+
+static size_t
+scan_tags(struct fb_pgn *p, const char *d, size_t n, size_t i)
+{
+	while (i < n) {
+		if (p->sub == T_START) {
+			char c = d[i];
+			if (blank(c)) {
+				append(p, d + i++, 1);
+			} else if (c == '\n') {
+				/* A blank line ends the tag section. */
+				append(p, d + i++, 1);
+				end_tags(p, p->line_start);
+				p->line++;
+				return i;
+			} else if (c == '[') {
+				p->sub = T_LINE;
+			} else {
+				/* Movetext (or a comment) starts: the blanks
+				 * before it go out after the section. */
+				end_tags(p, p->line_start);
+				return i;
+			}
+		} else {
+			const char *q = memchr(d + i, '\n', n - i);
+			size_t end = q != NULL ? (size_t)(q - d) + 1 : n;
+			append(p, d + i, end - i);
+			i = end;
+			if (q != NULL) {
+				p->line++;
+				p->sub = T_START;
+				p->line_start = p->len;
+			}
+		}
+	}
+	return i;
+}
+
+/* ---- PGN movetext ---- */
+
+/* Notes plain movetext s[0..n) for the last token of the game. */
+static void
+note_text(struct fb_pgn *p, const char *s, size_t n)
+{
+	size_t e = n, b;
+
+	while (e > 0 && blank(s[e - 1]))
+		e--;
+	if (e == 0) {
+		if (n > 0)
+			p->tail_open = false;
+		return;
+	}
+	b = e;
+	while (b > 0 && !blank(s[b - 1]))
+		b--;
+	if (b > 0 || !p->tail_open)
+		p->tail_len = 0;
+	for (size_t k = b; k < e; k++) {
+		if (p->tail_len < sizeof p->tail)
+			p->tail[p->tail_len] = s[k];
+		p->tail_len++;
+	}
+	p->tail_open = e == n;
+}
+
+/* The bytes that matter in movetext outside a ';' comment: a line's end,
+ * a brace comment's start and end, a rest-of-line comment's start. */
+static const bool special[256] = {
+	['\n'] = true, ['{'] = true, ['}'] = true, [';'] = true};
+
+/* The offset of the first special byte in d[i..n), or n. Runs are short
+ * in real movetext (a comment every few bytes), where a table loop beats
+ * memchr's call overhead; four bytes a step keep the loop cheap. */
+static size_t
+skip_plain(const unsigned char *d, size_t n, size_t i)
+{
+	while (i + 4 <= n && !(special[d[i]] | special[d[i + 1]] |
+			       special[d[i + 2]] | special[d[i + 3]]))
+		i += 4;
+	while (i < n && !special[d[i]])
+		i++;
+	return i;
+}
+
+static size_t
+scan_moves(struct fb_pgn *p, const char *d, size_t n, size_t i)
+{
+	size_t from = i;
+
+	while (i < n) {
+		if (p->sub == M_START) {
+			char c = d[i];
+			/* A byte-order mark at a line's start is a blank:
+			 * files joined by cat keep theirs. */
+			if (blank(c) || (unsigned char)c == bom[0] ||
+			    (unsigned char)c == bom[1] ||
+			    (unsigned char)c == bom[2]) {
+				i++;
+			} else if (c == '\n') {
+				i++;
+				p->line++;
+			} else if (c == '[') {
+				emit_kept(p, d + from, i - from);
+				end_game(p);
+				start_game(p);
+				return i;
+			} else if (c == '%') {
+				p->sub = M_EOL;
+				i++;
+			} else {
+				p->sub = M_TEXT;
+			}
+		} else if (p->sub == M_EOL) {
+			const char *q = memchr(d + i, '\n', n - i);
+			if (q == NULL) {
+				i = n;
+				break;
+			}
+			i = (size_t)(q - d) + 1;
+			p->line++;
+			p->sub = M_START;
+		} else {
+			size_t s = i;
+			char c;
+			i = skip_plain((const unsigned char *)d, n, i);
+			if (p->sub == M_TEXT)
+				note_text(p, d + s, i - s);
+			if (i == n)
+				break;
+			c = d[i++];
+			if (c == '\n')
+				p->line++;
+			if (p->sub == M_BRACE) {
+				if (c == '}')
+					p->sub = M_TEXT;
+				continue;
+			}
+			p->tail_open = false;
+			if (c == '\n') {
+				p->sub = M_START;
+			} else if (c == '{') {
+				p->comment_line = p->line;
+				p->sub = M_BRACE;
+			} else if (c == ';') {
+				p->sub = M_EOL;
+			}
+		}
+	}
+	emit_kept(p, d + from, i - from);
+	return i;
+}
+
+/* ---- detection and the driver ---- */
+
+static bool
+number(const char *s, size_t n)
+{
+	if (n == 0)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (s[i] < '0' || s[i] > '9')
+			return false;
+	return true;
+}
+
+enum fb_pgn_format
+fb_pgn_detect(const char *s, size_t n)
+{
+	size_t i = 0, e, fields = 0, f5 = 0, f5len = 0, f6 = 0, f6len = 0;
+	bool slash = false;
+
+	if (n >= 3 && memcmp(s, bom, 3) == 0)
+		i = 3;
+	while (i < n && (blank(s[i]) || s[i] == '\n'))
+		i++;
+	if (i == n)
+		return FB_PGN_FEN;
+	if (strchr("[{;%", s[i]) != NULL)
+		return FB_PGN_PGN;
+	e = line_end(s, n, i);
+	e = i + content_len(s + i, e - i);
+	for (size_t k = i; k < e;) {
+		size_t b;
+		while (k < e && blank(s[k]))
+			k++;
+		if (k == e)
+			break;
+		b = k;
+		for (; k < e && !blank(s[k]); k++)
+			slash |= fields == 0 && s[k] == '/';
+		fields++;
+		if (fields == 5)
+			f5 = b, f5len = k - b;
+		if (fields == 6)
+			f6 = b, f6len = k - b;
+	}
+	if (!slash)
+		return FB_PGN_PGN;
+	if (fields > 6 || (fields >= 5 && !number(s + f5, f5len)) ||
+	    (fields == 6 && !number(s + f6, f6len)))
+		return FB_PGN_EPD;
+	return FB_PGN_FEN;
+}
+
+static void
+decide(struct fb_pgn *p)
+{
+	char det[FB_PGN_DETECT_MAX];
+	size_t n = p->ndet;
+
+	p->format = fb_pgn_detect(p->det, n);
+	p->state = p->format == FB_PGN_PGN ? S_MOVE : S_LINE;
+	say(p, FB_PGN_NOTE, 0, 1, 0, "read as %s (--format=auto)",
+	    p->format == FB_PGN_PGN	  ? "PGN"
+	    : p->format == FB_PGN_EPD ? "EPD"
+				      : "FEN lines");
+	memcpy(det, p->det, n);
+	p->ndet = 0;
+	fb_pgn_push(p, det, n);
+}
+
+/* Whether det holds content (not only a byte-order mark and blanks) and
+ * the line of that content is complete. */
+static bool
+first_line_done(const struct fb_pgn *p)
+{
+	size_t j = p->ndet >= 3 && memcmp(p->det, bom, 3) == 0 ? 3 : 0;
+
+	while (j < p->ndet && (blank(p->det[j]) || p->det[j] == '\n'))
+		j++;
+	return j < p->ndet && memchr(p->det + j, '\n', p->ndet - j) != NULL;
+}
+
+void
+fb_pgn_push(struct fb_pgn *p, const char *d, size_t n)
+{
+	size_t i = 0;
+
+	while (i < n) {
+		if (p->format == FB_PGN_AUTO) {
+			/* Gather the start of the input until its first line
+			 * with content is complete, then decide. */
+			char c = d[i++];
+			p->det[p->ndet++] = c;
+			if (p->ndet == sizeof p->det ||
+			    (c == '\n' && first_line_done(p)))
+				decide(p);
+			continue;
+		}
+		if (!p->started) {
+			/* A UTF-8 byte-order mark goes out as it is and is
+			 * not content. */
+			if (p->bom < 3 && (unsigned char)d[i] == bom[p->bom]) {
+				emit(p, d + i++, 1);
+				p->bom++;
+				continue;
+			}
+			p->started = true;
+		}
+		if (p->state == S_MOVE)
+			i = scan_moves(p, d, n, i);
+		else if (p->state == S_TAGS)
+			i = scan_tags(p, d, n, i);
+		else
+			i = scan_line(p, d, n, i);
+	}
+	/* After the loop: decide() pushes the gathered start again. */
+	if (n > 0)
+		p->last_nl = d[n - 1] == '\n';
+}
+
+void
+fb_pgn_finish(struct fb_pgn *p)
+{
+	if (p->format == FB_PGN_AUTO)
+		decide(p);
+	/* Diagnostics name the last line, not the empty one after it. */
+	if (p->last_nl && p->line > 1)
+		p->line--;
+	if (p->state == S_LINE) {
+		if (p->len > 0 && !p->raw)
+			line_done(p, p->buf, p->len);
+	} else if (p->state == S_TAGS) {
+		end_tags(p, p->len);
+		if (p->keep)
+			say(p, FB_PGN_TRUNCATED, 0, p->line, 0,
+			    "the input ends in the tag section of the game "
+			    "(from line %lu): no moves, no result",
+			    p->game_line);
+	} else {
+		if (p->sub == M_BRACE && p->keep)
+			say(p, FB_PGN_TRUNCATED, 0, p->line, 0,
+			    "the comment opened on line %lu is not closed at "
+			    "the end of the input", p->comment_line);
+		end_game(p);
+	}
+	p->len = 0;
+}
+
+/* ---- Chess960 starts ---- */
+
+bool
+fb_pgn_is_chess960_start(const struct fb_fen *fen)
+{
+	const char *back = fen->board[0];
+	int rooks = 0, bishops[2] = {0, 0}, n = 0, q = 0, k = 0;
+
+	if (fen->width != 8 || fen->side != 'w')
+		return false;
+	for (int f = 0; f < 8; f++) {
+		char c = back[f];
+		if (fen->board[1][f] != 'P' || fen->board[6][f] != 'p' ||
+		    fen->board[7][f] != c + ('a' - 'A'))
+			return false;
+		for (int r = 2; r < 6; r++)
+			if (fen->board[r][f] != '\0')
+				return false;
+		switch (c) {
+		case 'R':
+			/* the king stands between the rooks */
+			if (rooks++ == 1 && k == 0)
+				return false;
+			break;
+		case 'K':
+			if (rooks != 1)
+				return false;
+			k++;
+			break;
+		case 'B':
+			bishops[f % 2]++;
+			break;
+		case 'N':
+			n++;
+			break;
+		case 'Q':
+			q++;
+			break;
+		default:
+			return false;
+		}
+	}
+	return rooks == 2 && k == 1 && q == 1 && n == 2 && bishops[0] == 1 &&
+	       bishops[1] == 1;
+}
