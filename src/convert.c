@@ -13,6 +13,7 @@
 
 #include "fenbridge/config.h"
 #include "fenbridge/fen.h"
+#include "platform.h" /* getline on Windows */
 
 struct convert {
 	struct fb_fen_style style;
