@@ -25,10 +25,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
-#include <sys/wait.h>
 #include <unistd.h>
 #ifdef __linux__
 #include <sys/prctl.h>
+#include <sys/wait.h>
 #endif
 
 #include <uv.h>
@@ -36,6 +36,7 @@
 #include "fenbridge/filter.h"
 #include "fenbridge/line.h"
 #include "log.h"
+#include "platform.h"
 
 /* Larger than a pipe holds (64 KiB): a read that does not fill the buffer
  * tells libuv the pipe is drained, sparing a read that would only say
@@ -166,6 +167,13 @@ struct fb_bridge {
 };
 
 static const int forwarded_signals[3] = {SIGINT, SIGTERM, SIGHUP};
+#ifdef _WIN32
+/* None on Windows: Ctrl-C in a console reaches the engine there too, and
+ * uv_process_kill could only terminate it. */
+#define NFORWARDED 0
+#else
+#define NFORWARDED 3
+#endif
 
 static void outq_flush(struct outq *q);
 static void lifecycle(struct fb_bridge *b, enum bridge_event ev, int arg);
@@ -645,6 +653,17 @@ endpoint_open(struct fb_bridge *b, struct endpoint *ep, const char *name,
 			widen_pipe(fd);
 		if ((rc = uv_pipe_init(b->loop, &ep->h.pipe, 0)) == 0)
 			rc = uv_pipe_open(&ep->h.pipe, fd);
+		if (rc < 0 && fd <= 2) {
+			/* A pipe libuv cannot drive as a stream: under Wine, a
+			 * Unix pipe from the shell that started fenbridge.exe.
+			 * Blocking reads and writes in libuv's threads serve
+			 * it as they serve a file. */
+			fb_log_msg(FB_LOG_DEBUG, "%s: %s; using it as a file",
+				   name, uv_strerror(rc));
+			uv_close(&ep->h.handle, NULL);
+			ep->is_file = true;
+			return 0;
+		}
 		break;
 	case UV_TCP:
 		if ((rc = uv_tcp_init(b->loop, &ep->h.tcp)) == 0)
@@ -680,7 +699,9 @@ signal_name(int sig)
 	case SIGKILL: return "SIGKILL";
 	case SIGSEGV: return "SIGSEGV";
 	case SIGABRT: return "SIGABRT";
+#ifdef SIGPIPE
 	case SIGPIPE: return "SIGPIPE";
+#endif
 	default: return "signal";
 	}
 }
@@ -963,6 +984,10 @@ lifecycle(struct fb_bridge *b, enum bridge_event ev, int arg)
  *
  * The parent is the thread that forked: uv_spawn forks on the loop's
  * thread, fenbridge's main thread, which lives as long as fenbridge.
+ *
+ * Windows needs none of this: libuv's uv_spawn puts every child in a job
+ * object with JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE (src/win/process.c), whose
+ * one handle closes when fenbridge ends, however it ends (tests/wine).
  */
 int
 fb_bridge_exec_engine(int argc, char **argv)
@@ -1138,8 +1163,12 @@ spawn_engine(struct fb_bridge *b)
 		uv_close((uv_handle_t *)&b->proc, NULL);
 		/* The trampoline could not exec the engine and exits: reap
 		 * it here, since libuv stops watching a closed handle. */
+#ifdef __linux__
 		while (pid > 0 && waitpid(pid, NULL, 0) < 0 && errno == EINTR)
 			;
+#else
+		(void)pid;
+#endif
 		return rc;
 	}
 	fb_log_msg(FB_LOG_INFO, "engine started, pid %d", b->proc.pid);
@@ -1180,11 +1209,11 @@ direction_init(struct fb_bridge *b, struct direction *d, struct endpoint *src,
 static char **
 engine_env(const struct fb_config *cfg)
 {
-	extern char **environ;
+	char **base = fb_platform_environ();
 	size_t n = 0, k = 0;
 	char **env;
 
-	while (environ[n] != NULL)
+	while (base != NULL && base[n] != NULL)
 		n++;
 	if ((env = calloc(n + cfg->nenv + 1, sizeof *env)) == NULL)
 		return NULL;
@@ -1192,11 +1221,11 @@ engine_env(const struct fb_config *cfg)
 		bool replaced = false;
 		for (size_t j = 0; j < cfg->nenv; j++) {
 			size_t len = strcspn(cfg->env[j], "=") + 1;
-			if (strncmp(environ[i], cfg->env[j], len) == 0)
+			if (strncmp(base[i], cfg->env[j], len) == 0)
 				replaced = true;
 		}
 		if (!replaced)
-			env[k++] = environ[i];
+			env[k++] = base[i];
 	}
 	for (size_t j = 0; j < cfg->nenv; j++)
 		env[k++] = cfg->env[j];
@@ -1246,7 +1275,7 @@ own_handles_init(struct fb_bridge *b)
 		return rc;
 	}
 	b->timer.data = b;
-	for (int i = 0; i < 3; i++) {
+	for (int i = 0; i < NFORWARDED; i++) {
 		if ((rc = uv_signal_init(b->loop, &b->sig[i])) < 0) {
 			fb_log_msg(FB_LOG_ERROR, "uv_signal_init: %s",
 				   uv_strerror(rc));

@@ -26,6 +26,7 @@
 
 #include "fenbridge/game.h"
 #include "fenbridge/variant.h"
+#include "platform.h"
 
 /* Enough for both tables; parse_table asserts it. */
 #define MAX_OPTIONS 24
@@ -128,12 +129,12 @@ file_path(struct fb_config *c, const char *dir, const char *path)
 	size_t dl = strlen(dir), pl = strlen(path);
 	char *p;
 
-	if (path[0] == '/' || dl == 0)
+	if (fb_path_is_absolute(path) || dl == 0)
 		return copy(c, path);
 	if ((p = malloc(dl + pl + 2)) == NULL)
 		return NULL;
 	memcpy(p, dir, dl);
-	p[dl] = '/';
+	p[dl] = FB_PATH_SEP;
 	memcpy(p + dl + 1, path, pl + 1);
 	return keep(c, p);
 }
@@ -297,6 +298,36 @@ set_seconds(void *cfg, const struct fb_option *o, const char *val,
 	return 0;
 }
 
+/*
+ * Splits line into an argv that belongs to c, with room for a word before
+ * the first when first is set. Returns the array (words at argv[first..]),
+ * or NULL with err set.
+ */
+static char **
+split_owned(struct fb_config *c, const char *line, size_t first, char *err,
+	    size_t errlen)
+{
+	size_t n = strlen(line);
+	char *buf = keep(c, malloc(n + 1));
+	char **argv = keep(c, malloc((n / 2 + 2 + first) * sizeof *argv));
+	int words;
+
+	if (buf == NULL || argv == NULL) {
+		bad(err, errlen, "out of memory");
+		return NULL;
+	}
+	words = fb_config_split_words(line, buf, argv + first, n / 2 + 2);
+	if (words < 0) {
+		bad(err, errlen, "unterminated quote in '%s'", line);
+		return NULL;
+	}
+	if (words == 0 && first == 0) {
+		bad(err, errlen, "empty command");
+		return NULL;
+	}
+	return argv;
+}
+
 /* The INI's engine command line. Its words and their array belong to the
  * config; a relative program path is relative to the file's folder, and a
  * bare name too when such a file exists there (main checks that). */
@@ -305,24 +336,31 @@ set_engine(void *cfg, const struct fb_option *o, const char *val,
 	   const char *dir, char *err, size_t errlen)
 {
 	struct fb_config *c = cfg;
-	size_t n = strlen(val);
-	char *buf = keep(c, malloc(n + 1));
-	char **argv = keep(c, malloc((n / 2 + 2) * sizeof *argv));
-	int words;
+	char **argv;
 
 	(void)o;
-	if (buf == NULL || argv == NULL)
-		return bad(err, errlen, "out of memory");
-	words = fb_config_split_words(val, buf, argv, n / 2 + 2);
-	if (words < 0)
-		return bad(err, errlen, "unterminated quote in '%s'", val);
-	if (words == 0)
-		return bad(err, errlen, "empty command");
-	if (dir != NULL && strchr(argv[0], '/') != NULL && argv[0][0] != '/' &&
+	if ((argv = split_owned(c, val, 0, err, errlen)) == NULL)
+		return FB_EINVAL;
+	if (dir != NULL && fb_path_has_dir(argv[0]) &&
+	    !fb_path_is_absolute(argv[0]) &&
 	    (argv[0] = file_path(c, dir, argv[0])) == NULL)
 		return bad(err, errlen, "out of memory");
 	c->engine_argv = argv;
+	c->engine_line = copy(c, val);
 	c->engine_from_config = dir != NULL;
+	return 0;
+}
+
+int
+fb_config_set_engine(struct fb_config *c, const char *program,
+		     const char *args)
+{
+	char err[16];
+	char **argv = split_owned(c, args, 1, err, sizeof err);
+
+	if (argv == NULL || (argv[0] = copy(c, program)) == NULL)
+		return FB_EINVAL;
+	c->engine_argv = argv;
 	return 0;
 }
 
@@ -440,9 +478,10 @@ static const struct fb_option bridge_options[] = {
 	 .scope = FB_SCOPE_ARGV, .set = set_action, .field = BRIDGE(action),
 	 .value = FB_SHOW_VERSION},
 	{.name = "engine", .kind = FB_ARG_COMMAND, .arg = "COMMAND",
-	 .help = "the engine's command line, split into words as a POSIX "
-		 "shell would (\"...\" keeps spaces); a bare program name is "
-		 "looked up beside the file first, then in PATH",
+	 .help = "the engine's command line, split into words at blanks; "
+		 "\"...\" and '...' keep blanks, a backslash is literal "
+		 "except before a quote or a backslash; a bare program name "
+		 "is looked up beside the file first, then in PATH",
 	 .scope = FB_SCOPE_INI, .set = set_engine},
 	{.name = "name", .kind = FB_ARG_TEXT, .arg = "NAME",
 	 .help = "replaces the engine's id name (UCI) / myname (XBoard)",
@@ -624,7 +663,9 @@ fb_config_parse_table(const struct fb_option_table *t, void *cfg, int argc,
 			     o == NULL && optopt > 0 && s->name != NULL; s++)
 				if (s->short_name == optopt)
 					o = s;
-			if (c == ':')
+			/* BSD's getopt_long (MinGW's) answers ':' for a
+			 * value given to a switch too. */
+			if (c == ':' && (o == NULL || o->kind != FB_ARG_NONE))
 				return bad(err, errlen, "--%s needs a value",
 					   o != NULL ? o->name : "?");
 			if (o != NULL && optopt >= LONG_BASE)
@@ -910,6 +951,7 @@ fb_config_split_words(const char *line, char *buf, char **argv, size_t max)
 		while (*s != '\0' && *s != ' ' && *s != '\t') {
 			word = true;
 			if (*s == '\'') {
+				/* POSIX: everything literal up to the next '. */
 				const char *e = strchr(s + 1, '\'');
 				if (e == NULL)
 					return FB_EINVAL;
@@ -920,13 +962,16 @@ fb_config_split_words(const char *line, char *buf, char **argv, size_t max)
 				for (s++; *s != '"'; s++) {
 					if (*s == '\0')
 						return FB_EINVAL;
-					if (*s == '\\' && strchr("\"\\$`", s[1]) &&
-					    s[1] != '\0')
+					if (*s == '\\' &&
+					    (s[1] == '"' || s[1] == '\\'))
 						s++;
 					*o++ = *s;
 				}
 				s++;
-			} else if (*s == '\\' && s[1] != '\0') {
+			} else if (*s == '\\' &&
+				   (s[1] == '"' || s[1] == '\'' || s[1] == '\\')) {
+				/* Only where it must escape: C:\Engines\x
+				 * keeps its backslashes on every system. */
 				*o++ = s[1];
 				s += 2;
 			} else {

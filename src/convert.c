@@ -19,6 +19,7 @@
 
 #include "fenbridge/config.h"
 #include "fenbridge/pgn.h"
+#include "platform.h"
 
 /* Reads and writes of this size run at disk (page cache) speed; the tag
  * buffer bounds one PGN tag section or one FEN/EPD line. */

@@ -7,15 +7,14 @@
 #include "log.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "fb_version.h"
+#include "platform.h"
 
 static FILE *log_file;
 
@@ -33,22 +32,10 @@ static unsigned long err_dropped;
 void
 fb_log_init_stderr(void)
 {
-	struct stat out, err;
-	int fd;
+	bool quiet;
 
-	if (fstat(STDERR_FILENO, &err) < 0)
-		return;
-	if (fstat(STDOUT_FILENO, &out) == 0 && out.st_dev == err.st_dev &&
-	    out.st_ino == err.st_ino && !isatty(STDERR_FILENO)) {
-		err_quiet = 1;
-		return;
-	}
-	/* Opening the pipe anew gives a file description of fenbridge's own,
-	 * so O_NONBLOCK does not reach whoever shares stderr. */
-	if (S_ISFIFO(err.st_mode) &&
-	    (fd = open("/proc/self/fd/2", O_WRONLY | O_NONBLOCK | O_CLOEXEC)) >=
-		    0)
-		err_fd = fd;
+	err_fd = fb_platform_stderr_fd(&quiet);
+	err_quiet = quiet;
 }
 
 void
@@ -79,7 +66,9 @@ static const char *const level_name[] = {"debug", "info", "warning", "error"};
 int
 fb_log_open(const char *path)
 {
-	log_file = fopen(path, "ae"); /* not inherited by the engine */
+	/* Binary: lines end in LF on every system; not inherited by the
+	 * engine. */
+	log_file = fb_platform_fopen(path, "ab");
 	if (log_file == NULL)
 		return -errno;
 	setvbuf(log_file, NULL, _IOFBF, 64 * 1024);

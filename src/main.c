@@ -9,14 +9,11 @@
  * in-band before fenbridge exits.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
-#include <poll.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "bridge.h"
@@ -24,6 +21,7 @@
 #include "fb_version.h"
 #include "fenbridge/config.h"
 #include "log.h"
+#include "platform.h"
 
 #define MAX_CONFIG_BYTES (1024 * 1024)
 
@@ -31,7 +29,7 @@
 static char *
 read_file(const char *path, char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "rb");
+	FILE *f = fb_platform_fopen(path, "rb");
 	char *text = NULL;
 	size_t n = 0;
 
@@ -60,16 +58,16 @@ read_file(const char *path, char *err, size_t errlen)
 static char *
 dir_of(const char *path)
 {
-	const char *slash = strrchr(path, '/');
+	const char *slash = fb_path_last_sep(path);
 	size_t n = slash == NULL ? 1 : (size_t)(slash - path);
-	char *d = malloc(n + 1);
+	char *d = malloc(n + 2);
 
 	if (d == NULL)
 		return NULL;
 	if (slash == NULL)
 		memcpy(d, ".", 1);
-	else if (n == 0)
-		memcpy(d, "/", n = 1);
+	else if (n == 0 || (n == 2 && path[1] == ':'))
+		memcpy(d, path, ++n); /* "/", "C:\" */
 	else
 		memcpy(d, path, n);
 	d[n] = '\0';
@@ -79,8 +77,7 @@ dir_of(const char *path)
 static bool
 is_file(const char *path)
 {
-	struct stat st;
-	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+	return fb_platform_file_kind(path) == FB_FILE_REG;
 }
 
 /* <program name>.ini beside the program (its real path), if there. */
@@ -92,64 +89,153 @@ default_ini(const char *argv0)
 	char *dot;
 
 	if (fb_bridge_exepath(exe, &n) < 0) {
-		if (strchr(argv0, '/') == NULL ||
+		if (!fb_path_has_dir(argv0) ||
 		    strlen(argv0) > PATH_MAX)
 			return NULL;
 		strcpy(exe, argv0);
 		n = strlen(exe);
 	}
 	dot = strrchr(exe, '.');
-	if (dot != NULL && strcmp(dot, ".exe") == 0)
+	if (dot != NULL && strcasecmp(dot, ".exe") == 0)
 		n = (size_t)(dot - exe);
 	strcpy(exe + n, ".ini");
 	return is_file(exe) ? strdup(exe) : NULL;
 }
 
+/* dir, a separator and name, allocated; NULL if out of memory. */
+static char *
+join(const char *dir, const char *name, size_t name_len)
+{
+	size_t dl = strlen(dir);
+	char *p = malloc(dl + name_len + 2);
+
+	if (p == NULL)
+		return NULL;
+	memcpy(p, dir, dl);
+	p[dl] = FB_PATH_SEP;
+	memcpy(p + dl + 1, name, name_len);
+	p[dl + 1 + name_len] = '\0';
+	return p;
+}
+
 /*
- * Finds the engine's program: a path with a slash as given (made absolute,
+ * The program file path names, if it is a regular file: path itself, or on
+ * Windows, for a name without an extension, path + ".exe" first (as
+ * CreateProcess and cmd.exe look). Frees path; returns the allocated file
+ * name found, or NULL.
+ */
+static char *
+existing_program(char *path)
+{
+	const char *base, *sep;
+
+	if (path == NULL)
+		return NULL;
+	sep = fb_path_last_sep(path);
+	base = sep != NULL ? sep + 1 : path;
+	if (FB_EXE_SUFFIX[0] != '\0' && strchr(base, '.') == NULL) {
+		char *exe = malloc(strlen(path) + sizeof FB_EXE_SUFFIX);
+		if (exe != NULL) {
+			sprintf(exe, "%s%s", path, FB_EXE_SUFFIX);
+			if (is_file(exe)) {
+				free(path);
+				return exe;
+			}
+			free(exe);
+		}
+	}
+	if (is_file(path))
+		return path;
+	free(path);
+	return NULL;
+}
+
+/*
+ * An unquoted engine line in the INI file whose first word is no program:
+ * `engine = C:\Engines\Toga II\toga2.exe`. Like CreateProcess with such a
+ * command line, the shortest run of words that names a program file is the
+ * program, and the words after it are its arguments. Returns the program's
+ * allocated path (and sets cfg's engine_argv), or NULL.
+ */
+static char *
+program_with_blanks(struct fb_config *cfg, const char *config_dir)
+{
+	const char *line = cfg->engine_line, *p;
+
+	while (*line == ' ' || *line == '\t')
+		line++;
+	if (strpbrk(line, "\"'") != NULL)
+		return NULL; /* quotes say where the program's name ends */
+	for (p = strpbrk(line, " \t"); p != NULL; p = strpbrk(p + 1, " \t")) {
+		size_t len = (size_t)(p - line);
+		char *word = malloc(len + 1), *path;
+		if (word == NULL)
+			return NULL;
+		memcpy(word, line, len);
+		word[len] = '\0';
+		path = fb_path_is_absolute(word)
+			       ? existing_program(strdup(word))
+			       : existing_program(join(config_dir, word, len));
+		free(word);
+		if (path != NULL) {
+			if (fb_config_set_engine(cfg, path, p) < 0) {
+				free(path);
+				return NULL;
+			}
+			return path;
+		}
+	}
+	return NULL;
+}
+
+/*
+ * Finds the engine's program: a path with a folder as given (made absolute,
  * since the engine starts in its own folder), a bare name beside the config
- * file first and then in PATH. Sets cfg->engine_file and, unless set, the
- * engine's working directory. Returns the allocated path, or NULL.
+ * file first and then in PATH; on Windows a name without an extension also
+ * as NAME.exe. Sets cfg->engine_file and, unless set, the engine's working
+ * directory. Returns the allocated path, or NULL.
  */
 static char *
 resolve_engine(struct fb_config *cfg, const char *config_dir)
 {
 	const char *prog = cfg->engine_argv[0];
-	char *path = NULL, cwd[PATH_MAX];
+	char *path = NULL, *found, cwd[PATH_MAX];
 
-	if (strchr(prog, '/') != NULL) {
-		if (prog[0] == '/') {
+	if (fb_path_has_dir(prog)) {
+		if (fb_path_is_absolute(prog))
 			path = strdup(prog);
-		} else if (getcwd(cwd, sizeof cwd) != NULL &&
-			   (path = malloc(strlen(cwd) + strlen(prog) + 2))) {
-			sprintf(path, "%s/%s", cwd, prog);
+		else if (fb_platform_getcwd(cwd, sizeof cwd) != NULL)
+			path = join(cwd, prog, strlen(prog));
+		/* Not there: as given, and the start fails with its name. */
+		if (path != NULL && (found = existing_program(strdup(path)))) {
+			free(path);
+			path = found;
 		}
 	} else {
 		const char *env = getenv("PATH");
-		char *dirs = NULL, *save = NULL;
-		if (config_dir != NULL &&
-		    (path = malloc(strlen(config_dir) + strlen(prog) + 2))) {
-			sprintf(path, "%s/%s", config_dir, prog);
-			if (!is_file(path)) {
+		char *dirs = NULL;
+		if (config_dir != NULL)
+			path = existing_program(join(config_dir, prog,
+						     strlen(prog)));
+		if (path == NULL && env != NULL && (dirs = strdup(env))) {
+			for (char *d = dirs, *e; d != NULL; d = e) {
+				if ((e = strchr(d, FB_PATH_LIST_SEP)) != NULL)
+					*e++ = '\0';
+				path = existing_program(join(*d ? d : ".", prog,
+							     strlen(prog)));
+				if (path != NULL &&
+				    fb_platform_can_execute(path) == 0)
+					break;
 				free(path);
 				path = NULL;
 			}
-		}
-		if (path == NULL && env != NULL && (dirs = strdup(env))) {
-			for (char *d = strtok_r(dirs, ":", &save); d != NULL;
-			     d = strtok_r(NULL, ":", &save)) {
-				char *p = malloc(strlen(d) + strlen(prog) + 2);
-				if (p == NULL)
-					break;
-				sprintf(p, "%s/%s", *d ? d : ".", prog);
-				if (is_file(p) && access(p, X_OK) == 0) {
-					path = p;
-					break;
-				}
-				free(p);
-			}
 			free(dirs);
 		}
+	}
+	if ((path == NULL || !is_file(path)) && cfg->engine_line != NULL &&
+	    config_dir != NULL && (found = program_with_blanks(cfg, config_dir))) {
+		free(path);
+		path = found;
 	}
 	if (path != NULL) {
 		cfg->engine_file = path;
@@ -174,12 +260,11 @@ resolve_engine(struct fb_config *cfg, const char *config_dir)
 static void
 tell_gui(const char *what, const char *msg)
 {
-	struct pollfd pfd = {.fd = STDIN_FILENO, .events = POLLIN};
 	const struct fb_protocol *p;
 	char line[256], answer[1024];
 	ssize_t n;
 
-	if (isatty(STDIN_FILENO) || poll(&pfd, 1, 3000) <= 0)
+	if (isatty(STDIN_FILENO) || fb_platform_wait_stdin(3000) <= 0)
 		return;
 	n = read(STDIN_FILENO, line, sizeof line - 1);
 	if (n <= 0)
@@ -212,37 +297,27 @@ engine_start_error(const struct fb_config *cfg, const char *file,
 		   const char *ini, char *msg, size_t len)
 {
 	const char *why;
-	struct stat st;
-	int status = 126;
+	int status = 126, e;
 
-	if (file == NULL || stat(file, &st) < 0) {
+	switch (file == NULL ? FB_FILE_NONE : fb_platform_file_kind(file)) {
+	case FB_FILE_NONE:
 		why = file == NULL ? "not found" : strerror(errno);
 		if (file == NULL || errno == ENOENT)
 			status = 127;
-	} else if (S_ISDIR(st.st_mode)) {
+		break;
+	case FB_FILE_DIR:
 		why = "is a directory";
-	} else if (access(file, X_OK) < 0) {
-		why = strerror(errno);
-	} else {
-		return 0;
+		break;
+	default:
+		if ((e = fb_platform_can_execute(file)) == 0)
+			return 0;
+		why = strerror(e);
+		break;
 	}
 	snprintf(msg, len, "%s%scannot start engine '%s': %s",
 		 ini != NULL ? ini : "", ini != NULL ? ": " : "",
 		 cfg->engine_argv[0], why);
 	return status;
-}
-
-/*
- * A closed standard descriptor becomes /dev/null. Otherwise the next file,
- * pipe or libuv descriptor would take its number: log text would go into
- * an engine pipe, and libuv asserts that its own descriptors are above 2.
- */
-static void
-open_std_fds(void)
-{
-	for (int fd = STDIN_FILENO; fd <= STDERR_FILENO; fd++)
-		if (fcntl(fd, F_GETFD) < 0 && errno == EBADF)
-			(void)open("/dev/null", O_RDWR); /* lowest free: fd */
 }
 
 int
@@ -258,7 +333,7 @@ main(int argc, char **argv)
 	if (argc > 1 && strcmp(argv[1], FB_BRIDGE_EXEC_ENGINE) == 0)
 		return fb_bridge_exec_engine(argc, argv);
 #endif
-	open_std_fds();
+	fb_platform_init(&argc, &argv);
 	if (argc > 1 && strcmp(argv[1], "convert") == 0)
 		return fb_convert_main(argc - 1, argv + 1);
 
@@ -302,7 +377,7 @@ main(int argc, char **argv)
 	engine_file = resolve_engine(&cfg, cfg.engine_from_config ? dir : NULL);
 
 	/* A GUI that goes away must not kill us before the engine is told. */
-	signal(SIGPIPE, SIG_IGN);
+	fb_platform_ignore_sigpipe();
 	fb_log_init_stderr();
 	if (cfg.log_path != NULL && (rc = fb_log_open(cfg.log_path)) < 0)
 		fb_log_msg(FB_LOG_WARN, "cannot open log file '%s': %s; "

@@ -37,6 +37,8 @@ struct fb_config {
 	unsigned grace_ms;           /* wait for the engine after quit/EOF */
 	char **engine_argv;          /* NULL-terminated */
 	bool engine_from_config;     /* engine_argv came from the INI file */
+	const char *engine_line;     /* the INI's engine line as written, or
+					NULL */
 	const char *engine_dir;      /* engine's working directory, or NULL:
 					the folder of its executable */
 	const char *engine_file;     /* the engine's program as found, or
@@ -61,7 +63,8 @@ enum fb_option_arg {
 	FB_ARG_WORD,    /* one of the values in arg: "auto|xfen|shredder" */
 	FB_ARG_TEXT,    /* free text, named by arg: "SECONDS", "NAME" */
 	FB_ARG_PATH,    /* a file or folder; in an INI file, relative to it */
-	FB_ARG_COMMAND, /* a command line, split into words as a shell would */
+	FB_ARG_COMMAND, /* a command line, split into words (see
+			   fb_config_split_words) */
 };
 
 enum fb_option_scope {
@@ -167,8 +170,8 @@ fb_config_parse_args(struct fb_config *c, int argc, char **argv, char *err,
  * Parses INI text read from the file path (named in messages); relative
  * paths in it are taken relative to dir, the file's folder. Section
  * [fenbridge] holds the FB_SCOPE_INI keys of fb_config_bridge_table:
- * `engine` (a command line split into words as a POSIX shell would: quotes
- * and backslashes, no expansion), `engine-dir`, `name`, and every long
+ * `engine` (a command line split by fb_config_split_words), `engine-dir`,
+ * `name`, and every long
  * command-line option that sets the bridge under its own name; sections
  * [options], [forced-options], [hidden-options] and [env] hold NAME = VALUE
  * pairs. Returns 0, or FB_EINVAL with "path:line: reason" in err; then c is
@@ -179,14 +182,28 @@ fb_config_parse_ini(struct fb_config *c, const char *text, const char *path,
 		    const char *dir, char *err, size_t errlen);
 
 /*
- * Splits a command line into words as a POSIX shell would (single and
- * double quotes, backslash escapes; no expansion). Writes at most max word
+ * Splits a command line into words, by one rule on every system, so that a
+ * Windows path needs no doubled backslashes: words are separated by blanks
+ * (space, tab); '...' keeps everything inside as it is; "..." keeps blanks,
+ * and inside it \" is a quote and \\ a backslash; outside quotes \", \'
+ * and \\ are the character after the backslash. Every other backslash is
+ * literal (C:\Engines\x.exe, ..\x). No expansion. Writes at most max word
  * pointers into argv (NUL-terminated words stored in buf, of size at least
  * strlen(line) + 1). Returns the number of words, or FB_EINVAL for an
  * unterminated quote or too many words.
  */
 int
 fb_config_split_words(const char *line, char *buf, char **argv, size_t max);
+
+/*
+ * Sets c's engine command line to program followed by the words of args
+ * (split as above); both are copied into c. For a program name with blanks
+ * found on disk (main.c). Returns 0, or FB_EINVAL (an unterminated quote,
+ * out of memory).
+ */
+int
+fb_config_set_engine(struct fb_config *c, const char *program,
+		     const char *args);
 
 /* Checks that the merged config can run: an engine is named. Returns 0 or
  * FB_EINVAL with a message. */

@@ -38,6 +38,41 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#ifdef _WIN32
+/* The Windows build's fake engine (tests/wine): no sigaction, SIGHUP,
+ * pause, nanosleep or getline there; stdio in binary mode. */
+#include <io.h>
+#include <windows.h>
+#define O_CLOEXEC _O_BINARY
+#define SIGHUP SIGBREAK
+#define pause() Sleep(INFINITE)
+static ssize_t
+getline(char **line, size_t *cap, FILE *f)
+{
+	size_t n = 0;
+	int c;
+
+	if (*line == NULL || *cap == 0) {
+		*cap = 128;
+		if ((*line = malloc(*cap)) == NULL)
+			return -1;
+	}
+	while ((c = getc(f)) != EOF) {
+		if (n + 2 > *cap) {
+			char *p = realloc(*line, *cap * 2);
+			if (p == NULL)
+				return -1;
+			*line = p;
+			*cap *= 2;
+		}
+		(*line)[n++] = (char)c;
+		if (c == '\n')
+			break;
+	}
+	(*line)[n] = '\0';
+	return n == 0 ? -1 : (ssize_t)n;
+}
+#endif
 
 #define MAX_DO 16
 
@@ -191,12 +226,16 @@ command(const char *text, size_t len, size_t term)
 		out_closed = true;
 		event("closed stdout\n");
 	} else if (CMD("fake-sleep")) {
-		struct timespec ts;
 		numbers(a, n, &x, &y);
+#ifdef _WIN32
+		Sleep((DWORD)x);
+#else
+		struct timespec ts;
 		ts.tv_sec = x / 1000;
 		ts.tv_nsec = x % 1000 * 1000000L;
 		while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
 			;
+#endif
 	}
 #undef CMD
 }
@@ -232,7 +271,6 @@ main(int argc, char **argv)
 {
 	const char *todo[MAX_DO];
 	int ndo = 0, i;
-	struct sigaction sa;
 	char *line = NULL;
 	size_t cap = 0;
 	ssize_t n;
@@ -266,6 +304,12 @@ main(int argc, char **argv)
 	snprintf(buf, sizeof buf, "pid %ld\n", (long)getpid());
 	event(buf);
 
+#ifdef _WIN32
+	_setmode(0, _O_BINARY);
+	_setmode(1, _O_BINARY);
+	signal(SIGINT, on_signal);
+#else
+	struct sigaction sa;
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = on_signal;
 	sa.sa_flags = SA_RESTART;
@@ -273,6 +317,7 @@ main(int argc, char **argv)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+#endif
 	setvbuf(stdout, NULL, _IOFBF, 64 * 1024);
 
 	for (i = 0; i < ndo; i++)

@@ -25,6 +25,12 @@
 
 #define N_ELEMS(a) (sizeof(a) / sizeof((a)[0]))
 #define MAX_ARGS 16
+/* What the config writes between the INI's folder and a relative path. */
+#ifdef _WIN32
+#define SEP "\\"
+#else
+#define SEP "/"
+#endif
 
 static const char *
 notation(enum fb_notation n)
@@ -90,6 +96,7 @@ render(const struct fb_config *c, char *out, size_t cap)
 		w += (size_t)snprintf(words + w, sizeof words - w, "%s%s",
 				      a == c->engine_argv ? "" : "|", *a);
 	add(out, cap, &n, "engine", c->engine_argv ? words : NULL);
+	add(out, cap, &n, "engine-line", c->engine_line);
 	for (size_t i = 0; i < c->noptions; i++) {
 		char key[128];
 		snprintf(key, sizeof key, "option:%s", c->options[i].name);
@@ -278,12 +285,25 @@ test_config_argv_parses_twice(void **state)
 
 static const struct case_ ini_cases[] = {
 	/* A relative path with a slash is relative to the file's folder. */
-	{"[fenbridge]\nengine = \"eng dir/x\" --uci 'a b' c\\ d\n",
-	 "engine=/cfg/eng_dir/x|--uci|a_b|c_d from-config=1", NULL},
+	{"[fenbridge]\nengine = \"eng dir/x\" --uci 'a b' c\\\"d\n",
+	 "engine=/cfg" SEP "eng_dir/x|--uci|a_b|c\"d from-config=1", NULL},
+	/* Windows paths: backslashes stay, on every system. */
+	{"[fenbridge]\nengine = \"C:\\Engines\\Toga II\\toga2.exe\" -x\n",
+	 "engine=C:\\Engines\\Toga_II\\toga2.exe|-x", NULL},
+	{"[fenbridge]\nengine = C:\\Engines\\Toga II\\toga2.exe\n",
+	 "engine=C:\\Engines\\Toga|II\\toga2.exe "
+	 "engine-line=C:\\Engines\\Toga_II\\toga2.exe", NULL},
+#ifdef _WIN32
+	{"[fenbridge]\nengine = ..\\engines\\x.exe\nengine-dir = e\\f\n",
+	 "engine=/cfg\\..\\engines\\x.exe engine-dir=/cfg\\e\\f", NULL},
+#else
+	{"[fenbridge]\nengine = ../engines/x\nengine-dir = e/f\n",
+	 "engine=/cfg/../engines/x engine-dir=/cfg/e/f", NULL},
+#endif
 	{"[fenbridge]\nengine = /abs/x\n", "engine=/abs/x", NULL},
 	{"[fenbridge]\nengine = stockfish\n", "engine=stockfish", NULL},
 	{"[fenbridge]\nengine-dir = eng\nlog = \"f b.log\"\nname = \"My E\"\n",
-	 "engine-dir=/cfg/eng log=/cfg/f_b.log name=My_E", NULL},
+	 "engine-dir=/cfg" SEP "eng log=/cfg" SEP "f_b.log name=My_E", NULL},
 	{"[fenbridge]\nengine-dir = /e\nlog = /l\n", "engine-dir=/e log=/l",
 	 NULL},
 	{"[fenbridge]\nengine-fen = shredder\ngui-fen = xfen\n"
@@ -324,6 +344,90 @@ static const struct case_ ini_cases[] = {
 	{"[hidden-options]\nX = no\n", NULL,
 	 "t.ini:2: hidden option 'X': value must be yes"},
 };
+
+/*
+ * The engine line's one rule on every system: blanks separate words, '...'
+ * is literal, "..." keeps blanks; a backslash escapes only a quote or a
+ * backslash, so Windows paths need no doubling. Words joined by '|'; NULL:
+ * an error.
+ */
+static const struct {
+	const char *line, *words;
+} split_cases[] = {
+	{"/usr/games/toga2 --uci 'a b'", "/usr/games/toga2|--uci|a b"},
+	{"  a\tb  ", "a|b"},
+	{"", ""},
+	{"C:\\Engines\\Toga II\\toga2.exe", "C:\\Engines\\Toga|II\\toga2.exe"},
+	{"\"C:\\Engines\\Toga II\\toga2.exe\" -x",
+	 "C:\\Engines\\Toga II\\toga2.exe|-x"},
+	{"'C:\\Engines\\Toga II\\toga2.exe'", "C:\\Engines\\Toga II\\toga2.exe"},
+	{"..\\engines\\x.exe", "..\\engines\\x.exe"},
+	{"C:\\dir\\", "C:\\dir\\"},
+	/* A doubled backslash is one; single quotes keep both. */
+	{"\\\\server\\share\\e.exe", "\\server\\share\\e.exe"},
+	{"'\\\\server\\share\\e.exe'", "\\\\server\\share\\e.exe"},
+	{"\"C:\\dir\\\\\" x", "C:\\dir\\|x"},
+	{"\"a \\\"b\\\" c\"", "a \"b\" c"},
+	{"a\\\"b a\\'b", "a\"b|a'b"},
+	{"c\\ d", "c\\|d"},
+	{"\"\\$x \\n\"", "\\$x \\n"},
+	{"a\"b c\"d'e f'", "ab cde f"},
+	{"\"C:\\dir\\\"", NULL},
+	{"'a", NULL},
+	{"\"a", NULL},
+};
+
+static void
+test_config_split_words(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < N_ELEMS(split_cases); i++) {
+		const char *line = split_cases[i].line;
+		char buf[256], *argv[16], got[512] = "";
+		size_t n = 0;
+		int words = fb_config_split_words(line, buf, argv, 16);
+
+		if (split_cases[i].words == NULL) {
+			if (words != FB_EINVAL)
+				fail_msg("'%s': %d words, expected an error",
+					 line, words);
+			continue;
+		}
+		if (words < 0)
+			fail_msg("'%s': error %d", line, words);
+		assert_null(argv[words]);
+		for (int w = 0; w < words; w++)
+			n += (size_t)snprintf(got + n, sizeof got - n, "%s%s",
+					      w ? "|" : "", argv[w]);
+		if (strcmp(got, split_cases[i].words) != 0)
+			fail_msg("'%s': got '%s', expected '%s'", line, got,
+				 split_cases[i].words);
+	}
+}
+
+/* A program found on disk under a name with blanks (main.c) keeps the
+ * words after it as its arguments. */
+static void
+test_config_set_engine(void **state)
+{
+	struct fb_config c;
+	char got[2048], err[256];
+
+	(void)state;
+	fb_config_init(&c);
+	assert_int_equal(fb_config_parse_ini(&c, "[fenbridge]\nengine = "
+					     "C:\\E\\Toga II\\t.exe -a 'b c'\n",
+					     "t.ini", "/cfg", err, sizeof err),
+			 0);
+	assert_int_equal(fb_config_set_engine(&c, "C:\\E\\Toga II\\t.exe",
+					      " -a 'b c'"),
+			 0);
+	render(&c, got, sizeof got);
+	expect_tokens(got, "engine=C:\\E\\Toga_II\\t.exe|-a|b_c", "set");
+	assert_int_equal(fb_config_set_engine(&c, "x", " 'unterminated"),
+			 FB_EINVAL);
+	fb_config_free(&c);
+}
 
 static void
 test_config_ini_cases(void **state)
@@ -596,6 +700,8 @@ main(void)
 		cmocka_unit_test(test_config_argv_cases),
 		cmocka_unit_test(test_config_argv_parses_twice),
 		cmocka_unit_test(test_config_ini_cases),
+		cmocka_unit_test(test_config_split_words),
+		cmocka_unit_test(test_config_set_engine),
 		cmocka_unit_test(test_config_ini_line_length_limit),
 		cmocka_unit_test(test_config_ini_strings_are_copies),
 		cmocka_unit_test(test_config_argv_overrides_ini),
