@@ -19,6 +19,8 @@
 /* The pairs (one file each). */
 extern const struct fb_pair fb_pair_uci;
 extern const struct fb_pair fb_pair_xboard;
+extern const struct fb_pair fb_pair_xboard_uci; /* XBoard GUI, UCI engine */
+extern const struct fb_pair fb_pair_uci_xboard; /* UCI GUI, XBoard engine */
 
 /*
  * Finds the next token at or after *pos in text[0..len): returns its length

@@ -52,12 +52,61 @@ failure_xboard(char *out, size_t cap, const char *what, const char *msg)
 		    cap);
 }
 
+/* The probe's `uci`: id or uciok mean UCI; an XBoard engine's error or
+ * feature line means another protocol. */
+static enum fb_probe_answer
+answer_uci(const char *text, size_t len)
+{
+	size_t pos = 0, start, n = fb_proto_token(text, len, &pos, &start);
+
+	if (fb_proto_is(text, start, n, "uciok"))
+		return FB_ANSWER_END;
+	if (fb_proto_is(text, start, n, "id") ||
+	    fb_proto_is(text, start, n, "option"))
+		return FB_ANSWER_YES;
+	if ((n >= 5 && memcmp(text + start, "Error", 5) == 0) ||
+	    fb_proto_is(text, start, n, "Illegal") ||
+	    fb_proto_is(text, start, n, "Invalid") || /* GNU Chess */
+	    fb_proto_is(text, start, n, "feature") ||
+	    fb_proto_is(text, start, n, "tellusererror"))
+		return FB_ANSWER_NO;
+	return FB_ANSWER_UNKNOWN;
+}
+
+/* An XBoard GUI waits 2 s for an engine's features after protover 2, and
+ * as long as it takes after feature done=0. */
+static bool
+hold_xboard(const char *text, size_t len, const struct fb_sink *out)
+{
+	size_t pos = 0, start, n = fb_proto_token(text, len, &pos, &start);
+
+	if (!fb_proto_is(text, start, n, "protover"))
+		return false;
+	fb_proto_reply(out, "feature done=0");
+	return true;
+}
+
+static bool
+released_xboard(const char *text, size_t len)
+{
+	size_t pos = 0, start, n = fb_proto_token(text, len, &pos, &start);
+
+	if (!fb_proto_is(text, start, n, "feature"))
+		return false;
+	for (size_t i = start; i + 5 <= len; i++)
+		if (memcmp(text + i, "done=", 5) == 0)
+			return true;
+	return false;
+}
+
 const struct fb_protocol fb_protocol_uci = {
 	.name = "uci",
 	.aliases = (const char *const[]){NULL},
 	.user_message = "info string ",
 	.detect = detect_uci,
 	.failure = failure_uci,
+	.probe = "uci\n",
+	.probe_answer = answer_uci,
 };
 
 const struct fb_protocol fb_protocol_xboard = {
@@ -66,6 +115,9 @@ const struct fb_protocol fb_protocol_xboard = {
 	.user_message = "tellusererror ",
 	.detect = detect_xboard,
 	.failure = failure_xboard,
+	.hold = hold_xboard,
+	.release = "feature done=1\n",
+	.released = released_xboard,
 };
 
 static const struct fb_protocol *const protocols[] = {
@@ -76,6 +128,8 @@ static const struct fb_protocol *const protocols[] = {
 static const struct fb_pair *const pairs[] = {
 	&fb_pair_uci,
 	&fb_pair_xboard,
+	&fb_pair_xboard_uci,
+	&fb_pair_uci_xboard,
 };
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))

@@ -157,6 +157,7 @@ struct fb_bridge {
 	int term_signal;
 	uv_signal_t sig[3];
 	uv_timer_t timer;
+	uv_timer_t filter_timer; /* the filter's (fb_sink.timer) */
 	enum bridge_state state;
 	/* The engine's end is no news to the GUI: the GUI quit or left, or
 	 * fenbridge forwarded a signal the engine may die of. Whatever the
@@ -448,6 +449,31 @@ on_line(void *ctx, const char *text, size_t len, size_t term, unsigned flags)
 				      &d->sink);
 	if (d->logging && !(flags & FB_LINE_CONT) && !d->q.dead)
 		log_queued(d, before);
+}
+
+static void
+on_filter_timer(uv_timer_t *t)
+{
+	struct fb_bridge *b = t->data;
+	size_t before = b->up.q.len;
+
+	fb_filter_timeout(&b->filter, &b->up.sink);
+	if (b->up.logging && !b->up.q.dead)
+		log_queued(&b->up, before);
+	outq_flush(&b->up.q);
+	outq_flush(&b->down.q);
+}
+
+static void
+sink_timer(void *ctx, unsigned ms)
+{
+	struct direction *d = ctx;
+	uv_timer_t *t = &d->b->filter_timer;
+	int rc = ms > 0 ? uv_timer_start(t, on_filter_timer, ms, 0)
+			: uv_timer_stop(t);
+
+	if (rc < 0 && !uv_is_closing((uv_handle_t *)t))
+		fb_log_msg(FB_LOG_ERROR, "filter timer: %s", uv_strerror(rc));
 }
 
 static void
@@ -772,11 +798,12 @@ engine_kill(struct fb_bridge *b, int sig)
 static void
 close_own_handles(struct fb_bridge *b)
 {
-	uv_handle_t *h[4] = {
-		(uv_handle_t *)&b->timer, (uv_handle_t *)&b->sig[0],
-		(uv_handle_t *)&b->sig[1], (uv_handle_t *)&b->sig[2]};
+	uv_handle_t *h[5] = {
+		(uv_handle_t *)&b->timer, (uv_handle_t *)&b->filter_timer,
+		(uv_handle_t *)&b->sig[0], (uv_handle_t *)&b->sig[1],
+		(uv_handle_t *)&b->sig[2]};
 
-	for (int i = 0; i < 4; i++)
+	for (int i = 0; i < 5; i++)
 		if (uv_handle_get_type(h[i]) != UV_UNKNOWN_HANDLE &&
 		    !uv_is_closing(h[i]))
 			uv_close(h[i], NULL);
@@ -1198,6 +1225,7 @@ direction_init(struct fb_bridge *b, struct direction *d, struct endpoint *src,
 	d->sink.reply = sink_reply;
 	d->sink.report = sink_report;
 	d->sink.event = sink_event;
+	d->sink.timer = sink_timer;
 	d->sink.ctx = d;
 	d->logging = fb_log_enabled();
 	d->sink.min_level = d->logging ? FB_LOG_DEBUG : FB_LOG_WARN;
@@ -1275,6 +1303,11 @@ own_handles_init(struct fb_bridge *b)
 		return rc;
 	}
 	b->timer.data = b;
+	if ((rc = uv_timer_init(b->loop, &b->filter_timer)) < 0) {
+		fb_log_msg(FB_LOG_ERROR, "uv_timer_init: %s", uv_strerror(rc));
+		return rc;
+	}
+	b->filter_timer.data = b;
 	for (int i = 0; i < NFORWARDED; i++) {
 		if ((rc = uv_signal_init(b->loop, &b->sig[i])) < 0) {
 			fb_log_msg(FB_LOG_ERROR, "uv_signal_init: %s",
@@ -1317,6 +1350,8 @@ fb_bridge_run(const struct fb_config *cfg, char *why, size_t whylen)
 	}
 	b->loop = &loop;
 	fopt.proto = fb_protocol_find(cfg->protocol);
+	fopt.engine_proto = fb_protocol_find(cfg->engine_protocol);
+	fopt.engine_probe = strcmp(cfg->engine_protocol, "auto") == 0;
 	fopt.engine_fen = cfg->engine_fen;
 	fopt.engine_fen_auto = cfg->engine_fen_auto;
 	fopt.gui_fen = cfg->gui_fen;

@@ -46,6 +46,7 @@ fb_config_init(struct fb_config *c)
 	c->engine_fen_auto = true;
 	c->gui_fen = FB_SHREDDER;
 	c->protocol = "auto";
+	c->engine_protocol = "same";
 	c->gui_castling = FB_CASTLE_AUTO;
 	c->engine_castling = FB_CASTLE_AUTO;
 	c->grace_ms = FB_CONFIG_DEFAULT_GRACE_MS;
@@ -246,16 +247,19 @@ static int
 set_protocol(void *cfg, const struct fb_option *o, const char *val,
 	     const char *dir, char *err, size_t errlen)
 {
-	/* Literals in the order of o->arg: a value from the INI file lives
-	 * only as long as the parse (the fuzzer's first finding). */
-	static const char *const names[] = {"auto", "uci", "xboard"};
-	int i = word_index(o, val);
+	/* Literals: a value from the INI file lives only as long as the
+	 * parse (the fuzzer's first finding). Every word of o->arg is one. */
+	static const char *const names[] = {"auto", "same", "uci", "xboard"};
 
 	(void)dir;
-	if (i < 0 || (size_t)i >= sizeof names / sizeof names[0])
+	if (word_index(o, val) < 0)
 		return bad_word(o, val, err, errlen);
-	*(const char **)field(cfg, o) = names[i];
-	return 0;
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+		if (strcmp(names[i], val) == 0) {
+			*(const char **)field(cfg, o) = names[i];
+			return 0;
+		}
+	return bad_word(o, val, err, errlen);
 }
 
 /* A file or folder (bridge only): from the INI, relative to its folder. */
@@ -445,6 +449,14 @@ static const struct fb_option bridge_options[] = {
 	 .help = "protocol; auto decides from the GUI's first command (uci, "
 		 "or xboard/protover)",
 	 .scope = ARGV_INI, .set = set_protocol, .field = BRIDGE(protocol)},
+	{.name = "engine-protocol", .kind = FB_ARG_WORD,
+	 .arg = "same|uci|xboard|auto", .def = "same",
+	 .help = "the engine's protocol; same: the GUI's; uci or xboard: "
+		 "fenbridge translates when it differs; auto: fenbridge sends "
+		 "uci, and an engine that does not answer within 3 s (or "
+		 "answers with an XBoard error) speaks xboard",
+	 .scope = ARGV_INI, .set = set_protocol,
+	 .field = BRIDGE(engine_protocol)},
 	{.name = "gui-castling", .kind = FB_ARG_WORD, .arg = "auto|kxr|king|oo",
 	 .def = "auto",
 	 .help = "castling moves toward the GUI: king takes rook (e1h1), king "

@@ -31,6 +31,7 @@ struct fb_config {
 	bool engine_fen_auto;        /* --engine-fen=auto (the default) */
 	enum fb_notation gui_fen;    /* default Shredder-FEN */
 	const char *protocol;        /* "auto", "uci" or "xboard" */
+	const char *engine_protocol; /* "same", "uci", "xboard" or "auto" */
 	enum fb_castle_notation gui_castling;
 	enum fb_castle_notation engine_castling;
 	const char *log_path;        /* NULL: no log file */

@@ -47,6 +47,11 @@ struct fb_sink {
 	void (*report)(void *ctx, enum fb_level level, const char *msg);
 	/* An event of the session (may be NULL). */
 	void (*event)(void *ctx, enum fb_event ev);
+	/* Asks for one call of fb_filter_timeout after ms milliseconds,
+	 * replacing any earlier request; 0 cancels it. A filter has one
+	 * timer. May be NULL: then nothing waits for time (unit tests call
+	 * fb_filter_timeout themselves). */
+	void (*timer)(void *ctx, unsigned ms);
 	void *ctx;
 	/* Reports below this level are not even formatted. */
 	enum fb_level min_level;
@@ -65,6 +70,14 @@ struct fb_engine_option {
 	unsigned flags;
 };
 
+/* What an engine's line says to a probe (struct fb_protocol). */
+enum fb_probe_answer {
+	FB_ANSWER_UNKNOWN, /* nothing: wait on */
+	FB_ANSWER_YES,     /* it speaks the protocol; its answer goes on */
+	FB_ANSWER_END,     /* it speaks it, and its answer is complete */
+	FB_ANSWER_NO,      /* it speaks another protocol */
+};
+
 /* A protocol one side speaks. */
 struct fb_protocol {
 	const char *name;             /* "uci", "xboard" */
@@ -79,6 +92,22 @@ struct fb_protocol {
 	 * says briefly what failed. Returns the length, or FB_ENOSPC. */
 	int (*failure)(char *out, size_t cap, const char *what,
 		       const char *msg);
+
+	/* Finding out an engine's protocol (--engine-protocol=auto). The
+	 * line that asks an engine whether it speaks this protocol (NULL:
+	 * none; this is the protocol of an engine that does not answer),
+	 * and what an engine's line says to it: */
+	const char *probe;
+	enum fb_probe_answer (*probe_answer)(const char *text, size_t len);
+	/* Meanwhile the GUI waits. hold replies to a GUI line what keeps
+	 * the GUI waiting, if it needs anything (XBoard: feature done=0 to
+	 * protover), and returns true when it did; release is the line
+	 * that ends the wait when the engine, speaking this protocol, does
+	 * not (feature done=1), and released tells an engine line that
+	 * ends it itself. NULL when the GUI needs nothing. */
+	bool (*hold)(const char *text, size_t len, const struct fb_sink *out);
+	const char *release;
+	bool (*released)(const char *text, size_t len);
 };
 
 struct fb_filter_options;
@@ -103,10 +132,18 @@ struct fb_pair {
 	const struct fb_game *(*game)(const void *state);
 	/* The variant in play ("normal", "fischerandom", ...). */
 	const char *(*variant)(const void *state);
+	/* The time asked for through the sink's timer ran out; out is the
+	 * GUI-to-engine sink (emit: to the engine; reply: to the GUI). May
+	 * be NULL for a pair that never asks. */
+	void (*timeout)(void *state, const struct fb_sink *out);
 };
 
 struct fb_filter_options {
 	const struct fb_protocol *proto; /* NULL: decided by the GUI */
+	/* The engine's protocol; NULL: the GUI's. With engine_probe it is
+	 * found out instead (see fb_filter_init). */
+	const struct fb_protocol *engine_proto;
+	bool engine_probe;
 	enum fb_notation engine_fen;     /* dialect of FENs sent to the engine */
 	/* engine_fen is only the default: the engine's entry in the quirk
 	 * table may choose another (--engine-fen=auto). */
@@ -124,11 +161,27 @@ struct fb_filter_options {
 	bool no_position_cache;
 };
 
+/* How far finding out the engine's protocol has got (engine_probe). */
+enum fb_probe {
+	FB_PROBE_OFF,     /* no probe: the pair is chosen at the start */
+	FB_PROBE_ASKING,  /* `uci` sent; the GUI's lines wait */
+	FB_PROBE_ANSWERING, /* the engine answers: waiting for the end */
+	FB_PROBE_DONE,    /* the pair is chosen */
+};
+
 struct fb_filter {
 	struct fb_filter_options opt;
-	const struct fb_pair *pair; /* NULL until the GUI's first command */
+	const struct fb_protocol *gui; /* NULL until the GUI's first command */
+	const struct fb_pair *pair; /* NULL until the pair is chosen */
 	void *state;                /* the pair's, or NULL */
 	bool gui_quit;              /* the GUI sent quit */
+	/* While probing: the GUI's lines, replayed to the chosen pair. */
+	enum fb_probe probe;
+	char *held;
+	size_t held_len, held_cap;
+	bool held_oom;
+	bool held_gui; /* the GUI was told to wait (fb_protocol.hold) */
+	bool timing;   /* the filter's own timer runs (not the pair's) */
 };
 
 /* The protocols fenbridge speaks. */
@@ -153,7 +206,15 @@ fb_pair_find(const struct fb_protocol *gui, const struct fb_protocol *engine);
  * Sets up a filter. opt->proto may be NULL: the GUI's first command then
  * decides (`uci` -> UCI; `xboard` or `protover` -> XBoard). opt is copied;
  * what it points to is borrowed for the filter's life.
+ *
+ * With opt->engine_probe the engine's protocol is found out once the GUI's
+ * is known: the filter sends `uci`; an engine that answers `id` or `uciok`
+ * speaks UCI (its answers are dropped and the session starts over with the
+ * GUI's lines, which wait meanwhile); one that answers with an XBoard error
+ * or nothing within FB_PROBE_MS speaks XBoard.
  */
+#define FB_PROBE_MS 3000
+
 void
 fb_filter_init(struct fb_filter *f, const struct fb_filter_options *opt);
 
@@ -173,9 +234,18 @@ void
 fb_filter_engine_line(struct fb_filter *f, const char *text, size_t len,
 		      size_t term, unsigned flags, const struct fb_sink *out);
 
+/* The time asked for through the sink's timer ran out: out is the
+ * GUI-to-engine sink (emit: to the engine; reply: to the GUI). */
+void
+fb_filter_timeout(struct fb_filter *f, const struct fb_sink *out);
+
 /* The GUI's protocol, or NULL before its first command told it. */
 const struct fb_protocol *
 fb_filter_protocol(const struct fb_filter *f);
+
+/* The engine's protocol, or NULL before it is known. */
+const struct fb_protocol *
+fb_filter_engine_protocol(const struct fb_filter *f);
 
 /* The game as the engine sees it, or NULL when it is not followed. */
 const struct fb_game *

@@ -215,8 +215,8 @@ static const struct case_ argv_cases[] = {
 	{"--prot=uci e", NULL, "unknown option '--prot=uci' (did you mean "
 			       "--protocol?)"},
 	{"--engine=x e", NULL, "unknown option '--engine=x' (did you mean "
-			       "--engine-fen or --engine-castling or "
-			       "--engine-dir?)"},
+			       "--engine-fen or --engine-protocol or "
+			       "--engine-castling or --engine-dir?)"},
 	{"--name=x e", NULL, "unknown option '--name=x'"}, /* INI only */
 };
 
