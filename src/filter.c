@@ -268,6 +268,12 @@ fb_filter_protocol(const struct fb_filter *f)
 	return f->gui;
 }
 
+bool
+fb_filter_probing(const struct fb_filter *f)
+{
+	return f->probe == FB_PROBE_ASKING || f->probe == FB_PROBE_ANSWERING;
+}
+
 const struct fb_protocol *
 fb_filter_engine_protocol(const struct fb_filter *f)
 {

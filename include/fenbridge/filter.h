@@ -243,6 +243,10 @@ fb_filter_timeout(struct fb_filter *f, const struct fb_sink *out);
 const struct fb_protocol *
 fb_filter_protocol(const struct fb_filter *f);
 
+/* True while the engine is asked for its protocol (engine_probe). */
+bool
+fb_filter_probing(const struct fb_filter *f);
+
 /* The engine's protocol, or NULL before it is known. */
 const struct fb_protocol *
 fb_filter_engine_protocol(const struct fb_filter *f);
