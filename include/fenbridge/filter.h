@@ -177,6 +177,10 @@ struct fb_filter {
 	bool gui_quit;              /* the GUI sent quit */
 	/* While probing: the GUI's lines, replayed to the chosen pair. */
 	enum fb_probe probe;
+	/* Chosen from the engine's answer; decided on the next timeout (the
+	 * held lines need the GUI-to-engine sink). */
+	const struct fb_protocol *chosen;
+	const char *why;
 	char *held;
 	size_t held_len, held_cap;
 	bool held_oom;

@@ -142,6 +142,10 @@ test_probe_uci_engine_answers(void **state)
 	assert_string_equal(s->gui, "");
 	assert_null(fb_filter_engine_protocol(&s->f));
 	engine(s, "uciok\n");
+	/* Decided; the GUI's lines go on from the timer, with its sink. */
+	assert_int_equal(s->timer, 1);
+	assert_string_equal(s->engine, "");
+	fb_filter_timeout(&s->f, &s->from_gui);
 	assert_ptr_equal(fb_filter_engine_protocol(&s->f), &fb_protocol_uci);
 	assert_int_equal(s->timer, 0);
 	/* The GUI's held uci goes to the engine: it answers the GUI now. */
@@ -164,6 +168,7 @@ test_probe_held_lines_keep_their_order(void **state)
 	gui(s, "isready\n");
 	clear(s);
 	engine(s, "uciok\n");
+	fb_filter_timeout(&s->f, &s->from_gui);
 	assert_string_equal(s->engine,
 			    "uci\nsetoption name Hash value 32\nisready\n");
 	stop(s);
@@ -179,6 +184,9 @@ test_probe_xboard_error_decides_at_once(void **state)
 	engine(s, "tellics say     Fairy-Max 5.0b\n");
 	assert_null(fb_filter_engine_protocol(&s->f));
 	engine(s, "Error (unknown command): uci\n");
+	engine(s, "Error (unknown command): uci\n"); /* no second decision */
+	assert_int_equal(s->timer, 1);
+	fb_filter_timeout(&s->f, &s->from_gui);
 	assert_ptr_equal(fb_filter_engine_protocol(&s->f),
 			 &fb_protocol_xboard);
 	assert_int_equal(s->timer, 0);
