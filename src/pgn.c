@@ -442,16 +442,18 @@ survey_line(struct fb_pgn *p, size_t at, size_t end, unsigned long line)
 	}
 }
 
-/* The bytes that end a tag value in usual_line. */
+/* The bytes that end a tag value in usual_line: its closing quote, or
+ * what makes the line unusual (an escape, the end of the line). */
 static const bool value_stop[256] = {['"'] = 1, ['\\'] = 1, ['\n'] = 1};
 
 /*
- * Nearly every tag line is `[Name "value"]` and its end, and reading it
- * with memchr for its end, then next_tag, then survey_line costs three
- * times a plain pass. When s[0..n) starts with a whole line of exactly
- * that form ('\n' or "\r\n" end, one space, no backslash), this fills t
- * as next_tag would and returns the line's length with its end; otherwise
- * 0, and the general path reads the line.
+ * Nearly every tag line is `[Name "value"]` and its end. The general way
+ * (memchr for the line's end, then next_tag and survey_line on the copy)
+ * reads its bytes three times; this reads them once. s[0..n) starts with
+ * '['. When it starts with a whole line of exactly that form (one space,
+ * no backslash, "\n" or "\r\n" right after the ']'), fills t as next_tag
+ * would and returns the line's length with its end; otherwise returns 0,
+ * and the general way reads the line.
  */
 static size_t
 usual_line(const char *s, size_t n, struct tag *t)
@@ -465,7 +467,8 @@ usual_line(const char *s, size_t n, struct tag *t)
 	t->start = 0;
 	t->name = 1;
 	t->name_len = i - 1;
-	t->value = i += 2;
+	i += 2;
+	t->value = i;
 	i = find_stop((const unsigned char *)s, n, i, value_stop, '"', '\\',
 		      '\n', '"');
 	if (i + 2 > n || s[i] != '"' || s[i + 1] != ']')
@@ -573,6 +576,23 @@ write_line(struct fb_pgn *p, const char *s, size_t at, size_t end,
 	emit(p, l + done, end - at - done);
 }
 
+/* fb_variant_find, which tries every name of every variant, once for each
+ * new value of the Variant tag. */
+static const struct fb_variant *
+find_variant(struct fb_pgn *p, const char *name, size_t n)
+{
+	if (p->variant_known && n == p->variant_len &&
+	    memcmp(name, p->variant_name, n) == 0)
+		return p->variant;
+	p->variant = fb_variant_find(name, n);
+	p->variant_known = n <= sizeof p->variant_name;
+	if (p->variant_known) {
+		memcpy(p->variant_name, name, n);
+		p->variant_len = n;
+	}
+	return p->variant;
+}
+
 /* Writes the tag section s[0..n) (its first line is p->game_line) with
  * every FEN tag translated and a SetUp tag added where missing. */
 static void
@@ -584,7 +604,7 @@ write_section(struct fb_pgn *p, const char *s, size_t n,
 	size_t done = 0;
 
 	if (sec->variant) {
-		v = fb_variant_find(s + sec->variant_at, sec->variant_len);
+		v = find_variant(p, s + sec->variant_at, sec->variant_len);
 		known = v != NULL;
 		if (!known && sec->fen)
 			say(p, FB_PGN_NOTE, 0, p->game_line, 0,

@@ -21,6 +21,8 @@
 
 #include "fenbridge/fen.h"
 
+struct fb_variant;
+
 /* Auto-detection looks at most this far into the input. */
 #define FB_PGN_DETECT_MAX 4096
 /* A FEN tag value or FEN/EPD position longer than this is left unchanged. */
@@ -108,6 +110,12 @@ struct fb_pgn {
 	unsigned char bom;
 	size_t line_start; /* buffer offset of the current tag line */
 	struct fb_pgn_section sec; /* of the tag section in buf */
+	/* The last Variant tag value looked up and its variant (NULL: not in
+	 * the table): a file rarely mixes variants. */
+	bool variant_known;
+	char variant_name[24];
+	size_t variant_len;
+	const struct fb_variant *variant;
 	/* The last movetext token of the game (its last 8 bytes, its length):
 	 * a game ends with its result. */
 	char tail[8];
