@@ -10,10 +10,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# Everything the build and every test suite needs, by Debian package name.
+# Everything the build and every test suite needs, by Debian package name;
+# pgn-extract is what bench/bench_pgn compares `fenbridge convert` with.
 packages=(
 	meson ninja-build pkg-config gcc libc6-dev libuv1-dev libcmocka-dev libinih-dev python3 valgrind
-	stockfish fairy-stockfish toga2 glaurung gnuchess sjaakii polyglot fairymax
+	stockfish fairy-stockfish toga2 glaurung gnuchess sjaakii polyglot fairymax pgn-extract
 )
 
 deps() {

@@ -60,9 +60,13 @@ write_all(struct convert *cv, const char *s, size_t n)
 	}
 }
 
+/* Writes the gathered output; the diagnostics gathered in stderr's buffer
+ * (see fb_convert_main) go first, so that each still comes before the
+ * output that follows it, as if both were written at once. */
 static void
 flush_out(struct convert *cv)
 {
+	fflush(stderr);
 	write_all(cv, cv->out, cv->nout);
 	cv->nout = 0;
 }
@@ -253,6 +257,13 @@ fb_convert_main(int argc, char **argv)
 	}
 	cv->what = "line";
 	cv->tty = isatty(STDOUT_FILENO) && isatty(STDERR_FILENO);
+	/* An unbuffered stderr costs a write per diagnostic, and a file of
+	 * games can have one every few games; flush_out empties the buffer
+	 * before each write of output. A terminal gets each line at once. */
+	if (!isatty(STDERR_FILENO)) {
+		static char errbuf[16 * 1024];
+		setvbuf(stderr, errbuf, _IOFBF, sizeof errbuf);
+	}
 	if (cv->opt.first == argc)
 		convert_file(cv, "-");
 	for (int i = cv->opt.first; i < argc && !cv->write_failed; i++) {
@@ -263,6 +274,7 @@ fb_convert_main(int argc, char **argv)
 			convert_argument(cv, argv[i]);
 	}
 	flush_out(cv);
+	fflush(stderr);
 	status = cv->status;
 	free(cv);
 	return status;

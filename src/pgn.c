@@ -16,6 +16,9 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "fenbridge/variant.h"
 
@@ -32,6 +35,43 @@ static bool
 blank(char c)
 {
 	return c == ' ' || c == '\t' || c == '\r';
+}
+
+/*
+ * The offset of the first byte of d[i..n) that is in stop, or n; a, b, c
+ * and e are those bytes (one repeated when there are fewer than four).
+ * This is the inner loop of the whole scan: movetext between its special
+ * bytes, tag values. Those runs are short (a comment every few moves, a
+ * line end every 80 bytes at most, values of a dozen bytes), too short for
+ * memchr's call to pay off, and memchr looks for one byte only; SSE2, which
+ * every x86-64 has, compares 16 bytes with all four in a few instructions.
+ * Other machines, and the last bytes of the input, take a table lookup a
+ * byte.
+ */
+static inline size_t
+find_stop(const unsigned char *d, size_t n, size_t i, const bool stop[256],
+	  char a, char b, char c, char e)
+{
+#ifdef __SSE2__
+	const __m128i va = _mm_set1_epi8(a), vb = _mm_set1_epi8(b),
+		      vc = _mm_set1_epi8(c), ve = _mm_set1_epi8(e);
+
+	for (; i + 16 <= n; i += 16) {
+		__m128i v = _mm_loadu_si128((const void *)(d + i));
+		__m128i ab = _mm_or_si128(_mm_cmpeq_epi8(v, va),
+					  _mm_cmpeq_epi8(v, vb));
+		__m128i ce = _mm_or_si128(_mm_cmpeq_epi8(v, vc),
+					  _mm_cmpeq_epi8(v, ve));
+		int mask = _mm_movemask_epi8(_mm_or_si128(ab, ce));
+		if (mask != 0)
+			return i + (size_t)__builtin_ctz((unsigned)mask);
+	}
+#else
+	(void)a, (void)b, (void)c, (void)e;
+#endif
+	while (i < n && !stop[d[i]])
+		i++;
+	return i;
 }
 
 static void
@@ -285,10 +325,13 @@ next_tag(const char *s, size_t n, size_t *pos, struct tag *t,
 	}
 	t->value = ++i;
 	{
+		/* Escapes are \" and \\ (PGN standard 7). Only a backslash
+		 * right before it can escape the first quote, so one memchr
+		 * finds the end of a value in all but rare cases. */
 		const char *q = memchr(s + i, '"', n - i);
-		if (q != NULL && memchr(s + i, '\\', (size_t)(q - s) - i) == NULL)
+		if (q != NULL && (q == s + i || q[-1] != '\\'))
 			i = (size_t)(q - s);
-		else /* escapes: \" and \\ (PGN standard 7) */
+		else
 			while (i < n && s[i] != '"')
 				i += s[i] == '\\' && i + 1 < n ? 2 : 1;
 	}
@@ -318,19 +361,6 @@ is_name(const char *s, const struct tag *t, const char *name)
 	       memcmp(s + t->name, name, t->name_len) == 0;
 }
 
-/* What the whole section says, gathered before anything is written. */
-#define MARKS 16
-struct section {
-	bool fen, setup, chess960, variant;
-	size_t variant_at, variant_len;
-	/* The lines that write_section must look at (a FEN tag, a fault):
-	 * offset and line index; all of them when there are more. */
-	size_t mark[MARKS];
-	unsigned long mark_line[MARKS];
-	unsigned nmarks;
-	bool all;
-};
-
 /* The end of the line starting at s[i] in s[0..n), past its '\n'. */
 static size_t
 line_end(const char *s, size_t n, size_t i)
@@ -351,61 +381,109 @@ content_len(const char *s, size_t n)
 	return n;
 }
 
+/* Notes what tag t (next_tag's result rc) of the line at buf[at] (line
+ * index line of the section) says in p->sec. */
 static void
-survey(const char *s, size_t n, bool starts, struct section *sec)
+note_tag(struct fb_pgn *p, size_t at, const struct tag *t, int rc,
+	 unsigned long line)
 {
-	unsigned long line = 0;
+	struct fb_pgn_section *sec = &p->sec;
+	const char *l = p->buf + at;
 
-	memset(sec, 0, sizeof *sec);
-	for (size_t at = 0; at < n; line++) {
-		size_t end = line_end(s, n, at), len, pos = 0;
-		const char *l = s + at, *why;
-		struct tag t;
-		int rc;
-
-		len = content_len(l, end - at);
-		while ((rc = next_tag(l, len, &pos, &t, &why)) != 0) {
-			if ((rc < 0 || is_name(l, &t, "FEN")) &&
-			    (sec->nmarks == 0 ||
-			     sec->mark[sec->nmarks - 1] != at)) {
-				if (sec->nmarks == MARKS)
-					sec->all = true;
-				else {
-					sec->mark[sec->nmarks] = at;
-					sec->mark_line[sec->nmarks++] = line;
-				}
-			}
-			if (is_name(l, &t, "SetUp"))
-				sec->setup = true;
-			if (is_name(l, &t, "Variant") &&
-			    (rc > 0 || t.value_len > 0)) {
-				sec->variant = true;
-				sec->variant_at = at + t.value;
-				sec->variant_len = t.value_len;
-			}
-			if (is_name(l, &t, "FEN") && !sec->fen) {
-				struct fb_fen fen;
-				const char *v = l + t.value;
-				size_t vl = t.value_len;
-				sec->fen = true;
-				while (vl > 0 && blank(v[vl - 1]))
-					vl--;
-				while (vl > 0 && blank(*v))
-					v++, vl--;
-				sec->chess960 =
-					starts &&
-					fb_fen_parse(&fen, v, vl, NULL) == 0 &&
-					fb_pgn_is_chess960_start(&fen);
-			}
-			if (rc < 0)
-				break;
+	if ((rc < 0 || is_name(l, t, "FEN")) &&
+	    (sec->nmarks == 0 || sec->mark[sec->nmarks - 1] != at)) {
+		if (sec->nmarks == FB_PGN_MARKS)
+			sec->all = true;
+		else {
+			sec->mark[sec->nmarks] = at;
+			sec->mark_line[sec->nmarks++] = line;
 		}
-		at = end;
+	}
+	if (is_name(l, t, "SetUp"))
+		sec->setup = true;
+	if (is_name(l, t, "Variant") && (rc > 0 || t->value_len > 0)) {
+		sec->variant = true;
+		sec->variant_at = at + t->value;
+		sec->variant_len = t->value_len;
+	}
+	if (is_name(l, t, "FEN") && !sec->fen) {
+		struct fb_fen fen;
+		const char *v = l + t->value;
+		size_t vl = t->value_len;
+		sec->fen = true;
+		while (vl > 0 && blank(v[vl - 1]))
+			vl--;
+		while (vl > 0 && blank(*v))
+			v++, vl--;
+		/* Only --select=chess960 needs the position. */
+		sec->chess960 = p->select == FB_PGN_CHESS960 &&
+				fb_fen_parse(&fen, v, vl, NULL) == 0 &&
+				fb_pgn_is_chess960_start(&fen);
 	}
 }
 
+/* Notes what the tag line buf[at..end) (line index line of the section)
+ * says. Each line is read as it comes in, while it is still in the cache;
+ * end_tags then only decides and writes. */
+static void
+survey_line(struct fb_pgn *p, size_t at, size_t end, unsigned long line)
+{
+	const char *l = p->buf + at, *why;
+	size_t len = content_len(l, end - at), pos = 0;
+	struct tag t;
+	int rc;
+
+	/* pos == len: the line ends right after its tag, and next_tag would
+	 * only say so. */
+	while (pos < len && (rc = next_tag(l, len, &pos, &t, &why)) != 0) {
+		note_tag(p, at, &t, rc, line);
+		if (rc < 0)
+			break;
+	}
+}
+
+/* The bytes that end a tag value in usual_line: its closing quote, or
+ * what makes the line unusual (an escape, the end of the line). */
+static const bool value_stop[256] = {['"'] = 1, ['\\'] = 1, ['\n'] = 1};
+
+/*
+ * Nearly every tag line is `[Name "value"]` and its end. The general way
+ * (memchr for the line's end, then next_tag and survey_line on the copy)
+ * reads its bytes three times; this reads them once. s[0..n) starts with
+ * '['. When it starts with a whole line of exactly that form (one space,
+ * no backslash, "\n" or "\r\n" right after the ']'), fills t as next_tag
+ * would and returns the line's length with its end; otherwise returns 0,
+ * and the general way reads the line.
+ */
+static size_t
+usual_line(const char *s, size_t n, struct tag *t)
+{
+	size_t i = 1;
+
+	while (i < n && name_chars[(unsigned char)s[i]])
+		i++;
+	if (i == 1 || i + 2 > n || s[i] != ' ' || s[i + 1] != '"')
+		return 0;
+	t->start = 0;
+	t->name = 1;
+	t->name_len = i - 1;
+	i += 2;
+	t->value = i;
+	i = find_stop((const unsigned char *)s, n, i, value_stop, '"', '\\',
+		      '\n', '"');
+	if (i + 2 > n || s[i] != '"' || s[i + 1] != ']')
+		return 0;
+	t->value_len = i - t->value;
+	i += 2;
+	if (i < n && s[i] == '\n')
+		return i + 1;
+	if (i + 1 < n && s[i] == '\r' && s[i + 1] == '\n')
+		return i + 2;
+	return 0;
+}
+
 static bool
-wanted(const struct fb_pgn *p, const struct section *sec)
+wanted(const struct fb_pgn *p, const struct fb_pgn_section *sec)
 {
 	switch (p->select) {
 	case FB_PGN_CLASSICAL:
@@ -498,18 +576,35 @@ write_line(struct fb_pgn *p, const char *s, size_t at, size_t end,
 	emit(p, l + done, end - at - done);
 }
 
+/* fb_variant_find, which tries every name of every variant, once for each
+ * new value of the Variant tag. */
+static const struct fb_variant *
+find_variant(struct fb_pgn *p, const char *name, size_t n)
+{
+	if (p->variant_known && n == p->variant_len &&
+	    memcmp(name, p->variant_name, n) == 0)
+		return p->variant;
+	p->variant = fb_variant_find(name, n);
+	p->variant_known = n <= sizeof p->variant_name;
+	if (p->variant_known) {
+		memcpy(p->variant_name, name, n);
+		p->variant_len = n;
+	}
+	return p->variant;
+}
+
 /* Writes the tag section s[0..n) (its first line is p->game_line) with
  * every FEN tag translated and a SetUp tag added where missing. */
 static void
 write_section(struct fb_pgn *p, const char *s, size_t n,
-	      const struct section *sec)
+	      const struct fb_pgn_section *sec)
 {
 	const struct fb_variant *v = NULL;
 	bool known = true, setup = sec->setup;
 	size_t done = 0;
 
 	if (sec->variant) {
-		v = fb_variant_find(s + sec->variant_at, sec->variant_len);
+		v = find_variant(p, s + sec->variant_at, sec->variant_len);
 		known = v != NULL;
 		if (!known && sec->fen)
 			say(p, FB_PGN_NOTE, 0, p->game_line, 0,
@@ -544,11 +639,9 @@ static void
 end_tags(struct fb_pgn *p, size_t upto)
 {
 	if (!p->raw) {
-		struct section sec;
-		survey(p->buf, upto, p->select == FB_PGN_CHESS960, &sec);
-		p->keep = wanted(p, &sec);
+		p->keep = wanted(p, &p->sec);
 		if (p->keep)
-			write_section(p, p->buf, upto, &sec);
+			write_section(p, p->buf, upto, &p->sec);
 		emit_kept(p, p->buf + upto, p->len - upto);
 	}
 	if (p->keep)
@@ -616,6 +709,10 @@ start_game(struct fb_pgn *p)
 	p->keep = false;
 	p->tail_len = 0;
 	p->tail_open = false;
+	/* Not a memset: the marks are read only up to nmarks. */
+	p->sec.fen = p->sec.setup = p->sec.chess960 = p->sec.variant = false;
+	p->sec.all = false;
+	p->sec.nmarks = 0;
 }
 
 static size_t
@@ -633,7 +730,21 @@ scan_tags(struct fb_pgn *p, const char *d, size_t n, size_t i)
 				p->line++;
 				return i;
 			} else if (c == '[') {
-				p->sub = T_LINE;
+				struct tag t;
+				size_t k = p->len == p->line_start
+						   ? usual_line(d + i, n - i, &t)
+						   : 0;
+				if (k == 0) {
+					p->sub = T_LINE;
+					continue;
+				}
+				append(p, d + i, k);
+				i += k;
+				if (!p->raw)
+					note_tag(p, p->line_start, &t, 1,
+						 p->line - p->game_line);
+				p->line++;
+				p->line_start = p->len;
 			} else {
 				/* Movetext (or a comment) starts: the blanks
 				 * before it go out after the section. */
@@ -646,6 +757,9 @@ scan_tags(struct fb_pgn *p, const char *d, size_t n, size_t i)
 			append(p, d + i, end - i);
 			i = end;
 			if (q != NULL) {
+				if (!p->raw)
+					survey_line(p, p->line_start, p->len,
+						    p->line - p->game_line);
 				p->line++;
 				p->sub = T_START;
 				p->line_start = p->len;
@@ -657,55 +771,50 @@ scan_tags(struct fb_pgn *p, const char *d, size_t n, size_t i)
 
 /* ---- PGN movetext ---- */
 
-/* Notes plain movetext s[0..n) for the last token of the game. */
+/*
+ * A game must end with its result, so the scanner keeps the last token of
+ * the movetext outside comments (p->tail: its first 8 bytes and its
+ * length). Looking at every run of text for it would cost as much as the
+ * rest of the scan; scan_moves only remembers where the last run with a
+ * token in it is, and note_tail reads the token out of that run when the
+ * piece of input or the game ends. Here d[b..e) is that run, e just past
+ * its last non-blank byte (e == 0: no such run), in the piece d[from..end)
+ * of the input. A token cut by the end of the previous piece
+ * (p->tail_open) goes on if this run starts the piece with no blank.
+ */
 static void
-note_text(struct fb_pgn *p, const char *s, size_t n)
+note_tail(struct fb_pgn *p, const char *d, size_t from, size_t end, size_t b,
+	  size_t e)
 {
-	size_t e = n, b;
+	size_t t = e;
 
-	while (e > 0 && blank(s[e - 1]))
-		e--;
 	if (e == 0) {
-		if (n > 0)
-			p->tail_open = false;
+		p->tail_open = false;
 		return;
 	}
-	b = e;
-	while (b > 0 && !blank(s[b - 1]))
-		b--;
-	if (b > 0 || !p->tail_open)
+	while (t > b && !blank(d[t - 1]))
+		t--;
+	if (t > from || !p->tail_open)
 		p->tail_len = 0;
-	for (size_t k = b; k < e; k++) {
+	for (size_t k = t; k < e; k++) {
 		if (p->tail_len < sizeof p->tail)
-			p->tail[p->tail_len] = s[k];
+			p->tail[p->tail_len] = d[k];
 		p->tail_len++;
 	}
-	p->tail_open = e == n;
+	p->tail_open = e == end;
 }
 
 /* The bytes that matter in movetext outside a ';' comment: a line's end,
- * a brace comment's start and end, a rest-of-line comment's start. */
+ * a brace comment's start and end, a rest-of-line comment's start. (A '}'
+ * outside a comment ends a token, as a blank does.) */
 static const bool special[256] = {
 	['\n'] = true, ['{'] = true, ['}'] = true, [';'] = true};
-
-/* The offset of the first special byte in d[i..n), or n. Runs are short
- * in real movetext (a comment every few bytes), where a table loop beats
- * memchr's call overhead; four bytes a step keep the loop cheap. */
-static size_t
-skip_plain(const unsigned char *d, size_t n, size_t i)
-{
-	while (i + 4 <= n && !(special[d[i]] | special[d[i + 1]] |
-			       special[d[i + 2]] | special[d[i + 3]]))
-		i += 4;
-	while (i < n && !special[d[i]])
-		i++;
-	return i;
-}
 
 static size_t
 scan_moves(struct fb_pgn *p, const char *d, size_t n, size_t i)
 {
-	size_t from = i;
+	/* d[tb..te): the last run of text with a token (see note_tail). */
+	size_t from = i, tb = 0, te = 0;
 
 	while (i < n) {
 		if (p->sub == M_START) {
@@ -721,6 +830,7 @@ scan_moves(struct fb_pgn *p, const char *d, size_t n, size_t i)
 				p->line++;
 			} else if (c == '[') {
 				emit_kept(p, d + from, i - from);
+				note_tail(p, d, from, i, tb, te);
 				end_game(p);
 				start_game(p);
 				return i;
@@ -742,9 +852,15 @@ scan_moves(struct fb_pgn *p, const char *d, size_t n, size_t i)
 		} else {
 			size_t s = i;
 			char c;
-			i = skip_plain((const unsigned char *)d, n, i);
-			if (p->sub == M_TEXT)
-				note_text(p, d + s, i - s);
+			i = find_stop((const unsigned char *)d, n, i, special,
+				      '\n', '{', '}', ';');
+			if (p->sub == M_TEXT) {
+				size_t e = i;
+				while (e > s && blank(d[e - 1]))
+					e--;
+				if (e > s)
+					tb = s, te = e;
+			}
 			if (i == n)
 				break;
 			c = d[i++];
@@ -753,10 +869,7 @@ scan_moves(struct fb_pgn *p, const char *d, size_t n, size_t i)
 			if (p->sub == M_BRACE) {
 				if (c == '}')
 					p->sub = M_TEXT;
-				continue;
-			}
-			p->tail_open = false;
-			if (c == '\n') {
+			} else if (c == '\n') {
 				p->sub = M_START;
 			} else if (c == '{') {
 				p->comment_line = p->line;
@@ -767,6 +880,7 @@ scan_moves(struct fb_pgn *p, const char *d, size_t n, size_t i)
 		}
 	}
 	emit_kept(p, d + from, i - from);
+	note_tail(p, d, from, n, tb, te);
 	return i;
 }
 
@@ -901,6 +1015,9 @@ fb_pgn_finish(struct fb_pgn *p)
 		if (p->len > 0 && !p->raw)
 			line_done(p, p->buf, p->len);
 	} else if (p->state == S_TAGS) {
+		if (p->sub == T_LINE && !p->raw) /* a last line without '\n' */
+			survey_line(p, p->line_start, p->len,
+				    p->line - p->game_line);
 		end_tags(p, p->len);
 		if (p->keep)
 			say(p, FB_PGN_TRUNCATED, 0, p->line, 0,

@@ -21,6 +21,8 @@
 
 #include "fenbridge/fen.h"
 
+struct fb_variant;
+
 /* Auto-detection looks at most this far into the input. */
 #define FB_PGN_DETECT_MAX 4096
 /* A FEN tag value or FEN/EPD position longer than this is left unchanged. */
@@ -73,6 +75,20 @@ struct fb_pgn_stats {
 	unsigned long fens;    /* FEN tags, EPD or FEN lines translated */
 };
 
+/* What a PGN tag section says, gathered line by line as the section comes
+ * in; part of the scanner state. The lines that writing the section must
+ * look at again (a FEN tag, a fault) are marked by offset and line index,
+ * or all of them when there are more than FB_PGN_MARKS. */
+#define FB_PGN_MARKS 16
+struct fb_pgn_section {
+	bool fen, setup, chess960, variant;
+	size_t variant_at, variant_len;
+	size_t mark[FB_PGN_MARKS];
+	unsigned long mark_line[FB_PGN_MARKS];
+	unsigned nmarks;
+	bool all;
+};
+
 /* Scanner state: fill by fb_pgn_init, then treat as opaque. */
 struct fb_pgn {
 	enum fb_pgn_format format;
@@ -93,6 +109,13 @@ struct fb_pgn {
 	bool last_nl;    /* the last byte pushed was '\n' */
 	unsigned char bom;
 	size_t line_start; /* buffer offset of the current tag line */
+	struct fb_pgn_section sec; /* of the tag section in buf */
+	/* The last Variant tag value looked up and its variant (NULL: not in
+	 * the table): a file rarely mixes variants. */
+	bool variant_known;
+	char variant_name[24];
+	size_t variant_len;
+	const struct fb_variant *variant;
 	/* The last movetext token of the game (its last 8 bytes, its length):
 	 * a game ends with its result. */
 	char tail[8];
