@@ -145,11 +145,14 @@ fb_moves_in_check(const struct fb_game *g)
 	return king_attacked(g, g->side);
 }
 
-/* Where the moves go: the caller's array, filled up to FB_MOVES_MAX. */
+/* Where the moves go: the caller's array, filled up to FB_MOVES_MAX.
+ * verify: the move being generated needs the full test (play it, look at
+ * the kings); when false it cannot expose the king (see may_expose). */
 struct list {
 	const struct fb_game *g;
 	struct fb_move *out;
 	size_t n;
+	bool verify;
 };
 
 /* Keeps m when it leaves no king of the mover attacked. */
@@ -162,13 +165,76 @@ add(struct list *l, int ff, int fr, int tf, int tr, char promo, int castle)
 			    .to_rank = tr,
 			    .promo = promo,
 			    .castle = castle};
-	struct fb_game after = *l->g;
+	struct fb_game after;
+	bool ep = ff != tf && l->g->board[tr][tf] == 0 &&
+		  kind(l->g->board[fr][ff]) == 'P';
 
 	if (l->n >= FB_MOVES_MAX)
 		return;
-	fb_game_play(&after, &m);
-	if (!king_attacked(&after, l->g->side))
-		l->out[l->n++] = m;
+	if (l->verify || ep || castle >= 0) {
+		after = *l->g;
+		fb_game_play(&after, &m);
+		if (king_attacked(&after, l->g->side))
+			return;
+	}
+	l->out[l->n++] = m;
+}
+
+/* -1, 0 or 1. */
+static int
+sign(int x)
+{
+	return (x > 0) - (x < 0);
+}
+
+/*
+ * False when moving the piece on (f, r) cannot uncover an attack on the
+ * king on (kf, kr), which is not in check: the piece is not on a line
+ * from the king, or another piece stands between them, or beyond it
+ * along that line stands no enemy slider that moves along it. (The king
+ * itself, en passant and castling are always verified.)
+ */
+static bool
+may_expose(const struct fb_game *g, int kf, int kr, int f, int r)
+{
+	int df = sign(f - kf), dr = sign(r - kr), tf, tr;
+	int them = g->side ^ 1;
+	char p;
+
+	if ((f - kf) * dr != (r - kr) * df || (df == 0 && dr == 0))
+		return false;
+	if (df != 0 && dr != 0 && f - kf != r - kr && f - kf != kr - r)
+		return false;
+	for (tf = kf + df, tr = kr + dr; tf != f || tr != r; tf += df, tr += dr)
+		if (g->board[tr][tf] != 0)
+			return false;
+	do {
+		tf += df;
+		tr += dr;
+	} while (on_board(g, tf, tr) && g->board[tr][tf] == 0);
+	p = at(g, tf, tr);
+	if (!is_colour(p, them))
+		return false;
+	return df == 0 || dr == 0 ? slides_straight(kind(p))
+				  : slides_diagonally(kind(p));
+}
+
+/* The square of the side to move's only king, if it has exactly one and
+ * it is not in check: then most moves need no full test. */
+static bool
+lone_safe_king(const struct fb_game *g, int *kf, int *kr)
+{
+	char k = piece_of('K', g->side);
+	int n = 0;
+
+	for (int r = 0; r < RANKS; r++)
+		for (int f = 0; f < (int)g->width; f++)
+			if (g->board[r][f] == k) {
+				*kf = f;
+				*kr = r;
+				n++;
+			}
+	return n == 1 && !attacked(g, *kf, *kr, g->side ^ 1);
 }
 
 static void
@@ -185,12 +251,15 @@ add_pawn_move(struct list *l, int ff, int fr, int tf, int tr)
 		add(l, ff, fr, tf, tr, promos[i], -1);
 }
 
-/* The en-passant capture onto file tf is there: the pawn that just moved
- * two squares stands beside ours, the squares it crossed are empty. */
+/* The en-passant capture onto (tf, tr) is there: it is the square the
+ * pawn that just moved two squares skipped (the 6th rank for White, the
+ * 3rd for Black: a pawn on the 7th must not take "en passant" onto the
+ * 8th), that pawn stands beside ours, the squares it crossed are empty. */
 static bool
 ep_target(const struct fb_game *g, int tf, int tr, int dir)
 {
-	return tf == g->ep_file && at(g, tf, tr) == 0 &&
+	return tf == g->ep_file && tr == (g->side == FB_WHITE ? 5 : 2) &&
+	       at(g, tf, tr) == 0 &&
 	       at(g, tf, tr - dir) == piece_of('P', g->side ^ 1) &&
 	       at(g, tf, tr + dir) == 0;
 }
@@ -311,14 +380,18 @@ gen_piece(struct list *l, int f, int r)
 size_t
 fb_moves_legal(const struct fb_game *g, struct fb_move *out)
 {
-	struct list l = {.g = g, .out = out, .n = 0};
+	struct list l = {.g = g, .out = out, .n = 0, .verify = true};
 	bool castled = false; /* one king castles, should a FEN hold two */
+	int kf = -1, kr = -1;
+	bool fast = lone_safe_king(g, &kf, &kr);
 
 	for (int r = 0; r < RANKS; r++)
 		for (int f = 0; f < (int)g->width; f++) {
 			char p = g->board[r][f];
 			if (!is_colour(p, g->side))
 				continue;
+			l.verify = !fast || kind(p) == 'K' ||
+				   may_expose(g, kf, kr, f, r);
 			if (kind(p) == 'K' && r == back_rank(g->side)) {
 				if (castled) {
 					gen_leaps(&l, f, r, king_steps);

@@ -220,6 +220,11 @@ test_movegen_move_lists(void **state)
 	/* An e.p. file with no pawn that just moved is no capture. */
 	move_list("4k3/8/8/4P3/8/8/8/4K3 w - d6 0 2", list, sizeof list);
 	assert_string_equal(list, "e1d1 e1d2 e1e2 e1f1 e1f2 e5e6");
+	/* An e.p. file is no capture for a pawn on the 7th rank next to a
+	 * pawn of the other side (found by perft_engines.py: e7xd6 after
+	 * d2d4 with a white pawn on d7). */
+	move_list("7k/3Pp3/8/8/3P4/8/8/4K3 b - d3 0 1", list, sizeof list);
+	assert_string_equal(list, "e7e5 e7e6 h8g7 h8g8 h8h7");
 	/* The archbishop and chancellor leap like knights. */
 	move_list("k9/10/10/10/10/10/10/A8K w - - 0 1", list, sizeof list);
 	assert_string_equal(list, "a1b2 a1b3 a1c2 a1c3 a1d4 a1e5 a1f6 a1g7 "
