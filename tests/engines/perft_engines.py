@@ -164,8 +164,8 @@ def main():
     ap.add_argument("driver")
     ap.add_argument("--seed", type=int, default=20261130,
                     help="-1: a random seed")
-    ap.add_argument("--n8", type=int, default=150)
-    ap.add_argument("--n10", type=int, default=60)
+    ap.add_argument("--n8", type=int, default=300)
+    ap.add_argument("--n10", type=int, default=120)
     ap.add_argument("--depth", type=int, default=3)
     ap.add_argument("--verbose", action="store_true")
     args = ap.parse_args()
