@@ -13,8 +13,9 @@ in both engines) with the same node count under each:
     diff_fen.py, which keeps castling rights alive, walks rooks to inner
     squares and produces en-passant captures), plus known tricky positions;
   * 10x8: /usr/games/fairy-stockfish, caparandom: random Capablanca-random
-    starts and positions from random games; the Capablanca start with
-    UCI_Variant capablanca.
+    starts and positions from random games; the Capablanca start and a few
+    tricky positions with UCI_Variant capablanca, the Gothic start with
+    gothic.  (Janus and Embassy castle otherwise: not covered.)
 
 The driver also prints every move at the root and the first ply in SAN and
 reads it back (fb_moves_print_san, fb_moves_parse): any mismatch fails.
@@ -138,15 +139,20 @@ def run8(args, rng):
 
 def run10(args, rng):
     failures = 0
-    capa = Engine([FAIRY], "fairy-stockfish capablanca")
-    try:
-        capa.uci([("UCI_Variant", "capablanca"), ("UCI_Chess960", "true")])
-        failures += compare(
-            "10x8 capablanca", capa, args.driver,
-            ["rnabqkbcnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBCNR"
-             " w KQkq - 0 1"] + TRICKY10, args.depth, args.verbose)
-    finally:
-        capa.close()
+    for variant, fens in (
+            ("capablanca", [
+                "rnabqkbcnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBCNR"
+                " w KQkq - 0 1"] + TRICKY10),
+            ("gothic", [
+                "rnbqckabnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNBQCKABNR"
+                " w KQkq - 0 1"])):
+        eng = Engine([FAIRY], "fairy-stockfish " + variant)
+        try:
+            eng.uci([("UCI_Variant", variant), ("UCI_Chess960", "true")])
+            failures += compare("10x8 " + variant, eng, args.driver, fens,
+                                args.depth, args.verbose)
+        finally:
+            eng.close()
     fy = Referee(10, fairy=FAIRY)
     try:
         starts = [random_start(caparandom_rank(rng), rng) for _ in range(10)]
