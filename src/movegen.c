@@ -481,7 +481,7 @@ strip_annotations(const char *t, size_t len)
 /* What a SAN says: piece type (P for pawns), destination, the optional
  * file and rank of the origin, the promotion piece. */
 struct san {
-	char piece;
+	char piece; /* or 0: any (g1-f3 names its origin square, not a pawn) */
 	int to_file, to_rank;
 	int from_file, from_rank; /* -1: not given */
 	char promo;
@@ -529,10 +529,12 @@ read_san(const struct fb_game *g, const char *t, size_t len, struct san *s)
 	size_t i = 0;
 	char mid[4];
 	size_t nmid = 0;
+	bool lettered =
+		len > 0 && strchr("NBRQKACP", t[0]) != NULL && t[0] != 0;
 
 	s->piece = 'P';
 	s->from_file = s->from_rank = -1;
-	if (len > 0 && strchr("NBRQKACP", t[0]) != NULL && t[0] != 0) {
+	if (lettered) {
 		s->piece = t[0];
 		i = 1;
 	}
@@ -558,6 +560,10 @@ read_san(const struct fb_game *g, const char *t, size_t len, struct san *s)
 	} else if (nmid != 0) {
 		return FB_EINVAL;
 	}
+	/* Long algebraic without a piece letter (g1-f3, b1xc3): the square
+	 * says which piece. */
+	if (!lettered && s->from_file >= 0 && s->from_rank >= 0)
+		s->piece = 0;
 	return 0;
 }
 
@@ -567,8 +573,9 @@ san_matches(const struct fb_game *g, const struct san *s,
 {
 	char k = kind(g->board[m->from_rank][m->from_file]);
 
-	if (m->castle >= 0 || k != s->piece || m->to_file != s->to_file ||
-	    m->to_rank != s->to_rank || lower(m->promo) != lower(s->promo))
+	if (m->castle >= 0 || (s->piece != 0 && k != s->piece) ||
+	    m->to_file != s->to_file || m->to_rank != s->to_rank ||
+	    lower(m->promo) != lower(s->promo))
 		return false;
 	if (s->from_rank >= 0 && s->from_rank != m->from_rank)
 		return false;
