@@ -13,7 +13,7 @@ cd "$(dirname "$0")/.."
 # Everything the build and every test suite needs, by Debian package name.
 packages=(
 	meson ninja-build pkg-config gcc libc6-dev libuv1-dev libcmocka-dev libinih-dev python3 valgrind
-	stockfish fairy-stockfish toga2 glaurung gnuchess sjaakii polyglot
+	stockfish fairy-stockfish toga2 glaurung gnuchess sjaakii polyglot fairymax
 )
 
 deps() {

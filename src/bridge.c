@@ -852,12 +852,21 @@ advance(struct fb_bridge *b, enum bridge_event ev)
 				snprintf(what, sizeof what,
 					 "exited with status %lld",
 					 (long long)b->exit_status);
-			fb_log_msg(FB_LOG_WARN, "the engine %s", what);
+			/* Some XBoard engines crash on a command they do
+			 * not know (Fairy-Max 5.0b on `uci`, now and then):
+			 * the user should learn how to avoid the probe. */
+			const char *hint =
+				fb_filter_probing(&b->filter)
+					? " while asked `uci` to find out its "
+					  "protocol; for an XBoard engine give "
+					  "--engine-protocol=xboard"
+					: "";
+			fb_log_msg(FB_LOG_WARN, "the engine %s%s", what, hint);
 			if (fb_filter_protocol(&b->filter) != NULL)
-				inject(&b->down, "%sfenbridge: the engine %s",
+				inject(&b->down, "%sfenbridge: the engine %s%s",
 				       fb_filter_protocol(&b->filter)
 					       ->user_message,
-				       what);
+				       what, hint);
 		}
 		outq_flush(&b->down.q);
 	}

@@ -141,6 +141,7 @@ decide(struct fb_filter *f, const struct fb_protocol *engine, const char *why,
 	size_t at = 0;
 
 	f->probe = FB_PROBE_DONE;
+	f->chosen = NULL;
 	set_timer(out, 0);
 	snprintf(msg, sizeof msg, "the engine speaks %s (%s)", engine->name,
 		 why);
@@ -162,18 +163,6 @@ decide(struct fb_filter *f, const struct fb_protocol *engine, const char *why,
 		f->timing = true;
 		set_timer(out, RELEASE_MS);
 	}
-}
-
-/* The sink of an engine line with its directions swapped: emit goes to
- * the engine, reply to the GUI. */
-static struct fb_sink
-swapped(const struct fb_sink *out)
-{
-	struct fb_sink s = *out;
-
-	s.emit = out->reply;
-	s.reply = out->emit;
-	return s;
 }
 
 void
@@ -204,7 +193,9 @@ fb_filter_gui_line(struct fb_filter *f, const char *text, size_t len,
 		set_timer(out, FB_PROBE_MS);
 	}
 	if (!hold(f, text, len, term, flags)) {
-		decide(f, SILENT, "the GUI did not wait for the probe", out);
+		decide(f, f->chosen ? f->chosen : SILENT,
+		       f->chosen ? f->why : "the GUI did not wait for the probe",
+		       out);
 		to_pair(f, text, len, term, flags, out);
 		return;
 	}
@@ -218,19 +209,24 @@ fb_filter_engine_line(struct fb_filter *f, const char *text, size_t len,
 {
 	if (f->probe == FB_PROBE_ASKING || f->probe == FB_PROBE_ANSWERING) {
 		enum fb_probe_answer a = FB_ANSWER_UNKNOWN;
-		struct fb_sink s = swapped(out);
 
 		if (!(flags & (FB_LINE_RAW | FB_LINE_CONT)))
 			a = ASKING->probe_answer(text, len);
 		/* The engine's answer is to fenbridge's probe, not to the
 		 * GUI: the chosen pair asks again. */
 		report(out, FB_LOG_DEBUG, "answer to the probe, not passed on");
-		if (a == FB_ANSWER_YES && f->probe == FB_PROBE_ASKING)
+		if (f->chosen != NULL)
+			return;
+		if (a == FB_ANSWER_YES)
 			f->probe = FB_PROBE_ANSWERING;
-		else if (a == FB_ANSWER_END)
-			decide(f, ASKING, "it answered the probe", &s);
-		else if (a == FB_ANSWER_NO)
-			decide(f, SILENT, "it refused the probe", &s);
+		if (a == FB_ANSWER_END || a == FB_ANSWER_NO) {
+			/* The GUI's held lines go to the engine, which this
+			 * sink cannot reach: at once, from the timer. */
+			f->chosen = a == FB_ANSWER_END ? ASKING : SILENT;
+			f->why = a == FB_ANSWER_END ? "it answered the probe"
+						    : "it refused the probe";
+			set_timer(out, 1);
+		}
 		return;
 	}
 	if (f->timing && !(flags & (FB_LINE_RAW | FB_LINE_CONT)) &&
@@ -247,7 +243,9 @@ fb_filter_engine_line(struct fb_filter *f, const char *text, size_t len,
 void
 fb_filter_timeout(struct fb_filter *f, const struct fb_sink *out)
 {
-	if (f->probe == FB_PROBE_ASKING) {
+	if (f->chosen != NULL) {
+		decide(f, f->chosen, f->why, out);
+	} else if (f->probe == FB_PROBE_ASKING) {
 		decide(f, SILENT, "no answer to the probe in time", out);
 	} else if (f->probe == FB_PROBE_ANSWERING) {
 		decide(f, ASKING, "it answered the probe without ending it",
@@ -266,6 +264,12 @@ const struct fb_protocol *
 fb_filter_protocol(const struct fb_filter *f)
 {
 	return f->gui;
+}
+
+bool
+fb_filter_probing(const struct fb_filter *f)
+{
+	return f->probe == FB_PROBE_ASKING || f->probe == FB_PROBE_ANSWERING;
 }
 
 const struct fb_protocol *

@@ -177,6 +177,10 @@ struct fb_filter {
 	bool gui_quit;              /* the GUI sent quit */
 	/* While probing: the GUI's lines, replayed to the chosen pair. */
 	enum fb_probe probe;
+	/* Chosen from the engine's answer; decided on the next timeout (the
+	 * held lines need the GUI-to-engine sink). */
+	const struct fb_protocol *chosen;
+	const char *why;
 	char *held;
 	size_t held_len, held_cap;
 	bool held_oom;
@@ -242,6 +246,10 @@ fb_filter_timeout(struct fb_filter *f, const struct fb_sink *out);
 /* The GUI's protocol, or NULL before its first command told it. */
 const struct fb_protocol *
 fb_filter_protocol(const struct fb_filter *f);
+
+/* True while the engine is asked for its protocol (engine_probe). */
+bool
+fb_filter_probing(const struct fb_filter *f);
 
 /* The engine's protocol, or NULL before it is known. */
 const struct fb_protocol *

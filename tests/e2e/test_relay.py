@@ -334,5 +334,29 @@ def engine_closes_stdout(ctx):
     eq(rc, 0, "exit status")
 
 
+@test(timeout=20)
+def probe_of_a_protover1_engine(ctx):
+    # --engine-protocol=auto with an engine silent to uci and protover:
+    # the XBoard GUI waits (done=0), the probe ends after 3 s, the GUI's
+    # held lines reach the engine in order, and after 2 s more of
+    # silence fenbridge ends the GUI's wait itself (done=1).
+    b = ctx.bridge(["--engine-protocol=auto"], ["--protover1"])
+    t0 = time.monotonic()
+    b.send(b"xboard\nprotover 2\n")
+    eq(b.expect(b"\n"), b"feature done=0\n", "the GUI is told to wait")
+    eq(b.expect(b"feature done=1\n", timeout=10), b"feature done=1\n",
+       "the wait ends")
+    took = time.monotonic() - t0
+    check(4.5 < took < 8 * fbtest.SLOW, "done=1 after the 3 s probe and the 2 s wait, "
+          "not %.1f s" % took)
+    b.send(b"ping 4\n")
+    eq(b.expect(b"pong 4\n"), b"pong 4\n", "the engine answers")
+    b.send(b"quit\n")
+    rc, out = b.wait()
+    eq(b.recorded(), b"uci\nxboard\nprotover 2\nping 4\nquit\n",
+       "what the engine received")
+    eq(rc, 0, "exit status")
+
+
 if __name__ == "__main__":
     fbtest.main()

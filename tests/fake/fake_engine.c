@@ -9,6 +9,8 @@
  *   --events=FILE     append "pid N", "quit", "eof", "signal SIGxxx" lines
  *   --ignore-quit     `quit` does not end it
  *   --hang-on-eof     at EOF on stdin wait for a signal instead of exiting
+ *   --protover1       an XBoard engine of CECP version 1: no answer to uci
+ *                     or protover
  *   --eof-status=N    at EOF exit with status N (default 0)
  *   --ignore-term     SIGTERM is recorded but does not end it
  *   --do=CMD          run CMD (below) before reading stdin; repeatable
@@ -79,6 +81,8 @@ getline(char **line, size_t *cap, FILE *f)
 static int record_fd = -1;
 static int events_fd = -1;
 static bool ignore_quit, ignore_term, hang_on_eof, out_closed;
+/* An old XBoard engine: silent to uci and to protover. */
+static bool protover1;
 static int eof_status;
 
 /* write(2) until done; async-signal-safe, so handlers may use it. */
@@ -177,7 +181,9 @@ command(const char *text, size_t len, size_t term)
 	bool die;
 
 #define CMD(word) is_cmd(text, len, word, &a, &n)
-	if (CMD("uci")) {
+	if (protover1 && (CMD("uci") || CMD("protover"))) {
+		/* no answer, as an engine of CECP version 1 */
+	} else if (CMD("uci")) {
 		outs("id name fake\nid author fenbridge e2e tests\n"
 		     "option name UCI_Chess960 type check default false\n"
 		     "uciok\n");
@@ -286,6 +292,8 @@ main(int argc, char **argv)
 			ignore_term = true;
 		else if (strcmp(o, "--hang-on-eof") == 0)
 			hang_on_eof = true;
+		else if (strcmp(o, "--protover1") == 0)
+			protover1 = true;
 		else if (strncmp(o, "--eof-status=", 13) == 0)
 			eof_status = atoi(o + 13);
 		else if (strncmp(o, "--do=", 5) == 0 && ndo < MAX_DO)
@@ -296,7 +304,8 @@ main(int argc, char **argv)
 	if (i + 1 != argc || strncmp(argv[i], "--", 2) == 0) {
 		fprintf(stderr, "usage: fake_engine [--events=FILE] "
 				"[--ignore-quit] [--ignore-term] "
-				"[--hang-on-eof] [--eof-status=N] [--do=CMD] "
+				"[--hang-on-eof] [--protover1] [--eof-status=N] "
+				"[--do=CMD] "
 				"RECORD\n");
 		return 99;
 	}
