@@ -722,8 +722,11 @@ fb_moves_print_san(const struct fb_game *g, const struct fb_move *m, char *out,
 	size_t len = 0;
 	char k, sign;
 
+	/* Not for illegal moves, but never garbage for them either: a move
+	 * without a piece of the side to move is refused. */
 	if (m->null || !on_board(g, m->from_file, m->from_rank) ||
-	    !on_board(g, m->to_file, m->to_rank))
+	    !on_board(g, m->to_file, m->to_rank) ||
+	    !is_colour(g->board[m->from_rank][m->from_file], g->side))
 		return FB_EINVAL;
 	k = kind(g->board[m->from_rank][m->from_file]);
 	if (m->castle >= 0) {

@@ -390,6 +390,13 @@ test_movegen_print_limits(void **state)
 			 FB_ENOSPC);
 	assert_int_equal(fb_moves_print_coord(&g, &m, FB_CASTLE_AUTO, out, 16),
 			 FB_EINVAL);
+	/* No piece of the side to move on the origin: no SAN. */
+	assert_int_equal(fb_game_parse_move(&g, "d1d2", 4, &m), 0);
+	assert_int_equal(fb_moves_print_san(&g, &m, out, sizeof out),
+			 FB_EINVAL);
+	assert_int_equal(fb_game_parse_move(&g, "a8a7", 4, &m), 0);
+	assert_int_equal(fb_moves_print_san(&g, &m, out, sizeof out),
+			 FB_EINVAL);
 	/* is_legal: promotion case does not matter, a missing one does. */
 	g = game("4k3/1P6/8/8/8/8/8/K7 w - - 0 1");
 	assert_int_equal(fb_game_parse_move(&g, "b7b8Q", 5, &m), 0);
