@@ -588,9 +588,9 @@ san_matches(const struct fb_game *g, const struct san *s,
 static bool
 is_oo(const char *t, size_t len, int *wing)
 {
-	char o = t[0];
+	char o = len > 0 ? t[0] : 0;
 
-	if (len == 0 || (o != 'O' && o != '0' && o != 'o'))
+	if (o != 'O' && o != '0' && o != 'o')
 		return false;
 	if (len == 3 && t[1] == '-' && t[2] == o) {
 		*wing = FB_HSIDE;
