@@ -23,6 +23,7 @@
 
 #include "fenbridge/game.h"
 #include "fuzz_common.h"
+#include "fuzz_game_input.h"
 
 static int
 back(int col)
@@ -156,23 +157,9 @@ int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const char *d = (const char *)data;
-	const char *nl = memchr(d, '\n', size);
-	size_t first = nl != NULL ? (size_t)(nl - d) : size, i;
 	struct fb_game g;
-	struct fb_fen fen;
-	char *head = malloc(first ? first : 1);
+	size_t first = fz_game_from_first_line(&g, d, size), i;
 
-	CHECK(head != NULL);
-	memcpy(head, d, first);
-	if (first == 10 && memcmp(head, "capablanca", 10) == 0)
-		fb_game_start(&g, FB_GAME_CAPABLANCA);
-	else if (first == 6 && memcmp(head, "gothic", 6) == 0)
-		fb_game_start(&g, FB_GAME_GOTHIC);
-	else if (fb_fen_parse(&fen, head, first, NULL) == 0)
-		fb_game_from_fen(&g, &fen);
-	else
-		fb_game_start(&g, FB_GAME_NORMAL);
-	free(head);
 	check_game(&g);
 
 	for (i = first; i < size;) {

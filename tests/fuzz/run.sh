@@ -26,7 +26,7 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 here=$root/tests/fuzz
 secs=${1:-60}
 build=${FUZZ_BUILD:-$root/build-fuzz}
-targets=(${FUZZ_TARGETS:-fen line filter game config pgn translate})
+targets=(${FUZZ_TARGETS:-fen line filter game config pgn translate movegen})
 
 case $secs in
 '' | *[!0-9]*)
@@ -101,14 +101,14 @@ max_len() {
 	fen) echo 256 ;;
 	line) echo 2048 ;;
 	filter | translate) echo 4096 ;;
-	game) echo 512 ;;
+	game | movegen) echo 512 ;;
 	config) echo 2048 ;;
 	*) echo 1024 ;;
 	esac
 }
 dict() {
 	case $1 in
-	fen | game) echo "$here/fen.dict" ;;
+	fen | game | movegen) echo "$here/fen.dict" ;;
 	filter | translate) echo "$here/filter.dict" ;;
 	esac
 }
