@@ -498,6 +498,12 @@ test_xboard_uci_mate_claimed(void **st)
 	     "> go movetime 1000\n");
 	step(&s, "E bestmove d8h4\n",
 	     "< move d8h4\n< 0-1 {Black mates}\n");
+	/* a stalemate set up by the GUI: the engine has no move */
+	step(&s, "G new\nG force\nG setboard 7k/5Q2/6K1/8/8/8/8/8 b - - 0 1\n"
+		 "G go\n",
+	     "> ucinewgame\n> position fen 7k/5Q2/6K1/8/8/8/8/8 b - - 0 1\n"
+	     "> go movetime 1000\n");
+	step(&s, "E bestmove (none)\n", "< 1/2-1/2 {Stalemate}\n");
 	fb_filter_free(&s.f);
 }
 
