@@ -31,11 +31,12 @@
  * rook in Chess960 mode and the king's move otherwise; a castle an engine
  * without Chess960 cannot read is sent as the position after it.
  *
- * Pondering is not done: `hard` and `easy` are acknowledged in the log
- * only. Pondering through UCI needs `go ponder` on a guessed move, then
- * `ponderhit` or `stop` plus a swallowed bestmove, with the clocks of the
- * guessed position; the engine then thinks on the GUI's time. fenbridge
- * gives the engine its own time only, which is simpler and never wrong.
+ * Pondering (`hard`): after the engine's move with `bestmove X ponder P`,
+ * the engine gets the game with P played and `go ponder` (UCI); when the
+ * GUI's move is P it gets `ponderhit` and that search gives the engine's
+ * move; another move stops it (its bestmove is stale) and a search starts
+ * on the real position. Thinking output while pondering is dropped: its pv
+ * starts after a move the GUI has not seen.
  *
  * The hot path is engine -> GUI `info`: one pass over the line, no
  * allocation, numbers printed by hand.
@@ -65,6 +66,7 @@ enum search {
 	SEARCH_NONE,
 	SEARCH_THINK,   /* go for a move: its bestmove is the engine's move */
 	SEARCH_ANALYZE, /* go infinite: ended only by fenbridge's stop */
+	SEARCH_PONDER,  /* go ponder on the expected reply: ponderhit or stop */
 };
 
 /* A UCI option the GUI may set: its name and type (`option NAME=VALUE`
@@ -83,7 +85,7 @@ struct xu {
 	/* What the engine declared. */
 	char name[128];
 	const struct fb_quirk *quirk;
-	bool has_960, has_hash, has_threads, has_syzygy;
+	bool has_960, has_hash, has_threads, has_syzygy, has_ponder;
 	char *vars;              /* its UCI_Variant `var` list, or NULL */
 	struct fb_buf feat_options; /* `feature option=...` lines to the GUI */
 	struct option *options;
@@ -92,6 +94,7 @@ struct xu {
 	/* What the engine was set to. */
 	const struct fb_variant *engine_variant; /* UCI_Variant sent */
 	bool engine_960;                         /* UCI_Chess960 true sent */
+	bool engine_ponder;                      /* Ponder true sent */
 
 	/* The game. */
 	const struct fb_variant *variant;
@@ -102,6 +105,8 @@ struct xu {
 
 	/* Mode and clocks. */
 	bool force, analyze, post, ended;
+	bool hard;                /* the GUI allows pondering */
+	struct fb_move ponder;    /* the reply pondered on (SEARCH_PONDER) */
 	int engine_side; /* the colour the engine plays */
 	int mps;         /* moves per period, 0: the whole game */
 	long long base_ms, inc_ms, st_ms;
@@ -227,7 +232,9 @@ engine_style(const struct xu *x)
 }
 
 /* Sets the engine's UCI_Variant and UCI_Chess960 for the variant in
- * play, when they differ from what it has. */
+ * play, and its Ponder option (UCI: the engine may then plan its time for
+ * pondering) when they differ from what it has: right before a search,
+ * never during one. */
 static void
 sync_variant(struct xu *x, const struct fb_sink *out)
 {
@@ -249,6 +256,11 @@ sync_variant(struct xu *x, const struct fb_sink *out)
 		fb_proto_inject(out, "setoption name UCI_Chess960 value %s",
 				want960 ? "true" : "false");
 		x->engine_960 = want960;
+	}
+	if (x->has_ponder && x->hard != x->engine_ponder) {
+		fb_proto_inject(out, "setoption name Ponder value %s",
+				x->hard ? "true" : "false");
+		x->engine_ponder = x->hard;
 	}
 }
 
@@ -428,26 +440,22 @@ add_clocks(struct xu *x, char *go, size_t cap)
 	}
 }
 
+/* The go line for the engine's turn (or, pondering, the turn after the
+ * pondered move: the engine's clocks are the same). */
 static void
-start_search(struct xu *x, const struct fb_sink *out)
+send_go(struct xu *x, const char *go0, const struct fb_sink *out)
 {
-	char go[160] = "go";
+	char go[160];
 
-	stop_search(x, out);
-	sync_variant(x, out);
-	send_position(x, out);
-	if (x->analyze) {
-		fb_proto_inject(out, "go infinite");
-		x->search = SEARCH_ANALYZE;
-		return;
-	}
-	x->engine_side = x->cur.side;
+	snprintf(go, sizeof go, "%s", go0);
 	if (x->st_ms > 0)
-		snprintf(go + 2, sizeof go - 2, " movetime %lld", x->st_ms);
+		snprintf(go + strlen(go), sizeof go - strlen(go),
+			 " movetime %lld", x->st_ms);
 	else if (x->level || x->time_cs >= 0)
 		add_clocks(x, go, sizeof go);
 	else if (x->sd == 0) {
-		snprintf(go + 2, sizeof go - 2, " movetime 1000");
+		snprintf(go + strlen(go), sizeof go - strlen(go),
+			 " movetime 1000");
 		fb_proto_report(out, FB_LOG_INFO,
 				"go: no level, st or sd from the GUI: the "
 				"engine gets 1 s");
@@ -457,7 +465,61 @@ start_search(struct xu *x, const struct fb_sink *out)
 		snprintf(go + n, sizeof go - n, " depth %d", x->sd);
 	}
 	fb_proto_inject(out, "%s", go);
+}
+
+static void
+start_search(struct xu *x, const struct fb_sink *out)
+{
+	stop_search(x, out);
+	sync_variant(x, out);
+	send_position(x, out);
+	if (x->analyze) {
+		fb_proto_inject(out, "go infinite");
+		x->search = SEARCH_ANALYZE;
+		return;
+	}
+	x->engine_side = x->cur.side;
+	send_go(x, "go", out);
 	x->search = SEARCH_THINK;
+}
+
+/*
+ * After the engine's move: ponders on its expected reply, when the GUI
+ * allows it (hard) and the move is legal. out's emit goes to the engine.
+ */
+static void
+start_ponder(struct xu *x, const char *text, size_t len, size_t pos,
+	     const struct fb_sink *out)
+{
+	size_t start, n = fb_proto_token(text, len, &pos, &start);
+	struct fb_move m;
+
+	if (!x->hard || x->force || x->ended || x->analyze ||
+	    !fb_proto_is(text, start, n, "ponder"))
+		return;
+	n = fb_proto_token(text, len, &pos, &start);
+	if (fb_game_parse_move(&x->cur, text + start, n, &m) < 0 || m.null ||
+	    !fb_moves_is_legal(&x->cur, &m) || !game_push(x, &m)) {
+		fb_proto_report(out, FB_LOG_DEBUG,
+				"no pondering on '%.*s': not a legal move",
+				(int)n, text + start);
+		return;
+	}
+	sync_variant(x, out);
+	send_position(x, out);
+	send_go(x, "go ponder", out); /* movestogo counts the reply */
+	x->nmoves--; /* the GUI has not played it */
+	game_replay(x);
+	x->ponder = m;
+	x->search = SEARCH_PONDER;
+}
+
+static bool
+same_move(const struct fb_move *a, const struct fb_move *b)
+{
+	return a->from_file == b->from_file && a->from_rank == b->from_rank &&
+	       a->to_file == b->to_file && a->to_rank == b->to_rank &&
+	       a->castle == b->castle && (a->promo | 0x20) == (b->promo | 0x20);
 }
 
 /* After the game changed: the engine thinks when it is its turn. */
@@ -741,7 +803,14 @@ gui_move(struct xu *x, const char *text, size_t start, size_t n,
 			       text + start);
 		return;
 	}
-	stop_search(x, out); /* analyze, or a move while thinking */
+	if (x->search == SEARCH_PONDER && same_move(&m, &x->ponder) &&
+	    !x->force && game_push(x, &m)) {
+		/* the expected reply: that search now gives the move */
+		fb_proto_inject(out, "ponderhit");
+		x->search = SEARCH_THINK;
+		return;
+	}
+	stop_search(x, out); /* analyze, pondering, a move while thinking */
 	if (!game_push(x, &m)) {
 		fb_proto_report(out, FB_LOG_ERROR, "out of memory");
 		fb_proto_reply(out, "Illegal move (out of memory): %.*s",
@@ -801,7 +870,7 @@ ping(struct xu *x, const char *text, size_t len, size_t pos,
 /* Commands XBoard sends that need nothing from a UCI engine. */
 static const char *const ignored[] = {
 	"accepted", "rejected", "random", "computer", "name", "rating",
-	"ics", "hint", "bk", "draw", "hard", "easy", ".", "white", "black",
+	"ics", "hint", "bk", "draw", ".", "white", "black",
 	"otherwise", NULL};
 
 static bool
@@ -841,6 +910,12 @@ gui_game_command(struct xu *x, const char *text, size_t len, size_t pos,
 		undo(x, 1, out);
 	} else if (fb_proto_is(text, start, n, "remove")) {
 		undo(x, 2, out);
+	} else if (fb_proto_is(text, start, n, "hard")) {
+		x->hard = true;
+	} else if (fb_proto_is(text, start, n, "easy")) {
+		x->hard = false;
+		if (x->search == SEARCH_PONDER)
+			stop_search(x, out);
 	} else if (fb_proto_is(text, start, n, "result")) {
 		stop_search(x, out);
 		x->ended = true;
@@ -1075,6 +1150,8 @@ engine_option(struct xu *x, const char *text, size_t len,
 		x->has_threads = true;
 	else if (fb_proto_is_nocase(text, nb, ne - nb, "SyzygyPath"))
 		x->has_syzygy = true;
+	else if (fb_proto_is_nocase(text, nb, ne - nb, "Ponder"))
+		x->has_ponder = true;
 	else if (fb_proto_is_nocase(text, nb, ne - nb, "UCI_Variant")) {
 		free(x->vars);
 		x->vars = malloc(len - after + 1);
@@ -1204,7 +1281,8 @@ engine_info(struct xu *x, const char *text, size_t len,
 	char head[96];
 	size_t h = 0;
 
-	if (x->stale > 0 || x->search == SEARCH_NONE) {
+	if (x->stale > 0 || x->search == SEARCH_NONE ||
+	    x->search == SEARCH_PONDER) {
 		fb_proto_report(out, FB_LOG_DEBUG,
 				"info of a search fenbridge stopped: dropped");
 		return;
@@ -1349,6 +1427,15 @@ engine_bestmove(struct xu *x, const char *text, size_t len,
 				"swallowed");
 		return;
 	}
+	if (x->search == SEARCH_PONDER) {
+		/* UCI: no bestmove before ponderhit or stop; one that comes
+		 * anyway is not the engine's move in the game */
+		x->search = SEARCH_NONE;
+		fb_proto_report(out, FB_LOG_WARN,
+				"bestmove while pondering: dropped: %.*s",
+				(int)len, text);
+		return;
+	}
 	if (x->search != SEARCH_THINK) {
 		fb_proto_report(out, FB_LOG_WARN,
 				"bestmove without a search: dropped: %.*s",
@@ -1384,6 +1471,12 @@ engine_bestmove(struct xu *x, const char *text, size_t len,
 	}
 	fb_proto_inject(out, "move %.*s", k, mv);
 	claim_end(x, out);
+	{
+		struct fb_sink to_engine = *out;
+		to_engine.emit = out->reply;
+		to_engine.reply = out->emit;
+		start_ponder(x, text, len, pos, &to_engine);
+	}
 }
 
 static void

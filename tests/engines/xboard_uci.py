@@ -11,6 +11,7 @@ client (games.py's XboardGui and game machinery), refereed by stockfish
   * fairy-stockfish, caparandom (10x8) through UCI_Variant;
   * analyze mode (thinking output follows the moves, exit), ping/pong,
     the handshake's features;
+  * pondering (`hard`): ponderhit on the expected reply, stop otherwise;
   * a control: the same GUI with --engine-protocol=same gets no features.
 
 Every game is whole (up to the ply limit or its end) with undo; a move
@@ -155,6 +156,69 @@ def analyze_and_ping(fenbridge, logdir):
         ["  " + p for p in problems]
 
 
+def ponder_game(fenbridge, logdir, seed):
+    """A game with `hard` against stockfish on a 10 s clock: the GUI
+    answers with the engine's expected reply (the second move of its last
+    pv) on odd turns and with a random legal move on even ones, so both
+    `ponderhit` and a stopped ponder search happen; every engine move is
+    refereed."""
+    log = os.path.join(logdir, "ponder.log")
+    rng = random.Random(seed)
+    proc = chesstest.Engine(fb_argv(fenbridge, log, STOCKFISH), "ponder")
+    ref = games.Referee(8)
+    start, moves, problems = games.STANDARD, [], []
+    clock = [10000, 10000]          # centiseconds: engine, GUI
+    try:
+        handshake(proc)
+        proc.send("new", "hard", "post", "level 0 0:10 0")
+        guess = None
+        for turn in range(8):
+            fen, legal = ref.step(start, moves)
+            pos = games.Pos(fen)
+            mine = guess if guess in legal and turn % 2 else \
+                rng.choice(legal)
+            proc.send("time %d" % clock[0], "otim %d" % clock[1],
+                      "usermove " + games.to_notation(mine, pos, "king"))
+            moves.append(mine)
+            t0 = time.monotonic()
+            lines = proc.wait_for(lambda l: l.startswith("move ") or
+                                  l.startswith("Illegal") or
+                                  l.startswith("tellusererror") or
+                                  RESULT_RE.match(l), 20)
+            clock[0] -= int((time.monotonic() - t0) * 100)
+            t = lines[-1].split()
+            if t[0] != "move":
+                if not RESULT_RE.match(lines[-1]):
+                    problems.append("answer: " + lines[-1])
+                break
+            fen, legal = ref.step(start, moves)
+            moves.append(games.from_notation(t[1], games.Pos(fen), legal,
+                                             "king"))
+            pvs = [THINK_RE.match(l).group(5).split() for l in lines
+                   if THINK_RE.match(l)]
+            guess = pvs[-1][1] if pvs and len(pvs[-1]) > 1 and \
+                pvs[-1][0] == t[1] else None
+        proc.ping(10)
+    except (chesstest.EngineError, games.GameError) as e:
+        problems.append(str(e))
+        problems.append(proc.tail(20))
+    finally:
+        proc.close()
+        ref.close()
+    sent = collections.Counter(
+        p.split(b" ")[0].decode("latin-1") for tag, p in
+        chesstest.log_entries(log) if tag == ">engine")
+    hits, pondered = sent["ponderhit"], sent["go"]
+    if not problems and (hits < 1 or sent["stop"] < 1):
+        problems.append("no ponderhit or no stopped ponder search: %s"
+                        % dict(sent))
+    return not problems, ["ponder (stockfish, hard): %d engine moves, "
+                          "%d ponderhit, %d stop: %s"
+                          % (len(moves) // 2, hits, sent["stop"],
+                             "ok" if not problems else "FAIL")] + \
+        ["  " + p for p in problems]
+
+
 def control(fenbridge, logdir):
     """Without the pair (the GUI's protocol on both sides) the XBoard GUI
     gets no features from a UCI engine: the test above must fail."""
@@ -224,6 +288,8 @@ def main():
                               cfg, starts, args.seed + i)
                     for i, (label, exe, cfg, starts) in enumerate(jobs)]
             futs.append(ex.submit(analyze_and_ping, args.fenbridge, logdir))
+            futs.append(ex.submit(ponder_game, args.fenbridge, logdir,
+                                  args.seed))
             futs.append(ex.submit(control, args.fenbridge, logdir))
             for f in futs:
                 good, lines = f.result()

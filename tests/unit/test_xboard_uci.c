@@ -421,6 +421,47 @@ test_xboard_uci_standard_engine_reanchors(void **st)
 	fb_filter_free(&s.f);
 }
 
+/* hard: go ponder on the expected reply; ponderhit when it comes, stop
+ * and a new search (the pondering bestmove swallowed) when it does not. */
+static void
+test_xboard_uci_ponder(void **st)
+{
+	struct session s;
+
+	(void)st;
+	start(&s, FB_XFEN);
+	handshake(&s);
+	step(&s, "G new\nG hard\nG post\nG level 40 5 0\nG time 1000\n"
+		 "G otim 900\nG usermove e2e4\n",
+	     "> ucinewgame\n> setoption name Ponder value true\n"
+	     "> position startpos moves e2e4\n"
+	     "> go wtime 9000 btime 10000 winc 0 binc 0 movestogo 40\n");
+	step(&s, "E bestmove e7e5 ponder g1f3\n",
+	     "< move e7e5\n> position startpos moves e2e4 e7e5 g1f3\n"
+	     "> go ponder wtime 9000 btime 10000 winc 0 binc 0 movestogo 39\n");
+	/* thinking while pondering is not shown */
+	step(&s, "E info depth 9 score cp 5 time 10 nodes 99 pv b8c6\n"
+		 "G time 990\nG otim 800\nG usermove g1f3\n",
+	     "> ponderhit\n");
+	step(&s, "E info depth 10 score cp 7 time 20 nodes 200 pv b8c6\n"
+		 "E bestmove b8c6 ponder f1b5\n",
+	     "< 10 7 2 200 b8c6\n< move b8c6\n"
+	     "> position startpos moves e2e4 e7e5 g1f3 b8c6 f1b5\n"
+	     "> go ponder wtime 8000 btime 9900 winc 0 binc 0 movestogo 38\n");
+	/* another move: stop, the new search; the old bestmove is stale */
+	step(&s, "G usermove f1c4\n",
+	     "> stop\n> position startpos moves e2e4 e7e5 g1f3 b8c6 f1c4\n"
+	     "> go wtime 8000 btime 9900 winc 0 binc 0 movestogo 38\n");
+	step(&s, "E bestmove a7a6\nE bestmove f8c5\n", "< move f8c5\n");
+	/* easy: no pondering after the next move */
+	step(&s, "G easy\nG usermove b1c3\nE bestmove g8f6 ponder d2d3\n",
+	     "> setoption name Ponder value false\n"
+	     "> position startpos moves e2e4 e7e5 g1f3 b8c6 f1c4 f8c5 b1c3\n"
+	     "> go wtime 8000 btime 9900 winc 0 binc 0 movestogo 37\n"
+	     "< move g8f6\n");
+	fb_filter_free(&s.f);
+}
+
 /* ping -> isready, pong after readyok, in order. */
 static void
 test_xboard_uci_ping(void **st)
@@ -520,6 +561,7 @@ main(void)
 		cmocka_unit_test(test_xboard_uci_caparandom),
 		cmocka_unit_test(test_xboard_uci_caparandom_inner_rook),
 		cmocka_unit_test(test_xboard_uci_standard_engine_reanchors),
+		cmocka_unit_test(test_xboard_uci_ponder),
 		cmocka_unit_test(test_xboard_uci_ping),
 		cmocka_unit_test(test_xboard_uci_stale_bestmove),
 		cmocka_unit_test(test_xboard_uci_illegal),
