@@ -51,6 +51,7 @@
 #define MATE_SCORE 100000
 
 #define NAME_MAX 128
+#define SD_UNLIMITED 64
 #define OPTIONS_MAX 64
 
 /* What the engine can do, from its features (CECP defaults). */
@@ -113,7 +114,7 @@ struct uxb {
 	/* Time control sent this game: "level ..." or "st N", to resend only
 	 * when it changes. */
 	char control[64];
-	bool ended; /* the engine resigned or claimed a result this search */
+	bool depth_set; /* an sd of a go depth is in force */
 };
 
 /* Where lines go: to the engine and to the GUI, whatever the direction of
@@ -794,6 +795,7 @@ reset_engine(struct uxb *x, bool startpos, const struct io *io)
 	ENG(io, "new");
 	ENG(io, "force");
 	x->control[0] = '\0'; /* new resets the clocks and sd */
+	x->depth_set = false;
 	if (x->emulated) {
 		fb_proto_report(io->s, FB_LOG_INFO,
 				"the engine does not list %s: it plays it as "
@@ -1052,6 +1054,12 @@ start_search(struct uxb *x, const struct go *g, const struct io *io)
 		snprintf(line, sizeof line, "sd %ld",
 			 g->depth > 0 ? g->depth : 2 * g->mate - 1);
 		ENG(io, "%s", line);
+		x->depth_set = true;
+	} else if (x->depth_set) {
+		/* CECP's sd lasts until new: lifted by a depth no timed
+		 * search reaches. */
+		ENG(io, "sd %d", SD_UNLIMITED);
+		x->depth_set = false;
 	}
 	if (g->movetime >= 0) {
 		/* CECP st is whole seconds: never more than the GUI
@@ -1090,7 +1098,7 @@ gui_go(struct uxb *x, const char *text, size_t len, const struct io *io)
 	struct go g = parse_go(text, len);
 
 	clear_pv(x);
-	x->stop_sent = x->ended = false;
+	x->stop_sent = false;
 	if (x->search != SEARCH_IDLE) {
 		fb_proto_report(io->s, FB_LOG_WARN,
 				"go while the engine searches: ignored");

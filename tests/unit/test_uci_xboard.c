@@ -313,7 +313,7 @@ test_uci_xboard_clocks(void **state)
 		"> c2c3\n"
 		"> sd 4\n> st 1\n> go\n"
 		"> force\n< bestmove d7d6\n"
-		"> nps 5000\n> go\n"); /* st 1 is in force */
+		"> sd 64\n> nps 5000\n> go\n"); /* st 1 is in force */
 }
 
 static void
