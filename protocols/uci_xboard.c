@@ -949,6 +949,16 @@ struct go {
 	bool infinite, ponder, searchmoves;
 };
 
+/* Numbers from a peer stay far from overflow in the arithmetic on them
+ * (ms * 10, 2 * mate): a trillion ms is 31 years. */
+#define NUMBER_MAX 1000000000000L
+
+static long
+clamp(long v)
+{
+	return v > NUMBER_MAX ? NUMBER_MAX : v < -NUMBER_MAX ? -NUMBER_MAX : v;
+}
+
 static struct go
 parse_go(const char *text, size_t len)
 {
@@ -977,7 +987,7 @@ parse_go(const char *text, size_t len)
 				char num[20];
 				memcpy(num, text + s2, k);
 				num[k] = '\0';
-				*vals[i] = strtol(num, NULL, 10);
+				*vals[i] = clamp(strtol(num, NULL, 10));
 				pos = p2;
 			}
 		}
@@ -1279,6 +1289,7 @@ read_long(const char *text, size_t start, size_t n, long *v)
 	memcpy(num, text + start, n);
 	num[n] = '\0';
 	*v = strtol(num, &end, 10);
+	*v = clamp(*v);
 	return *end == '\0';
 }
 
@@ -1394,6 +1405,22 @@ starts(const char *text, size_t len, size_t start, const char *word)
 	return len - start >= k && memcmp(text + start, word, k) == 0;
 }
 
+/* "N. ... M" (also "N ... M"): true, with *pos before M. */
+static bool
+is_old_move(const char *text, size_t len, size_t start, size_t n,
+	    size_t *pos)
+{
+	size_t p2 = *pos, s2;
+	long num;
+
+	if (!read_long(text, start, n, &num) ||
+	    fb_proto_token(text, len, &p2, &s2) != 3 ||
+	    memcmp(text + s2, "...", 3) != 0)
+		return false;
+	*pos = p2;
+	return true;
+}
+
 /* An Error about post or easy, which fenbridge sends on its own
  * (Fairy-Stockfish does not know post). */
 static bool
@@ -1443,9 +1470,9 @@ uxb_engine_line(void *state, const char *text, size_t len, size_t term,
 		engine_move(x, text, len, pos, &io);
 	} else if (engine_thinking(x, text, len, &io)) {
 		;
-	} else if (read_long(text, start, n, &num) &&
-		   fb_proto_token(text, len, &pos, &start) == 3 &&
-		   memcmp(text + start, "...", 3) == 0) {
+	} else if (is_old_move(text, len, start, n, &pos)) {
+		/* "N. ... M": the old form of a move (GNU Chess writes it
+		 * before "My move is"); only the first one of a search counts. */
 		if (x->search == SEARCH_THINKING)
 			engine_move(x, text, len, pos, &io);
 	} else if (fb_proto_is(text, start, n, "resign") ||

@@ -391,6 +391,27 @@ test_uci_xboard_castling_960(void **state)
 		"> usermove e2e4\n> usermove e7e5\n> usermove f1g1\n");
 }
 
+/* The X-FEN definition's example: white rooks g1 and h1, the inner g1
+ * holds the right (X-FEN G, not K); black's rook g8 is its outermost. */
+#define XEX "rn2k1r1/ppp1pp1p/3p2p1/5bn1/P7/2N2B2/1PPPPP2/2BNK1RR"
+
+static void
+test_uci_xboard_castling_inner_rook(void **state)
+{
+	(void)state;
+	assert_string_equal(
+		run(SJAAK_HELLO
+		    "g setoption name UCI_Chess960 value true\n"
+		    "g position fen " XEX " w Gg - 0 1 moves e1g1\n"
+		    "g go depth 3\n"
+		    "e move O-O\n"),
+		SJAAK_HELLO_OUT
+		"> new\n> force\n> variant fischerandom\n"
+		"> setboard " XEX " w Gk - 0 1\n"
+		"> O-O\n> sd 3\n> level 0 60 0\n> go\n"
+		"> force\n< bestmove e8g8\n");
+}
+
 #define CRC "rbqnkcnabr/pppppppppp/10/10/10/10/PPPPPPPPPP/RBQNKCNABR"
 #define CRC_READY "r3k3br/pppppppppp/10/10/10/10/PPPPPPPPPP/R3K3BR"
 
@@ -511,6 +532,7 @@ main(void)
 		cmocka_unit_test(test_uci_xboard_clocks),
 		cmocka_unit_test(test_uci_xboard_thinking),
 		cmocka_unit_test(test_uci_xboard_castling_960),
+		cmocka_unit_test(test_uci_xboard_castling_inner_rook),
 		cmocka_unit_test(test_uci_xboard_castling_10x8),
 		cmocka_unit_test(test_uci_xboard_emulated_960),
 		cmocka_unit_test(test_uci_xboard_illegal_and_resign),
