@@ -538,7 +538,8 @@ finish_handshake(struct uxb *x, const struct io *io)
 						    : "XBoard engine";
 
 	x->phase = PHASE_READY;
-	io->s->timer != NULL ? io->s->timer(io->s->ctx, 0) : (void)0;
+	if (io->s->timer != NULL)
+		io->s->timer(io->s->ctx, 0);
 	/* Thinking output on; no pondering of the engine's own: go ponder
 	 * is analysis. */
 	ENG(io, "post");
