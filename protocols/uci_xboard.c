@@ -50,14 +50,14 @@
 /* CECP mate scores: 100000 + N for mate in N moves, -100000 - N. */
 #define MATE_SCORE 100000
 
-#define NAME_MAX 128
+#define MYNAME_MAX 128
 #define SD_UNLIMITED 64
 #define OPTIONS_MAX 64
 
 /* What the engine can do, from its features (CECP defaults). */
 struct features {
 	bool usermove, san, setboard, ping, analyze, nps, oocastle_off;
-	char myname[NAME_MAX];
+	char myname[MYNAME_MAX];
 	char *variants; /* its variants="..." list, or NULL: normal only */
 };
 
@@ -1156,7 +1156,18 @@ static void
 gui_stop(struct uxb *x, const struct io *io)
 {
 	if (x->search == SEARCH_ANALYZING) {
+		bool ponder = x->pondering;
 		end_analysis(x, io);
+		if (x->pv[0][0] == '\0' && !ponder) {
+			/* No pv yet (stopped at once, or a slow start): a real
+			 * search told to move now gives a move. After go
+			 * ponder the GUI ignores the bestmove: none needed. */
+			x->search = SEARCH_THINKING;
+			x->stop_sent = true;
+			ENG(io, "go");
+			ENG(io, "?");
+			return;
+		}
 		bestmove_from_pv(x, io);
 	} else if (x->search == SEARCH_THINKING && !x->stop_sent) {
 		ENG(io, "?"); /* CECP: move now */

@@ -509,7 +509,10 @@ test_uci_xboard_analysis_and_ponder(void **state)
 		    "e move g1f3\n"
 		    "g position startpos moves e2e4 e7e5 g1f3 b8c6\n"
 		    "g go ponder wtime 1000 btime 2000\n"
-		    "g stop\n"),
+		    "g stop\n"
+		    "g go infinite\n"
+		    "g stop\n"
+		    "e move f1c4\n"),
 		SJAAK_HELLO_OUT
 		"> new\n> force\n> e2e4\n> analyze\n"
 		"< info depth 5 score cp 20 time 100 nodes 1000 pv e7e5 "
@@ -518,7 +521,10 @@ test_uci_xboard_analysis_and_ponder(void **state)
 		"> e7e5\n> analyze\n"
 		"> exit\n> force\n> level 0 0:01 0\n> time 100\n> otim 200\n"
 		"> go\n> force\n< bestmove g1f3\n"
-		"> b8c6\n> analyze\n> exit\n> force\n< bestmove 0000\n");
+		"> b8c6\n> analyze\n> exit\n> force\n< bestmove 0000\n"
+		/* Stopped before any pv: a real search, told to move now. */
+		"> analyze\n> exit\n> force\n> go\n> ?\n"
+		"> force\n< bestmove f1c4\n");
 }
 
 int
