@@ -79,7 +79,7 @@ class Client:
         self.p.sync(10)
         self.notes = []
 
-    def search(self, start, moves, go, legal, ref, rng):
+    def search(self, start, moves, go, legal, ref):
         """Sends the position and the search; returns the bestmove line,
         checked against the referee's legal moves."""
         cmd = "position fen " + start
@@ -153,7 +153,7 @@ def play_game(client, ref, start, engine_white, rng, stats):
         white = fen.split()[1] == "w"
         if white == engine_white:
             go = GOS[(ply // 2) % len(GOS)]
-            move, pvs = client.search(start, moves, go, legal, ref, rng)
+            move, pvs = client.search(start, moves, go, legal, ref)
             stats["engine moves"] += 1
             stats["pv lines"] += pvs
             stats[KIND[go]] += 1
@@ -227,7 +227,7 @@ def main():
     if not have[STOCKFISH] or not (have[SJAAK] or have[FAIRY]):
         print("skipped: needs stockfish and sjaakii or fairy-stockfish")
         return chesstest.SKIP
-    chesstest.backstop("uci_xboard.py", 150)
+    chesstest.backstop("uci_xboard.py", 170)
     rng = random.Random(12)
     logdir = tempfile.mkdtemp(prefix="fb-uci-xboard-")
     # Sjaak II speaks UCI too: with `uci` hidden from it (renamed; it
