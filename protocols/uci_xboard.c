@@ -52,6 +52,8 @@
 
 #define MYNAME_MAX 128
 #define SD_UNLIMITED 64
+/* How long a stopped analysis may take to show its first pv. */
+#define STOP_WAIT_MS 5000
 #define OPTIONS_MAX 64
 
 /* What the engine can do, from its features (CECP defaults). */
@@ -115,6 +117,7 @@ struct uxb {
 	 * when it changes. */
 	char control[64];
 	bool depth_set; /* an sd of a go depth is in force */
+	bool stop_waiting; /* stop came before the analysis had a pv */
 };
 
 /* Where lines go: to the engine and to the GUI, whatever the direction of
@@ -156,6 +159,9 @@ say(const struct io *io, bool to_engine, const char *fmt, ...)
 	buf[n++] = '\n';
 	(to_engine ? io->eng : io->gui)(io->s->ctx, buf, (size_t)n);
 }
+
+static void end_analysis(struct uxb *x, const struct io *io);
+static void bestmove_from_pv(struct uxb *x, const struct io *io);
 
 #define ENG(io, ...) say(io, true, __VA_ARGS__)
 #define GUI(io, ...) say(io, false, __VA_ARGS__)
@@ -621,6 +627,14 @@ uxb_timeout(void *state, const struct fb_sink *out)
 	struct uxb *x = state;
 	struct io io = io_gui_side(out);
 
+	if (x->stop_waiting) {
+		x->stop_waiting = false;
+		end_analysis(x, &io);
+		GUI(&io, "info string fenbridge: the engine showed no move in "
+			 "its analysis");
+		GUI(&io, "bestmove 0000");
+		return;
+	}
 	if (x->phase != PHASE_FEATURES)
 		return;
 	fb_proto_report(out, FB_LOG_INFO,
@@ -1155,19 +1169,20 @@ bestmove_from_pv(struct uxb *x, const struct io *io)
 static void
 gui_stop(struct uxb *x, const struct io *io)
 {
-	if (x->search == SEARCH_ANALYZING) {
+	if (x->search == SEARCH_ANALYZING && !x->stop_waiting) {
 		bool ponder = x->pondering;
-		end_analysis(x, io);
 		if (x->pv[0][0] == '\0' && !ponder) {
-			/* No pv yet (stopped at once, or a slow start): a real
-			 * search told to move now gives a move. After go
-			 * ponder the GUI ignores the bestmove: none needed. */
-			x->search = SEARCH_THINKING;
-			x->stop_sent = true;
-			ENG(io, "go");
-			ENG(io, "?");
+			/* No pv yet (stopped at once, or a slow start): the
+			 * analysis runs on until its first pv, which is the
+			 * bestmove (a go + ? instead was lost by Sjaak II
+			 * under load). After go ponder the GUI ignores the
+			 * bestmove: none is waited for. */
+			x->stop_waiting = true;
+			if (io->s->timer != NULL)
+				io->s->timer(io->s->ctx, STOP_WAIT_MS);
 			return;
 		}
+		end_analysis(x, io);
 		bestmove_from_pv(x, io);
 	} else if (x->search == SEARCH_THINKING && !x->stop_sent) {
 		ENG(io, "?"); /* CECP: move now */
@@ -1346,6 +1361,13 @@ engine_thinking(struct uxb *x, const char *text, size_t len,
 		snprintf(score, sizeof score, "cp %ld", f[1]);
 	GUI(io, "info depth %ld score %s time %ld nodes %ld%s%s", f[0], score,
 	    f[2] * 10, f[3], pv[0] != '\0' ? " pv" : "", pv);
+	if (x->stop_waiting && x->pv[0][0] != '\0') {
+		x->stop_waiting = false;
+		if (io->s->timer != NULL)
+			io->s->timer(io->s->ctx, 0);
+		end_analysis(x, io);
+		bestmove_from_pv(x, io);
+	}
 	return true;
 }
 

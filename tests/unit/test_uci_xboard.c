@@ -512,7 +512,10 @@ test_uci_xboard_analysis_and_ponder(void **state)
 		    "g stop\n"
 		    "g go infinite\n"
 		    "g stop\n"
-		    "e move f1c4\n"),
+		    "e 3 10 5 100 Bc4 Nf6\n"
+		    "g go infinite\n"
+		    "g stop\n"
+		    "t\n"),
 		SJAAK_HELLO_OUT
 		"> new\n> force\n> e2e4\n> analyze\n"
 		"< info depth 5 score cp 20 time 100 nodes 1000 pv e7e5 "
@@ -522,9 +525,14 @@ test_uci_xboard_analysis_and_ponder(void **state)
 		"> exit\n> force\n> level 0 0:01 0\n> time 100\n> otim 200\n"
 		"> go\n> force\n< bestmove g1f3\n"
 		"> b8c6\n> analyze\n> exit\n> force\n< bestmove 0000\n"
-		/* Stopped before any pv: a real search, told to move now. */
-		"> analyze\n> exit\n> force\n> go\n> ?\n"
-		"> force\n< bestmove f1c4\n");
+		/* Stopped before any pv: the first pv is the bestmove, or
+		 * after 5 s none. */
+		"> analyze\ntimer 5000\n"
+		"< info depth 3 score cp 10 time 50 nodes 100 pv f1c4 g8f6\n"
+		"timer 0\n> exit\n> force\n< bestmove f1c4 ponder g8f6\n"
+		"> analyze\ntimer 5000\n> exit\n> force\n"
+		"< info string fenbridge: the engine showed no move in its "
+		"analysis\n< bestmove 0000\n");
 }
 
 int
