@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fenbridge/filter.h"
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -107,6 +109,28 @@ fz_window_free(struct fz_window *w)
 	FZ_UNPOISON(w->p, w->cap);
 	free(w->p);
 	w->p = NULL;
+}
+
+/* What the filter targets check of every report and every followed
+ * game: a known level and a short NUL-terminated message; a sane board
+ * width, side to move and castling rooks. */
+static inline void
+fz_check_report(void *ctx, enum fb_level level, const char *msg)
+{
+	(void)ctx;
+	CHECK(level >= FB_LOG_DEBUG && level <= FB_LOG_ERROR);
+	CHECK(msg != NULL && strlen(msg) < 512);
+}
+
+static inline void
+fz_check_game(const struct fb_game *g)
+{
+	CHECK(g->width == 8 || g->width == 10);
+	CHECK(g->side == FB_WHITE || g->side == FB_BLACK);
+	for (int c = 0; c < 2; c++)
+		for (int w = 0; w < 2; w++)
+			CHECK(g->castle[c][w] >= -1 &&
+			      g->castle[c][w] < (int)g->width);
 }
 
 #endif

@@ -76,14 +76,6 @@ sink_reply(void *ctx, const char *data, size_t len)
 	fz_buf_add(&p->out[!p->dir], data, len);
 }
 
-static void
-sink_report(void *ctx, enum fb_level level, const char *msg)
-{
-	(void)ctx;
-	CHECK(level >= FB_LOG_DEBUG && level <= FB_LOG_ERROR);
-	CHECK(msg != NULL && strlen(msg) < 512);
-}
-
 /* The next blank-separated token of text from *pos (as the filters read). */
 static size_t
 token(const char *text, size_t len, size_t *pos, size_t *start)
@@ -103,18 +95,6 @@ static bool
 is(const char *text, size_t start, size_t n, const char *word)
 {
 	return strlen(word) == n && memcmp(text + start, word, n) == 0;
-}
-
-static void
-check_game(const struct fb_game *g)
-{
-	CHECK(g->width == 8 || g->width == 10);
-	CHECK(g->side == FB_WHITE || g->side == FB_BLACK);
-	for (int c = 0; c < 2; c++)
-		for (int w = 0; w < 2; w++)
-			CHECK(g->castle[c][w] == -1 ||
-			      (g->castle[c][w] >= 0 &&
-			       g->castle[c][w] < (int)g->width));
 }
 
 /* On a violated property: what went in and what came out. */
@@ -142,7 +122,7 @@ run_filter(struct peer *p, int dir, const char *text, size_t len, size_t term,
 {
 	/* Any other field zero: every report, debug included, is made. */
 	const struct fb_sink sink = {.emit = sink_emit, .reply = sink_reply,
-				     .report = sink_report, .ctx = p};
+				     .report = fz_check_report, .ctx = p};
 	size_t before = p->out[dir].len;
 
 	p->dir = dir;
@@ -206,7 +186,7 @@ filter_line(struct session *s, int dir, const char *text, size_t len,
 		}
 	}
 	if (fb_filter_game(f) != NULL)
-		check_game(fb_filter_game(f));
+		fz_check_game(fb_filter_game(f));
 
 	/* The shadow, without the position cache: same bytes toward the
 	 * peer (replies may differ: a warning is not repeated for every

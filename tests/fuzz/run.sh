@@ -26,7 +26,7 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 here=$root/tests/fuzz
 secs=${1:-60}
 build=${FUZZ_BUILD:-$root/build-fuzz}
-targets=(${FUZZ_TARGETS:-fen line filter game config pgn translate movegen})
+targets=(${FUZZ_TARGETS:-fen line filter game config pgn translate movegen uci_xboard})
 
 case $secs in
 '' | *[!0-9]*)
@@ -100,7 +100,7 @@ max_len() {
 	case $1 in
 	fen) echo 256 ;;
 	line) echo 2048 ;;
-	filter | translate) echo 4096 ;;
+	filter | translate | uci_xboard) echo 4096 ;;
 	game | movegen) echo 512 ;;
 	config) echo 2048 ;;
 	*) echo 1024 ;;
@@ -109,7 +109,7 @@ max_len() {
 dict() {
 	case $1 in
 	fen | game | movegen) echo "$here/fen.dict" ;;
-	filter | translate) echo "$here/filter.dict" ;;
+	filter | translate | uci_xboard) echo "$here/filter.dict" ;;
 	esac
 }
 
