@@ -7,6 +7,7 @@
 #include "proto.h"
 
 #include <stdarg.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -77,6 +78,33 @@ fb_proto_inject(const struct fb_sink *out, const char *fmt, ...)
 	va_start(ap, fmt);
 	line_out(out->emit, out->ctx, fmt, ap);
 	va_end(ap);
+}
+
+void
+fb_proto_buf_add(struct fb_buf *b, const char *data, size_t n)
+{
+	if (b->oom)
+		return;
+	if (b->len + n > b->cap) {
+		size_t cap = b->cap ? b->cap : 256;
+		char *p;
+		while (cap < b->len + n)
+			cap *= 2;
+		if ((p = realloc(b->p, cap)) == NULL) {
+			b->oom = true;
+			return;
+		}
+		b->p = p;
+		b->cap = cap;
+	}
+	memcpy(b->p + b->len, data, n);
+	b->len += n;
+}
+
+void
+fb_proto_buf_str(struct fb_buf *b, const char *s)
+{
+	fb_proto_buf_add(b, s, strlen(s));
 }
 
 void

@@ -77,6 +77,20 @@ void
 fb_proto_inject(const struct fb_sink *out, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/* A growing byte buffer (zero it to start); oom remembers a failed
+ * append, after which appends do nothing. The owner frees p. */
+struct fb_buf {
+	char *p;
+	size_t len, cap;
+	bool oom;
+};
+
+/* Appends data[0..n) or the string s to b. */
+void
+fb_proto_buf_add(struct fb_buf *b, const char *data, size_t n);
+void
+fb_proto_buf_str(struct fb_buf *b, const char *s);
+
 /* A replacement of text[off..off+len) by the bytes text_out[0..tlen). */
 struct fb_edit {
 	size_t off, len;

@@ -31,34 +31,6 @@
 
 #define MAX_EDITS 8
 
-/* A growing byte buffer; oom remembers a failed append. */
-struct buf {
-	char *p;
-	size_t len, cap;
-	bool oom;
-};
-
-static void
-buf_add(struct buf *b, const char *data, size_t n)
-{
-	if (b->oom)
-		return;
-	if (b->len + n > b->cap) {
-		size_t cap = b->cap ? b->cap : 256;
-		char *p;
-		while (cap < b->len + n)
-			cap *= 2;
-		if ((p = realloc(b->p, cap)) == NULL) {
-			b->oom = true;
-			return;
-		}
-		b->p = p;
-		b->cap = cap;
-	}
-	memcpy(b->p + b->len, data, n);
-	b->len += n;
-}
-
 /* What a position line means to the engine: a cached line is reused only
  * under the same meaning. */
 struct meaning {
@@ -70,7 +42,7 @@ struct meaning {
 
 /* The last position line and what went to the engine for it. */
 struct position {
-	struct buf in, out;
+	struct fb_buf in, out;
 	struct meaning meaning;
 	bool in_moves;   /* its `moves` keyword was read: it may be extended */
 	bool walking;    /* moves are still read: a right remains */
@@ -420,10 +392,10 @@ add_rest(struct position *p, const char *text, size_t at, size_t len)
 		return;
 	if (p->anchored && !p->out_moves &&
 	    fb_proto_token(text, len, &pos, &start) > 0) {
-		buf_add(&p->out, " moves", 6);
+		fb_proto_buf_add(&p->out, " moves", 6);
 		p->out_moves = true;
 	}
-	buf_add(&p->out, text + at, len - at);
+	fb_proto_buf_add(&p->out, text + at, len - at);
 }
 
 /* Restarts the output as the position after a castle the engine cannot
@@ -443,8 +415,8 @@ anchor(struct uci *u, struct position *p, const char *text, size_t start,
 	if (k < 0)
 		return; /* cannot happen: the buffer fits any board */
 	p->out.len = 0;
-	buf_add(&p->out, "position fen ", 13);
-	buf_add(&p->out, fen, (size_t)k);
+	fb_proto_buf_add(&p->out, "position fen ", 13);
+	fb_proto_buf_add(&p->out, fen, (size_t)k);
 	p->anchored = true;
 	p->out_moves = false;
 	snprintf(msg, sizeof msg,
@@ -515,13 +487,13 @@ read_moves(struct uci *u, struct position *p, const char *text, size_t len,
 						"sent as '%.*s'", (int)n,
 						text + start, (int)tl, t);
 			if (p->anchored) {
-				buf_add(&p->out, p->out_moves ? " " : " moves ",
+				fb_proto_buf_add(&p->out, p->out_moves ? " " : " moves ",
 					p->out_moves ? 1 : 7);
 				p->out_moves = true;
-				buf_add(&p->out, t, tl);
+				fb_proto_buf_add(&p->out, t, tl);
 			} else if (!same) {
-				buf_add(&p->out, text + copied, start - copied);
-				buf_add(&p->out, t, tl);
+				fb_proto_buf_add(&p->out, text + copied, start - copied);
+				fb_proto_buf_add(&p->out, t, tl);
 				copied = pos;
 			}
 		}
@@ -611,7 +583,7 @@ read_base(struct uci *u, struct position *p, const char *text, size_t len,
 	}
 	p->meaning = meaning_now(u);
 	if (b == 0 || !p->known) {
-		buf_add(&p->out, text, pos);
+		fb_proto_buf_add(&p->out, text, pos);
 		return pos;
 	}
 	/* A right the engine cannot express is never sent to it. */
@@ -627,12 +599,12 @@ read_base(struct uci *u, struct position *p, const char *text, size_t len,
 		struct fb_fen_style style = engine_style(u);
 		int rc = fb_proto_print_fen(&fen, &style, "position fen", out,
 					    buf, sizeof buf, &edit);
-		buf_add(&p->out, text, b);
+		fb_proto_buf_add(&p->out, text, b);
 		if (rc > 0)
-			buf_add(&p->out, edit.text, edit.tlen);
+			fb_proto_buf_add(&p->out, edit.text, edit.tlen);
 		else
-			buf_add(&p->out, text + b, e - b);
-		buf_add(&p->out, text + e, pos - e);
+			fb_proto_buf_add(&p->out, text + b, e - b);
+		fb_proto_buf_add(&p->out, text + e, pos - e);
 	}
 	return pos;
 }
@@ -667,7 +639,7 @@ uci_position(struct uci *u, const char *text, size_t len, size_t term,
 	}
 	read_moves(u, p, text, len, pos, out);
 	p->in.len = 0;
-	buf_add(&p->in, text, len);
+	fb_proto_buf_add(&p->in, text, len);
 	u->game = p->game;
 	u->game_known = p->known;
 	if (p->out.oom || p->in.oom) {
