@@ -425,8 +425,8 @@ def main():
     if not shutil.which("Xvfb"):
         print("SKIP: no Xvfb")
         return SKIP
+    npm = find_npm()            # before the backstop: npm may install
     chesstest.backstop("xboard_gui", TOTAL_TIMEOUT)
-    npm = find_npm()
     if npm is None:
         print("note: no node/npm/chessops: fischerandom replayed by the "
               "referee only")
