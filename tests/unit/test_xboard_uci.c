@@ -355,6 +355,71 @@ test_xboard_uci_caparandom(void **st)
 	fb_filter_free(&s.f);
 }
 
+/* 10x8 with an inner rook: white king e1, rooks a1, i1 (castling) and j1;
+ * X-FEN writes the inner rook's file (I). The engine's KxR e1i1 is O-O to
+ * the GUI; the GUI's O-O-O is e1a1 to the engine. */
+#define CAPA_INNER "r3k4r/pppppppppp/10/10/10/10/PPPPPPPPPP/R3K3RR"
+
+static void
+test_xboard_uci_caparandom_inner_rook(void **st)
+{
+	struct session s;
+
+	(void)st;
+	start(&s, FB_XFEN);
+	step(&s, "G xboard\nG protover 2\n"
+		 "E option name UCI_Chess960 type check default false\n"
+		 "E option name UCI_Variant type combo default chess var "
+		 "caparandom var chess\nE uciok\n",
+	     "> uci\n< feature done=0\n"
+	     "< feature myname=\"UCI engine\" setboard=1 usermove=1 ping=1 "
+	     "playother=1 sigint=0 sigterm=0 analyze=1 colors=0 reuse=1 "
+	     "san=0 time=1 draw=0 variants=\"normal,fischerandom,caparandom\""
+	     "\n< feature done=1\n");
+	/* Shredder-FEN from the GUI */
+	step(&s, "G new\nG variant caparandom\nG setboard " CAPA_INNER
+		 " w IAja - 0 1\nG post\nG go\n",
+	     "> ucinewgame\n> setoption name UCI_Variant value caparandom\n"
+	     "> setoption name UCI_Chess960 value true\n"
+	     "> position fen " CAPA_INNER " w IQkq - 0 1\n"
+	     "> go movetime 1000\n");
+	step(&s, "E info depth 2 score cp 3 time 5 nodes 80 pv e1i1 e8a8\n"
+		 "E bestmove e1i1 ponder e8a8\n",
+	     "< 2 3 0 80 O-O O-O-O\n< move O-O\n");
+	step(&s, "G usermove O-O-O\nE bestmove a2a3\n",
+	     "> position fen " CAPA_INNER " w IQkq - 0 1 moves e1i1 e8a8\n"
+	     "> go movetime 1000\n< move a2a3\n");
+	fb_filter_free(&s.f);
+}
+
+/* An engine without UCI_Chess960 gets only standard rights, and a castle
+ * it cannot read as the position after it (re-anchoring). */
+static void
+test_xboard_uci_standard_engine_reanchors(void **st)
+{
+	struct session s;
+
+	(void)st;
+	start(&s, FB_XFEN);
+	step(&s, "G xboard\nG protover 2\nE id name Toga II 3.0\nE uciok\n",
+	     "> uci\n< feature done=0\n"
+	     "< feature myname=\"Toga II 3.0\" setboard=1 usermove=1 ping=1 "
+	     "playother=1 sigint=0 sigterm=0 analyze=1 colors=0 reuse=1 "
+	     "san=0 time=1 draw=0 variants=\"normal\"\n"
+	     "< feature done=1\n");
+	step(&s, "G variant fischerandom\n",
+	     "< Error (unsupported variant): fischerandom\n");
+	step(&s, "G new\nG force\nG setboard " F960_SH "\nG go\n",
+	     "> ucinewgame\n"
+	     "> position fen bqnbrkrn/pppppppp/8/8/8/8/PPPPPPPP/BQNBRKRN w - "
+	     "- 0 1\n> go movetime 1000\n");
+	step(&s, "E bestmove c2c3\nG force\nG usermove c7c6\nG O-O\n"
+		 "G d7d6\nG go\n",
+	     "< move c2c3\n> position fen bqnbrkrn/pp1ppppp/2p5/8/8/2P5/"
+	     "PP1PPPPP/BQNBRRKN b - - 1 2 moves d7d6\n> go movetime 1000\n");
+	fb_filter_free(&s.f);
+}
+
 /* ping -> isready, pong after readyok, in order. */
 static void
 test_xboard_uci_ping(void **st)
@@ -457,6 +522,8 @@ main(void)
 		cmocka_unit_test(test_xboard_uci_fischerandom_castling),
 		cmocka_unit_test(test_xboard_uci_normal_castling),
 		cmocka_unit_test(test_xboard_uci_caparandom),
+		cmocka_unit_test(test_xboard_uci_caparandom_inner_rook),
+		cmocka_unit_test(test_xboard_uci_standard_engine_reanchors),
 		cmocka_unit_test(test_xboard_uci_ping),
 		cmocka_unit_test(test_xboard_uci_stale_bestmove),
 		cmocka_unit_test(test_xboard_uci_illegal),
