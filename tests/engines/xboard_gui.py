@@ -23,7 +23,8 @@ final FENs, -nameOfDebugFile protocol log):
     move, a false claim, an engine error or exit, or the clock (an engine
     that does not answer loses on time), and both sides moved;
   * the debug log shows no `Illegal move`, `Error`, `tellusererror` from
-    an engine and no XBoard error;
+    an engine and no XBoard error; fenbridge's logs show the engines got
+    UCI `position fen` lines;
   * castles occurred (O-O / O-O-O in the PGN) in each variant;
   * the games replay legally: fischerandom with chessops (npm, as
     pgn_files.py; skipped without node/npm), both variants with a
@@ -36,7 +37,7 @@ bare behind fenbridge and XBoard cannot play it.  `--engines=xboard` runs
 the harness against fairy-stockfish's own XBoard mode (`fenbridge --
 fairy-stockfish`), a control that needs no translation.
 
-Exits 77 when xboard, Xvfb or an engine is missing.  About 40-60 s.
+Exits 77 when xboard, Xvfb or an engine is missing.  About 45 s.
 """
 
 import argparse
@@ -57,8 +58,9 @@ from chesstest import FAIRY, SKIP, STOCKFISH  # noqa: E402
 
 XBOARD = "/usr/games/xboard"
 DEPTH = 8                   # XBoard's -depth (sd N): fast moves, no flag fall
-MATCH_TIMEOUT = 100         # one xboard match, s
-TOTAL_TIMEOUT = 170         # the whole run, below meson's timeout
+MATCH_TIMEOUT = 200         # the matches (about 60 s alone; CI runs
+                            # another test beside this one)
+TOTAL_TIMEOUT = 270         # the whole run, below meson's timeout
 
 # The X-FEN definition's inner-rook example (dialects.md): white's `G` is
 # the g1 rook, with the h1 rook beyond it.
@@ -145,8 +147,8 @@ def group_members(pgid):
 # ---------------------------------------------------------------- a match
 
 class Match:
-    def __init__(self, variant, engine_cmd, tmp, display):
-        self.variant = variant
+    def __init__(self, variant, engine_cmd, uci, tmp, display):
+        self.variant, self.uci = variant, uci
         self.dir = os.path.join(tmp, variant)
         os.mkdir(self.dir)
         self.fens = positions(variant)
@@ -162,6 +164,7 @@ class Match:
                "-matchPause", "200", "-adjudicateDrawMoves", "60",
                "-adjudicateLossThreshold", "-1000",
                "-autoCallFlag", "true", "-xexit", "-saveSettingsOnExit", "false",
+               "-xponder", "-xanimate",
                "-sgf", self.pgn, "-spf", self.final,
                "-debug", "-nameOfDebugFile", self.debug,
                "-fcp", engine_cmd("first", self.dir),
@@ -333,6 +336,16 @@ def check_match(res, m, npm):
               "engine (%d lines)" % (name, len(dbg)), dbg and not bad,
               "\n".join(bad[:10]))
 
+    if m.uci:
+        # The engines really spoke UCI: fenbridge sent them positions.
+        for side in ("first", "second"):
+            sent = [e[1] for e in chesstest.log_entries(
+                m.path("fenbridge-%s.log" % side)) if e[0] == ">engine"]
+            pos = sum(1 for l in sent if l.startswith(b"position fen "))
+            res.check("%s: the %s engine got UCI (%d `position fen` lines)"
+                      % (name, side, pos), pos >= m.games,
+                      "last lines to it: %s" % sent[-5:])
+
     games = read_pgn(m.pgn)
     res.check("%s: %d games saved" % (name, m.games), len(games) == m.games,
               "saved: %d" % len(games))
@@ -453,7 +466,8 @@ def main():
                 # needed for these paths.
                 return " ".join([fb] + proto + ["--log=%s/fenbridge-%s.log"
                                                  % (d, side), "--", engine])
-            matches.append(Match(variant, engine_cmd, tmp, xvfb[1]))
+            matches.append(Match(variant, engine_cmd, a.engines == "uci",
+                                 tmp, xvfb[1]))
         deadline = time.monotonic() + MATCH_TIMEOUT
         for m in matches:
             m.wait(deadline)
