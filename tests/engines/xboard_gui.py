@@ -41,9 +41,10 @@ Exits 77 when xboard, Xvfb or an engine is missing.  About 45 s.
 """
 
 import argparse
-import json
 import os
+import random
 import re
+import select
 import shutil
 import signal
 import subprocess
@@ -70,7 +71,6 @@ INNER = "rn2k1r1/ppp1pp1p/3p2p1/5bn1/P7/2N2B2/1PPPPP2/2BNK1RR w Gga - 4 11"
 def opened(rank):
     """A start back rank with the pieces between the king and the rooks
     taken off: castling is legal from the first move."""
-    k = rank.index("K")
     rooks = [i for i, p in enumerate(rank) if p == "R"]
     return "".join(p if p in "KR" or not rooks[0] < i < rooks[-1]
                    else "1" for i, p in enumerate(rank))
@@ -82,6 +82,7 @@ def compact(fen):
 
 
 def positions(variant):
+    """The start positions of the match, one per game."""
     if variant == "fischerandom":
         ranks = [chesstest.scharnagl(n) for n in (296, 714, 18)]
         fens = [compact(chesstest.start_fen(opened(ranks[0]), xfen=True)),
@@ -89,13 +90,10 @@ def positions(variant):
                 INNER,
                 chesstest.start_fen(ranks[2], xfen=True)]
     else:
-        import random
         rng = random.Random(12)
         ranks = [chesstest.caparandom_rank(rng) for _ in range(2)]
         fens = [compact(chesstest.start_fen(opened(ranks[0]), xfen=True)),
                 compact(chesstest.start_fen(opened(ranks[1])))]
-    # compact() can leave a '1' next to a digit from start_fen (only in
-    # the empty ranks, which have none): the placement stays valid.
     return fens
 
 
@@ -113,7 +111,6 @@ def start_xvfb():
     data = b""
     deadline = time.monotonic() + 15
     while not data.endswith(b"\n") and time.monotonic() < deadline:
-        import select
         ready, _, _ = select.select([r], [], [], 1)
         if ready:
             chunk = os.read(r, 64)
@@ -359,7 +356,7 @@ def check_match(res, m, npm):
         want = tags.get("FEN", "").split()[:1]
         res.check("%s game %d: started from its position" % (name, i + 1),
                   want == m.fens[i].split()[:1],
-                  chesstest_expect(m.fens[i], tags.get("FEN")))
+                  "expected: %s\n     got: %s" % (m.fens[i], tags.get("FEN")))
     castles = sum(1 for _, sans, _ in games for s in sans
                   if s.startswith("O-O"))
     res.check("%s: castles occurred (%d O-O / O-O-O)" % (name, castles),
@@ -392,10 +389,6 @@ def check_match(res, m, npm):
                       same_position(a, b) for a, b in zip(r["finals"], ends)),
                   "\n".join("chessops %s\n referee %s" % ab
                             for ab in zip(r["finals"], ends)))
-
-
-def chesstest_expect(want, got):
-    return "expected: %s\n     got: %s" % (want, got)
 
 
 def node(npm, *args):
