@@ -104,16 +104,16 @@ struct xu {
 	bool force, analyze, post, ended;
 	int engine_side; /* the colour the engine plays */
 	int mps;         /* moves per period, 0: the whole game */
-	long base_ms, inc_ms, st_ms;
+	long long base_ms, inc_ms, st_ms;
 	int sd;
-	long time_cs, otim_cs; /* -1: not told */
+	long long time_cs, otim_cs; /* -1: not told */
 	bool level;
 
 	/* Searches. */
 	enum search search;
 	unsigned stale; /* bestmoves still owed to fenbridge's own stops */
 	/* ping numbers waiting for readyok, oldest first */
-	long pings[16];
+	long long pings[16];
 	unsigned npings;
 
 	struct fb_buf line; /* the position line under construction */
@@ -407,8 +407,8 @@ stop_search(struct xu *x, const struct fb_sink *out)
 static void
 add_clocks(struct xu *x, char *go, size_t cap)
 {
-	long mine = x->time_cs >= 0 ? x->time_cs * 10 : x->base_ms;
-	long theirs = x->otim_cs >= 0 ? x->otim_cs * 10 : x->base_ms;
+	long long mine = x->time_cs >= 0 ? x->time_cs * 10 : x->base_ms;
+	long long theirs = x->otim_cs >= 0 ? x->otim_cs * 10 : x->base_ms;
 	bool white = x->engine_side == FB_WHITE;
 	size_t n = strlen(go);
 
@@ -417,7 +417,7 @@ add_clocks(struct xu *x, char *go, size_t cap)
 	if (theirs < 1)
 		theirs = 1;
 	n += (size_t)snprintf(go + n, cap - n,
-			      " wtime %ld btime %ld winc %ld binc %ld",
+			      " wtime %lld btime %lld winc %lld binc %lld",
 			      white ? mine : theirs, white ? theirs : mine,
 			      x->inc_ms, x->inc_ms);
 	if (x->mps > 0 && n < cap) {
@@ -443,7 +443,7 @@ start_search(struct xu *x, const struct fb_sink *out)
 	}
 	x->engine_side = x->cur.side;
 	if (x->st_ms > 0)
-		snprintf(go + 2, sizeof go - 2, " movetime %ld", x->st_ms);
+		snprintf(go + 2, sizeof go - 2, " movetime %lld", x->st_ms);
 	else if (x->level || x->time_cs >= 0)
 		add_clocks(x, go, sizeof go);
 	else if (x->sd == 0) {
@@ -474,10 +474,10 @@ after_change(struct xu *x, const struct fb_sink *out)
 
 /* Parses a decimal (with sign) from text[start..start+n); *ok false when
  * it is not one. */
-static long
+static long long
 number(const char *text, size_t start, size_t n, bool *ok)
 {
-	long v = 0;
+	long long v = 0;
 	size_t i = 0;
 	bool neg = false;
 
@@ -489,7 +489,7 @@ number(const char *text, size_t start, size_t n, bool *ok)
 	}
 	for (; i < n; i++) {
 		char c = text[start + i];
-		if (c < '0' || c > '9' || v > 100000000000L) {
+		if (c < '0' || c > '9' || v > 100000000000LL) {
 			*ok = false;
 			return 0;
 		}
@@ -498,17 +498,22 @@ number(const char *text, size_t start, size_t n, bool *ok)
 	return neg ? -v : v;
 }
 
-/* Seconds, maybe with a fraction (level's increment 0.5), in ms. */
-static long
+/* Seconds, maybe with a fraction (level's increment 0.5), in ms; 0 for
+ * what is no number of seconds up to a year. */
+static long long
 seconds_ms(const char *text, size_t start, size_t n)
 {
 	char tmp[32];
+	double v;
 
 	if (n >= sizeof tmp)
 		return 0;
 	memcpy(tmp, text + start, n);
 	tmp[n] = '\0';
-	return (long)(strtod(tmp, NULL) * 1000.0 + 0.5);
+	v = strtod(tmp, NULL);
+	if (!(v >= 0 && v <= 366 * 86400.0))
+		return 0;
+	return (long long)(v * 1000.0 + 0.5);
 }
 
 /* `level MPS BASE INC`: BASE is minutes or MIN:SEC. */
@@ -519,16 +524,18 @@ gui_level(struct xu *x, const char *text, size_t len, size_t pos,
 	size_t s[3], n[3];
 	bool ok;
 	const char *colon;
+	long long mps;
 
 	for (int i = 0; i < 3; i++)
 		n[i] = fb_proto_token(text, len, &pos, &s[i]);
-	x->mps = (int)number(text, s[0], n[0], &ok);
-	if (!ok || n[1] == 0 || n[2] == 0 || x->mps < 0) {
+	mps = number(text, s[0], n[0], &ok);
+	if (!ok || n[1] == 0 || n[2] == 0 || mps < 0 || mps > 10000) {
 		x->mps = 0;
 		fb_proto_report(out, FB_LOG_WARN, "level: not understood");
 		fb_proto_reply(out, "Error (bad level): %.*s", (int)len, text);
 		return;
 	}
+	x->mps = (int)mps;
 	colon = memchr(text + s[1], ':', n[1]);
 	if (colon != NULL) {
 		size_t k = (size_t)(colon - (text + s[1]));
@@ -778,11 +785,11 @@ ping(struct xu *x, const char *text, size_t len, size_t pos,
 {
 	size_t start, n = fb_proto_token(text, len, &pos, &start);
 	bool ok;
-	long v = number(text, start, n, &ok);
+	long long v = number(text, start, n, &ok);
 
 	if (x->npings == sizeof x->pings / sizeof x->pings[0]) {
 		/* A GUI does not have 16 pings out; answer the oldest. */
-		fb_proto_reply(out, "pong %ld", x->pings[0]);
+		fb_proto_reply(out, "pong %lld", x->pings[0]);
 		memmove(x->pings, x->pings + 1,
 			--x->npings * sizeof x->pings[0]);
 	}
@@ -853,7 +860,10 @@ gui_game_command(struct xu *x, const char *text, size_t len, size_t pos,
 		x->st_ms = seconds_ms(text, start, n);
 	} else if (fb_proto_is(text, start, n, "sd")) {
 		n = fb_proto_token(text, len, &pos, &start);
-		x->sd = (int)number(text, start, n, &ok);
+		{
+			long long d = number(text, start, n, &ok);
+			x->sd = ok && d > 0 && d < 1000 ? (int)d : 0;
+		}
 	} else if (fb_proto_is(text, start, n, "time")) {
 		n = fb_proto_token(text, len, &pos, &start);
 		x->time_cs = number(text, start, n, &ok);
@@ -1348,6 +1358,14 @@ engine_bestmove(struct xu *x, const char *text, size_t len,
 	x->search = SEARCH_NONE;
 	fb_proto_token(text, len, &pos, &start);
 	n = fb_proto_token(text, len, &pos, &start);
+	if (fb_moves_end(&x->cur) != FB_END_NONE) {
+		/* `bestmove (none)` or 0000 on a mate or stalemate the GUI
+		 * did not see as the end (after setboard): say the result. */
+		fb_proto_report(out, FB_LOG_INFO, "%.*s: the game is over",
+				(int)len, text);
+		claim_end(x, out);
+		return;
+	}
 	if (fb_game_parse_move(&x->cur, text + start, n, &m) < 0 || m.null ||
 	    !fb_moves_is_legal(&x->cur, &m)) {
 		fb_proto_report(out, FB_LOG_ERROR,
@@ -1375,7 +1393,7 @@ engine_readyok(struct xu *x, const struct fb_sink *out)
 		fb_proto_report(out, FB_LOG_DEBUG, "readyok: no ping waits");
 		return;
 	}
-	fb_proto_inject(out, "pong %ld", x->pings[0]);
+	fb_proto_inject(out, "pong %lld", x->pings[0]);
 	memmove(x->pings, x->pings + 1, --x->npings * sizeof x->pings[0]);
 }
 

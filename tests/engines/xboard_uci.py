@@ -20,6 +20,7 @@ stockfish is missing; pairings whose engine is missing are skipped.
 """
 
 import argparse
+import collections
 import concurrent.futures
 import os
 import random
@@ -34,6 +35,8 @@ import games  # noqa: E402
 from chesstest import FAIRY, SKIP, STOCKFISH, TOGA  # noqa: E402
 
 THINK_RE = re.compile(r"^(\d+) (-?\d+) (\d+) (\d+) (\S.*)$")
+RESULT_RE = re.compile(r"^(1-0|0-1|1/2-1/2) \{")
+CLAIMS = collections.Counter()  # results claimed, by pairing label
 
 
 class Gui(games.XboardGui):
@@ -44,6 +47,12 @@ class Gui(games.XboardGui):
     def __init__(self, proc, cfg):
         super().__init__(proc, cfg)
         self.notation = cfg.get("notation", "oo")
+
+    def sync(self, what):
+        lines = super().sync(what)
+        CLAIMS[self.cfg["label"]] += sum(1 for l in lines
+                                         if RESULT_RE.match(l))
+        return lines
 
     def gui_move(self, move, pos):
         m = games.to_notation(move, pos, self.notation)
@@ -78,12 +87,13 @@ def pairing(fenbridge, logdir, label, engine, cfg, starts, seed):
     t0 = time.monotonic()
     st, err, report = games.run_games(
         fb_argv(fenbridge, log, engine), "fenbridge+" +
-        os.path.basename(engine), cfg, starts, seed, log)
+        os.path.basename(engine), dict(cfg, label=label), starts, seed, log)
     lines = ["%s: %d games, %d plies, castled in %d (gui %d, engine %d), "
-             "%d with an inner rook, %d takebacks, ends %s, %.1f s"
+             "%d with an inner rook, %d takebacks, ends %s, %d results "
+             "claimed by fenbridge, %.1f s"
              % (label, st["games"], st["plies"], st["castled"], st["gui"],
                 st["engine"], st["inner"], st["takebacks"],
-                dict(st["ends"]), time.monotonic() - t0)]
+                dict(st["ends"]), CLAIMS[label], time.monotonic() - t0)]
     ok = err is None and st["games"] == len(starts)
     if err:
         lines += ["  FAIL: game %d: %s" % (st["games"] + 1, err)] + report

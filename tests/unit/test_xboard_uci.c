@@ -267,8 +267,8 @@ test_xboard_uci_thinking(void **st)
 }
 
 /* A Chess960 start with inner rooks: king f1, rooks e1 (a-side) and g1
- * (h-side). White's O-O is f1g1 + rook g1f1 (KxR f1g1); O-O-O: king c1,
- * rook d1 (KxR f1e1). */
+ * (h-side). O-O is legal at once: king f1 -> g1, rook g1 -> f1 (KxR f1g1);
+ * O-O-O is not (knight c1, bishop d1 in the way). */
 #define F960 "bqnbrkrn/pppppppp/8/8/8/8/PPPPPPPP/BQNBRKRN w KQkq - 0 1"
 #define F960_SH "bqnbrkrn/pppppppp/8/8/8/8/PPPPPPPP/BQNBRKRN w GEge - 0 1"
 
@@ -283,17 +283,18 @@ test_xboard_uci_fischerandom_castling(void **st)
 	/* The GUI sends Shredder-FEN: the engine gets X-FEN. */
 	step(&s, "G new\nG variant fischerandom\nG setboard " F960_SH "\n"
 		 "G post\nG force\nG usermove c2c3\nG usermove c7c6\n"
-		 "G usermove O-O-O\nG go\n",
+		 "G usermove O-O-O\nG usermove O-O\nG go\n",
 	     "> ucinewgame\n> setoption name UCI_Chess960 value true\n"
-	     "> position fen " F960 " moves c2c3 c7c6 f1e1\n"
+	     "< Illegal move: O-O-O\n"
+	     "> position fen " F960 " moves c2c3 c7c6 f1g1\n"
 	     "> go movetime 1000\n");
 	/* The engine's KxR castle and pv go to the GUI as O-O. */
-	step(&s, "E info depth 1 score cp 0 time 0 nodes 1 pv f8g8 c1d2\n"
+	step(&s, "E info depth 1 score cp 0 time 0 nodes 1 pv f8g8 d2d4\n"
 		 "E bestmove f8g8\n",
-	     "< 1 0 0 1 O-O c1d2\n< move O-O\n");
+	     "< 1 0 0 1 O-O d2d4\n< move O-O\n");
 	/* undo takes back the engine's castle; a bare move also works */
-	step(&s, "G force\nG undo\nG f8e8\nG go\n",
-	     "> position fen " F960 " moves c2c3 c7c6 f1e1 f8e8\n"
+	step(&s, "G force\nG undo\nG d7d6\nG go\n",
+	     "> position fen " F960 " moves c2c3 c7c6 f1g1 d7d6\n"
 	     "> go movetime 1000\n");
 	fb_filter_free(&s.f);
 }
@@ -464,26 +465,16 @@ test_xboard_uci_stale_bestmove(void **st)
 }
 
 /* An illegal engine move is told, not passed; illegal GUI moves too. */
-/* Until branch movegen is merged its stand-in accepts any move of the
- * side to move and sees no mate (meson.build). */
-static void
-need_movegen(void)
-{
-#ifdef FB_MOVEGEN_STUB
-	skip();
-#endif
-}
-
 static void
 test_xboard_uci_illegal(void **st)
 {
 	struct session s;
 
 	(void)st;
-	need_movegen();
 	start(&s, FB_XFEN);
 	handshake(&s);
-	step(&s, "G new\nG usermove e2e5\n", "< Illegal move: e2e5\n");
+	step(&s, "G new\nG usermove e2e5\n",
+	     "> ucinewgame\n< Illegal move: e2e5\n");
 	step(&s, "G usermove e2e4\n",
 	     "> position startpos moves e2e4\n> go movetime 1000\n");
 	step(&s, "E bestmove e2e3\n",
@@ -500,7 +491,6 @@ test_xboard_uci_mate_claimed(void **st)
 	struct session s;
 
 	(void)st;
-	need_movegen();
 	start(&s, FB_XFEN);
 	handshake(&s);
 	step(&s, "G new\nG force\nG f2f3\nG e7e5\nG g2g4\nG go\n",
@@ -508,6 +498,12 @@ test_xboard_uci_mate_claimed(void **st)
 	     "> go movetime 1000\n");
 	step(&s, "E bestmove d8h4\n",
 	     "< move d8h4\n< 0-1 {Black mates}\n");
+	/* a stalemate set up by the GUI: the engine has no move */
+	step(&s, "G new\nG force\nG setboard 7k/5Q2/6K1/8/8/8/8/8 b - - 0 1\n"
+		 "G go\n",
+	     "> ucinewgame\n> position fen 7k/5Q2/6K1/8/8/8/8/8 b - - 0 1\n"
+	     "> go movetime 1000\n");
+	step(&s, "E bestmove (none)\n", "< 1/2-1/2 {Stalemate}\n");
 	fb_filter_free(&s.f);
 }
 
