@@ -15,6 +15,7 @@ cd "$(dirname "$0")/.."
 packages=(
 	meson ninja-build pkg-config gcc libc6-dev libuv1-dev libcmocka-dev libinih-dev python3 valgrind
 	stockfish fairy-stockfish toga2 glaurung gnuchess sjaakii polyglot fairymax pgn-extract
+	xboard xvfb xfonts-base # tests/engines/xboard_gui.py: the real GUI under Xvfb (its "fixed" font)
 )
 
 deps() {

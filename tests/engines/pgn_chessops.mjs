@@ -8,6 +8,9 @@
 //       parsePgn on both: the games, their tags (but FEN and SetUp), their
 //       moves; every game of CONVERTED replayed from its own start
 //       position; -> {games, checked, castles, errors: [...], finals: [fen]}
+//   node pgn_chessops.mjs replay GAMES.pgn
+//       every game replayed from its start (XBoard's saved games, for
+//       xboard_gui.py) -> {games, checked, castles, errors, finals}
 import { readFileSync } from 'node:fs';
 import { parsePgn, startingPosition } from 'chessops/pgn';
 import { parseFen, makeFen } from 'chessops/fen';
@@ -64,7 +67,24 @@ if (cmd === 'san') {
     if (ok) res.checked++;
   }
   process.stdout.write(JSON.stringify(res));
+} else if (cmd === 'replay') {
+  const games = parsePgn(readFileSync(process.argv[3], 'latin1'));
+  const res = { games: games.length, checked: 0, castles: 0, errors: [], finals: [] };
+  games.forEach((g, i) => {
+    const start = startingPosition(g.headers);
+    if (start.isErr) { res.errors.push(`game ${i + 1}: start position: ${start.error.message}`); return; }
+    const pos = start.value;
+    for (const n of g.moves.mainline()) {
+      const m = parseSan(pos, n.san);
+      if (!m) { res.errors.push(`game ${i + 1}: illegal ${n.san} at ${makeFen(pos.toSetup())}`); return; }
+      if (n.san.startsWith('O-O')) res.castles++;
+      pos.play(m);
+    }
+    res.finals.push(makeFen(pos.toSetup()));
+    res.checked++;
+  });
+  process.stdout.write(JSON.stringify(res));
 } else {
-  console.error('usage: node pgn_chessops.mjs san|check ...');
+  console.error('usage: node pgn_chessops.mjs san|check|replay ...');
   process.exit(2);
 }

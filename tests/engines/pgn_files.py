@@ -24,6 +24,7 @@ Skips (77) without stockfish, node/npm, or when npm cannot install
 chessops (FB_NPM_DIR: where to install, default a folder beside the build).
 """
 
+import fcntl
 import json
 import os
 import random
@@ -55,9 +56,13 @@ def skip(why):
 
 def chessops_dir():
     d = os.environ.get("FB_NPM_DIR") or os.path.join(os.getcwd(), "npm-chessops")
+    os.makedirs(d, exist_ok=True)
+    # xboard_gui.py installs here too, maybe at the same time: one npm
+    # install at a time.
+    lock = open(os.path.join(d, ".lock"), "w")
+    fcntl.flock(lock, fcntl.LOCK_EX)
     if os.path.isdir(os.path.join(d, "node_modules", "chessops")):
         return d
-    os.makedirs(d, exist_ok=True)
     try:
         p = subprocess.run(["npm", "install", "--no-audit", "--no-fund",
                             "--prefix", d, "chessops@0.15"],
