@@ -770,6 +770,28 @@ gui_setboard(struct xu *x, const char *text, size_t len, size_t pos,
 	x->nmoves = 0;
 	x->ended = false;
 	x->startpos = false;
+	if (!x->variant->random) {
+		/* Outside a random variant the engine plays standard chess:
+		 * rights on inner rooks or off the e-file king cannot reach
+		 * it. Never silently: the user may have meant fischerandom. */
+		struct fb_game c = x->start;
+		unsigned dropped = fb_game_drop_nonstandard(&c);
+		if (dropped > 0) {
+			fb_proto_report(out, FB_LOG_WARN,
+					"setboard: %u castling right%s that "
+					"standard chess cannot express not "
+					"sent to the engine (variant %s)",
+					dropped, dropped > 1 ? "s" : "",
+					x->variant->name);
+			fb_proto_reply(out,
+				       "telluser fenbridge: %u castling "
+				       "right%s of this position need "
+				       "Chess960 (variant fischerandom); "
+				       "the engine plays without %s",
+				       dropped, dropped > 1 ? "s" : "",
+				       dropped > 1 ? "them" : "it");
+		}
+	}
 	after_change(x, out);
 }
 

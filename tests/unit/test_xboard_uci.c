@@ -299,6 +299,29 @@ test_xboard_uci_fischerandom_castling(void **st)
 	fb_filter_free(&s.f);
 }
 
+/* A Chess960 position set up in variant normal: the inner-rook rights
+ * cannot reach the engine, and the GUI's user is told so. */
+static void
+test_xboard_uci_normal_drops_rights_aloud(void **st)
+{
+	struct session s;
+
+	(void)st;
+	start(&s, FB_XFEN);
+	handshake(&s);
+	step(&s, "G new\nG force\nG setboard "
+		 "rn2k1r1/ppp1pp1p/3p2p1/5bn1/P7/2N2B2/1PPPPP2/2BNK1RR w Gga - "
+		 "4 11\nG go\n",
+	     "> ucinewgame\n"
+	     "< telluser fenbridge: 2 castling rights of this position need "
+	     "Chess960 (variant fischerandom); the engine plays without "
+	     "them\n"
+	     "> position fen rn2k1r1/ppp1pp1p/3p2p1/5bn1/P7/2N2B2/1PPPPP2/"
+	     "2BNK1RR w q - 4 11\n"
+	     "> go movetime 1000\n");
+	fb_filter_free(&s.f);
+}
+
 /* Normal chess: king moves both ways; startpos; remove; new resets. */
 static void
 test_xboard_uci_normal_castling(void **st)
@@ -410,8 +433,12 @@ test_xboard_uci_standard_engine_reanchors(void **st)
 	     "< feature done=1\n");
 	step(&s, "G variant fischerandom\n",
 	     "< Error (unsupported variant): fischerandom\n");
+	/* Its rights cannot reach the engine: said, not silent. */
 	step(&s, "G new\nG force\nG setboard " F960_SH "\nG go\n",
 	     "> ucinewgame\n"
+	     "< telluser fenbridge: 4 castling rights of this position need "
+	     "Chess960 (variant fischerandom); the engine plays without "
+	     "them\n"
 	     "> position fen bqnbrkrn/pppppppp/8/8/8/8/PPPPPPPP/BQNBRKRN w - "
 	     "- 0 1\n> go movetime 1000\n");
 	step(&s, "E bestmove c2c3\nG force\nG usermove c7c6\nG O-O\n"
@@ -557,6 +584,7 @@ main(void)
 		cmocka_unit_test(test_xboard_uci_clocks),
 		cmocka_unit_test(test_xboard_uci_thinking),
 		cmocka_unit_test(test_xboard_uci_fischerandom_castling),
+		cmocka_unit_test(test_xboard_uci_normal_drops_rights_aloud),
 		cmocka_unit_test(test_xboard_uci_normal_castling),
 		cmocka_unit_test(test_xboard_uci_caparandom),
 		cmocka_unit_test(test_xboard_uci_caparandom_inner_rook),
