@@ -621,6 +621,34 @@ engine_features(struct uxb *x, const char *text, size_t len,
 		io->s->timer(io->s->ctx, FEATURE_DONE0_MS);
 }
 
+/*
+ * The engine showed no move in the analysis a `stop` ended (Sjaak II now
+ * and then shows nothing for seconds after a move under load). UCI wants
+ * a bestmove; `0000` is scored as a loss by some GUIs, so the GUI gets a
+ * legal move of fenbridge's choosing, and is told it is not the engine's.
+ */
+static void
+no_pv_bestmove(struct uxb *x, const struct io *io)
+{
+	struct fb_move moves[FB_MOVES_MAX];
+	char mv[16];
+	int k = -1;
+
+	if (fb_moves_legal(&x->game, moves) > 0)
+		k = fb_moves_print_coord(&x->game, &moves[0], gui_notation(x),
+					 mv, sizeof mv);
+	if (k <= 0) {
+		GUI(io, "info string fenbridge: the engine showed no move in "
+			"its analysis");
+		GUI(io, "bestmove 0000");
+		return;
+	}
+	GUI(io, "info string fenbridge: the engine showed no move in its "
+		"analysis; %s is fenbridge's pick of a legal move, not the "
+		"engine's", mv);
+	GUI(io, "bestmove %s", mv);
+}
+
 static void
 uxb_timeout(void *state, const struct fb_sink *out)
 {
@@ -630,9 +658,7 @@ uxb_timeout(void *state, const struct fb_sink *out)
 	if (x->stop_waiting) {
 		x->stop_waiting = false;
 		end_analysis(x, &io);
-		GUI(&io, "info string fenbridge: the engine showed no move in "
-			 "its analysis");
-		GUI(&io, "bestmove 0000");
+		no_pv_bestmove(x, &io);
 		return;
 	}
 	if (x->phase != PHASE_FEATURES)

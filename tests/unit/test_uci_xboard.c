@@ -526,13 +526,15 @@ test_uci_xboard_analysis_and_ponder(void **state)
 		"> go\n> force\n< bestmove g1f3\n"
 		"> b8c6\n> analyze\n> exit\n> force\n< bestmove 0000\n"
 		/* Stopped before any pv: the first pv is the bestmove, or
-		 * after 5 s none. */
+		 * after 5 s a legal move that the GUI is told is not the
+		 * engine's (the generator's first: b1c3). */
 		"> analyze\ntimer 5000\n"
 		"< info depth 3 score cp 10 time 50 nodes 100 pv f1c4 g8f6\n"
 		"timer 0\n> exit\n> force\n< bestmove f1c4 ponder g8f6\n"
 		"> analyze\ntimer 5000\n> exit\n> force\n"
 		"< info string fenbridge: the engine showed no move in its "
-		"analysis\n< bestmove 0000\n");
+		"analysis; b1c3 is fenbridge's pick of a legal move, not the "
+		"engine's\n< bestmove b1c3\n");
 }
 
 int
