@@ -622,8 +622,9 @@ engine_features(struct uxb *x, const char *text, size_t len,
 }
 
 /*
- * The engine showed no move in the analysis a `stop` ended (Sjaak II now
- * and then shows nothing for seconds after a move under load). UCI wants
+ * The engine showed no move in the analysis a `stop` ended (an engine
+ * whose `analyze` did not start: Sjaak II 1.4.1 skips it when an
+ * uninitialised field happens to be non-zero, see README). UCI wants
  * a bestmove; `0000` is scored as a loss by some GUIs, so the GUI gets a
  * legal move of fenbridge's choosing, and is told it is not the engine's.
  */
@@ -1201,7 +1202,7 @@ gui_stop(struct uxb *x, const struct io *io)
 			/* No pv yet (stopped at once, or a slow start): the
 			 * analysis runs on until its first pv, which is the
 			 * bestmove (a go + ? instead was lost by Sjaak II
-			 * under load). After go ponder the GUI ignores the
+			 * in the same state). After go ponder the GUI ignores the
 			 * bestmove: none is waited for. */
 			x->stop_waiting = true;
 			if (io->s->timer != NULL)
