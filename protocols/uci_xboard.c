@@ -429,13 +429,13 @@ engine_option(struct uxb *x, const char *v, size_t n, const struct io *io)
 				 an > 0 ? (int)an : 7, an > 0 ? a : "<empty>");
 		} else if (fb_proto_is(v, tb, tn, "spin") ||
 			   fb_proto_is(v, tb, tn, "slider")) {
-			long d = 0, lo = 0, hi = 0;
+			long long d = 0, lo = 0, hi = 0;
 			type = "spin";
 			char tmp[128];
 			snprintf(tmp, sizeof tmp, "%.*s", (int)an, a);
-			sscanf(tmp, "%ld %ld %ld", &d, &lo, &hi);
-			snprintf(rest, sizeof rest, " default %ld min %ld max %ld",
-				 d, lo, hi);
+			sscanf(tmp, "%lld %lld %lld", &d, &lo, &hi);
+			snprintf(rest, sizeof rest,
+				 " default %lld min %lld max %lld", d, lo, hi);
 		} else if (fb_proto_is(v, tb, tn, "combo")) {
 			type = "combo";
 			combo_values(a, an, rest, sizeof rest);
@@ -987,16 +987,17 @@ gui_position(struct uxb *x, const char *text, size_t len, const struct io *io)
 /* ---- GUI: go, stop, ponderhit ---- */
 
 struct go {
-	long wtime, btime, winc, binc, movestogo, movetime, depth, nodes, mate;
+	long long wtime, btime, winc, binc, movestogo, movetime, depth, nodes;
+	long long mate;
 	bool infinite, ponder, searchmoves;
 };
 
 /* Numbers from a peer stay far from overflow in the arithmetic on them
  * (ms * 10, 2 * mate): a trillion ms is 31 years. */
-#define NUMBER_MAX 1000000000000L
+#define NUMBER_MAX 1000000000000LL
 
 static long
-clamp(long v)
+clamp(long long v)
 {
 	return v > NUMBER_MAX ? NUMBER_MAX : v < -NUMBER_MAX ? -NUMBER_MAX : v;
 }
@@ -1008,7 +1009,7 @@ parse_go(const char *text, size_t len)
 	static const char *const keys[] = {"wtime", "btime", "winc", "binc",
 					   "movestogo", "movetime", "depth",
 					   "nodes", "mate"};
-	long *vals[] = {&g.wtime, &g.btime, &g.winc, &g.binc, &g.movestogo,
+	long long *vals[] = {&g.wtime, &g.btime, &g.winc, &g.binc, &g.movestogo,
 			&g.movetime, &g.depth, &g.nodes, &g.mate};
 	size_t pos = 0, start, n;
 
@@ -1056,29 +1057,29 @@ control(struct uxb *x, const char *line, const struct io *io)
 static void
 clocks(struct uxb *x, const struct go *g, const struct io *io)
 {
-	long mine = x->game.side == FB_WHITE ? g->wtime : g->btime;
-	long theirs = x->game.side == FB_WHITE ? g->btime : g->wtime;
-	long inc = x->game.side == FB_WHITE ? g->winc : g->binc;
-	long s = (mine + 500) / 1000;
+	long long mine = x->game.side == FB_WHITE ? g->wtime : g->btime;
+	long long theirs = x->game.side == FB_WHITE ? g->btime : g->wtime;
+	long long inc = x->game.side == FB_WHITE ? g->winc : g->binc;
+	long long s = (mine + 500) / 1000;
 	char line[64];
 
 	if (s < 1)
 		s = 1;
 	if (x->control[0] == '\0' || strncmp(x->control, "level", 5) != 0 ||
-	    atol(x->control + 6) != g->movestogo ||
-	    atol(strrchr(x->control, ' ') + 1) != (inc + 500) / 1000) {
+	    atoll(x->control + 6) != g->movestogo ||
+	    atoll(strrchr(x->control, ' ') + 1) != (inc + 500) / 1000) {
 		if (s % 60 == 0)
-			snprintf(line, sizeof line, "level %ld %ld %ld",
+			snprintf(line, sizeof line, "level %lld %lld %lld",
 				 g->movestogo, s / 60, (inc + 500) / 1000);
 		else
-			snprintf(line, sizeof line, "level %ld %ld:%02ld %ld",
-				 g->movestogo, s / 60, s % 60,
-				 (inc + 500) / 1000);
+			snprintf(line, sizeof line,
+				 "level %lld %lld:%02lld %lld", g->movestogo,
+				 s / 60, s % 60, (inc + 500) / 1000);
 		control(x, line, io);
 	}
-	ENG(io, "time %ld", mine / 10 > 0 ? mine / 10 : 1);
+	ENG(io, "time %lld", mine / 10 > 0 ? mine / 10 : 1);
 	if (theirs >= 0)
-		ENG(io, "otim %ld", theirs / 10 > 0 ? theirs / 10 : 1);
+		ENG(io, "otim %lld", theirs / 10 > 0 ? theirs / 10 : 1);
 }
 
 static void
@@ -1103,7 +1104,7 @@ start_search(struct uxb *x, const struct go *g, const struct io *io)
 		GUI(io, "info string fenbridge: searchmoves has no XBoard "
 			"equivalent; all moves are searched");
 	if (g->depth > 0 || g->mate > 0) {
-		snprintf(line, sizeof line, "sd %ld",
+		snprintf(line, sizeof line, "sd %lld",
 			 g->depth > 0 ? g->depth : 2 * g->mate - 1);
 		ENG(io, "%s", line);
 		x->depth_set = true;
@@ -1116,12 +1117,12 @@ start_search(struct uxb *x, const struct go *g, const struct io *io)
 	if (g->movetime >= 0) {
 		/* CECP st is whole seconds: never more than the GUI
 		 * gives, never 0. */
-		snprintf(line, sizeof line, "st %ld",
+		snprintf(line, sizeof line, "st %lld",
 			 g->movetime >= 2000 ? g->movetime / 1000 : 1);
 		control(x, line, io);
 	} else if (g->nodes > 0 && x->f.nps) {
 		/* nps N makes N nodes one second of the engine's clock. */
-		ENG(io, "nps %ld", g->nodes);
+		ENG(io, "nps %lld", g->nodes);
 		control(x, "st 1", io);
 	} else if (g->wtime >= 0 || g->btime >= 0) {
 		clocks(x, g, io);
@@ -1202,8 +1203,8 @@ gui_stop(struct uxb *x, const struct io *io)
 			/* No pv yet (stopped at once, or a slow start): the
 			 * analysis runs on until its first pv, which is the
 			 * bestmove (a go + ? instead was lost by Sjaak II
-			 * in the same state). After go ponder the GUI ignores the
-			 * bestmove: none is waited for. */
+			 * in the same state). After go ponder the GUI
+			 * ignores the bestmove: none is waited for. */
 			x->stop_waiting = true;
 			if (io->s->timer != NULL)
 				io->s->timer(io->s->ctx, STOP_WAIT_MS);
@@ -1331,7 +1332,7 @@ convert_pv(struct uxb *x, const char *text, size_t len, size_t pos,
 }
 
 static bool
-read_long(const char *text, size_t start, size_t n, long *v)
+read_number(const char *text, size_t start, size_t n, long long *v)
 {
 	char num[24], *end;
 
@@ -1352,13 +1353,13 @@ static bool
 engine_thinking(struct uxb *x, const char *text, size_t len,
 		const struct io *io)
 {
-	long f[4];
+	long long f[4];
 	size_t pos = 0, start, n;
 	char pv[1200], score[32];
 
 	for (int i = 0; i < 4; i++) {
 		n = fb_proto_token(text, len, &pos, &start);
-		if (!read_long(text, start, n, &f[i]))
+		if (!read_number(text, start, n, &f[i]))
 			return false;
 	}
 	if (x->search == SEARCH_IDLE)
@@ -1370,10 +1371,10 @@ engine_thinking(struct uxb *x, const char *text, size_t len,
 			tab++;
 		if (tab < len) {
 			size_t p2 = pos, s2;
-			long extra;
+			long long extra;
 			while (p2 < tab && (n = fb_proto_token(text, tab, &p2,
 							       &s2)) > 0 &&
-			       read_long(text, s2, n, &extra))
+			       read_number(text, s2, n, &extra))
 				;
 			if (p2 >= tab)
 				pos = tab;
@@ -1381,13 +1382,13 @@ engine_thinking(struct uxb *x, const char *text, size_t len,
 	}
 	convert_pv(x, text, len, pos, pv, sizeof pv, true);
 	if (f[1] >= MATE_SCORE)
-		snprintf(score, sizeof score, "mate %ld", f[1] - MATE_SCORE);
+		snprintf(score, sizeof score, "mate %lld", f[1] - MATE_SCORE);
 	else if (f[1] <= -MATE_SCORE)
-		snprintf(score, sizeof score, "mate -%ld", -f[1] - MATE_SCORE);
+		snprintf(score, sizeof score, "mate -%lld", -f[1] - MATE_SCORE);
 	else
-		snprintf(score, sizeof score, "cp %ld", f[1]);
-	GUI(io, "info depth %ld score %s time %ld nodes %ld%s%s", f[0], score,
-	    f[2] * 10, f[3], pv[0] != '\0' ? " pv" : "", pv);
+		snprintf(score, sizeof score, "cp %lld", f[1]);
+	GUI(io, "info depth %lld score %s time %lld nodes %lld%s%s", f[0],
+	    score, f[2] * 10, f[3], pv[0] != '\0' ? " pv" : "", pv);
 	if (x->stop_waiting && x->pv[0][0] != '\0') {
 		x->stop_waiting = false;
 		if (io->s->timer != NULL)
@@ -1472,9 +1473,9 @@ is_old_move(const char *text, size_t len, size_t start, size_t n,
 	    size_t *pos)
 {
 	size_t p2 = *pos, s2;
-	long num;
+	long long num;
 
-	if (!read_long(text, start, n, &num) ||
+	if (!read_number(text, start, n, &num) ||
 	    fb_proto_token(text, len, &p2, &s2) != 3 ||
 	    memcmp(text + s2, "...", 3) != 0)
 		return false;
@@ -1506,7 +1507,7 @@ uxb_engine_line(void *state, const char *text, size_t len, size_t term,
 	struct uxb *x = state;
 	struct io io = io_engine_side(out);
 	size_t pos = 0, start, n;
-	long num;
+	long long num;
 
 	(void)term;
 	n = fb_proto_token(text, len, &pos, &start);
@@ -1516,9 +1517,9 @@ uxb_engine_line(void *state, const char *text, size_t len, size_t term,
 		engine_features(x, text, len, &io);
 	} else if (fb_proto_is(text, start, n, "pong")) {
 		n = fb_proto_token(text, len, &pos, &start);
-		if (read_long(text, start, n, &num) && num > 0 &&
-		    (unsigned long)num <= x->ping_sent &&
-		    (unsigned long)num > x->pong_seen) {
+		if (read_number(text, start, n, &num) && num > 0 &&
+		    num <= (long long)x->ping_sent &&
+		    num > (long long)x->pong_seen) {
 			x->pong_seen = (unsigned)num;
 			GUI(&io, "readyok");
 		}
