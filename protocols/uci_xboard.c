@@ -1297,7 +1297,8 @@ uxb_gui_line(void *state, const char *text, size_t len, size_t term,
  * Reads the engine's pv from text[pos..len) on a copy of its board and
  * writes it in coordinates (castling in the GUI's notation) to out. Move
  * numbers ("12." "12...") are skipped; the pv ends at the first token that
- * is not a legal move. Keeps the first two moves for bestmove and ponder.
+ * is not a legal move. Keeps the first two moves for bestmove and ponder
+ * (an empty pv keeps the last one).
  */
 static size_t
 convert_pv(struct uxb *x, const char *text, size_t len, size_t pos,
@@ -1328,6 +1329,8 @@ convert_pv(struct uxb *x, const char *text, size_t len, size_t pos,
 		fb_game_play(&g, &m);
 	}
 	out[k] = '\0';
+	if (keep && ply == 1)
+		x->pv[1][0] = '\0'; /* no ponder move from an older pv */
 	return ply;
 }
 

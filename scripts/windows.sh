@@ -161,7 +161,12 @@ build() {
 		meson setup "$out" --cross-file scripts/mingw64.txt \
 			-Dwerror=true -Dbuildtype=release -Dstrip=true >/dev/null
 	fi
-	ninja -C "$out" >/dev/null
+	# Quiet when it builds; the compiler's words when it does not.
+	if ! ninja -C "$out" >"$out/ninja.log" 2>&1; then
+		cat "$out/ninja.log" >&2
+		echo "windows.sh: the Windows build failed" >&2
+		exit 1
+	fi
 	package
 	echo "windows.sh: $out/fenbridge.exe ($(stat -c %s "$out/fenbridge.exe") bytes)," \
 		"DLLs: $($triplet-objdump -p "$out/fenbridge.exe" |

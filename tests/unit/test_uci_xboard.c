@@ -296,7 +296,7 @@ test_uci_xboard_clocks(void **state)
 		    "d2d3 f8c5 c2c3\n"
 		    "g go movetime 300 depth 4\n"
 		    "e move d7d6\n"
-		    "g go nodes 5000\n"),
+		    "g go nodes 5000000000\n"),
 		SJAAK_HELLO_OUT
 		"> new\n> force\n> e2e4\n"
 		"> level 0 1 2\n> time 5999\n> otim 6100\n> go\n"
@@ -313,7 +313,7 @@ test_uci_xboard_clocks(void **state)
 		"> c2c3\n"
 		"> sd 4\n> st 1\n> go\n"
 		"> force\n< bestmove d7d6\n"
-		"> sd 64\n> nps 5000\n> go\n"); /* st 1 is in force */
+		"> sd 64\n> nps 5000000000\n> go\n"); /* st 1 is in force */
 }
 
 static void
@@ -332,6 +332,7 @@ test_uci_xboard_thinking(void **state)
 		    "e 7 30 9 3202 7 34430 0\t d7d5 e4d5 d8d5 Qxq\n"
 		    "e 9 100003 12 5000 Nf6 e5 Nd5 e6 junk Nf6\n"
 		    "e 9 -100002 12 5000 (Nf6) Nc3\n"
+		    "e 20 15 100 5000000000 d5\n" /* past 2^32: Windows */
 		    "e move d7d5\n"),
 		SJAAK_HELLO_OUT
 		"> new\n> force\n> e2e4\n> st 1\n> go\n"
@@ -342,6 +343,8 @@ test_uci_xboard_thinking(void **state)
 		"< info depth 9 score mate 3 time 120 nodes 5000 pv g8f6 e4e5 "
 		"f6d5 e5e6\n"
 		"< info depth 9 score mate -2 time 120 nodes 5000\n"
+		"< info depth 20 score cp 15 time 1000 nodes 5000000000 pv "
+		"d7d5\n"
 		"> force\n< bestmove d7d5\n");
 }
 
