@@ -996,7 +996,7 @@ struct go {
  * (ms * 10, 2 * mate): a trillion ms is 31 years. */
 #define NUMBER_MAX 1000000000000LL
 
-static long
+static long long
 clamp(long long v)
 {
 	return v > NUMBER_MAX ? NUMBER_MAX : v < -NUMBER_MAX ? -NUMBER_MAX : v;
