@@ -1030,7 +1030,7 @@ parse_go(const char *text, size_t len)
 				char num[20];
 				memcpy(num, text + s2, k);
 				num[k] = '\0';
-				*vals[i] = clamp(strtol(num, NULL, 10));
+				*vals[i] = clamp(strtoll(num, NULL, 10));
 				pos = p2;
 			}
 		}
@@ -1346,7 +1346,7 @@ read_number(const char *text, size_t start, size_t n, long long *v)
 		return false;
 	memcpy(num, text + start, n);
 	num[n] = '\0';
-	*v = strtol(num, &end, 10);
+	*v = strtoll(num, &end, 10);
 	*v = clamp(*v);
 	return *end == '\0';
 }
