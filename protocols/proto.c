@@ -45,11 +45,11 @@ fb_proto_report(const struct fb_sink *out, enum fb_level level,
 	out->report(out->ctx, level, msg);
 }
 
-static void
-line_out(void (*fn)(void *, const char *, size_t), void *ctx, const char *fmt,
-	 va_list ap)
+void
+fb_proto_vline(void (*fn)(void *, const char *, size_t), void *ctx,
+	       const char *fmt, va_list ap)
 {
-	char buf[512];
+	char buf[1024]; /* room for a long pv */
 	int n = vsnprintf(buf, sizeof buf - 1, fmt, ap);
 
 	if (n < 0)
@@ -66,7 +66,7 @@ fb_proto_reply(const struct fb_sink *out, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	line_out(out->reply, out->ctx, fmt, ap);
+	fb_proto_vline(out->reply, out->ctx, fmt, ap);
 	va_end(ap);
 }
 
@@ -76,7 +76,7 @@ fb_proto_inject(const struct fb_sink *out, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	line_out(out->emit, out->ctx, fmt, ap);
+	fb_proto_vline(out->emit, out->ctx, fmt, ap);
 	va_end(ap);
 }
 

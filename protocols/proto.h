@@ -9,6 +9,7 @@
 #ifndef FB_PROTO_H
 #define FB_PROTO_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -76,6 +77,11 @@ fb_proto_reply(const struct fb_sink *out, const char *fmt, ...)
 void
 fb_proto_inject(const struct fb_sink *out, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* The same toward any line function; a line is cut at 1 KiB. */
+void
+fb_proto_vline(void (*fn)(void *, const char *, size_t), void *ctx,
+	       const char *fmt, va_list ap)
+	__attribute__((format(printf, 3, 0)));
 
 /* A growing byte buffer (zero it to start); oom remembers a failed
  * append, after which appends do nothing. The owner frees p. */

@@ -140,24 +140,15 @@ io_engine_side(const struct fb_sink *out)
 	return (struct io){out->reply, out->emit, out};
 }
 
-/* Like fb_proto_inject/reply, with room for a long pv (those stop at 512
- * bytes). */
+/* A line toward the engine or the GUI, whichever side the input came from. */
 static void __attribute__((format(printf, 3, 4)))
 say(const struct io *io, bool to_engine, const char *fmt, ...)
 {
-	char buf[1024];
 	va_list ap;
-	int n;
 
 	va_start(ap, fmt);
-	n = vsnprintf(buf, sizeof buf - 1, fmt, ap);
+	fb_proto_vline(to_engine ? io->eng : io->gui, io->s->ctx, fmt, ap);
 	va_end(ap);
-	if (n < 0)
-		return;
-	if ((size_t)n > sizeof buf - 2)
-		n = (int)sizeof buf - 2;
-	buf[n++] = '\n';
-	(to_engine ? io->eng : io->gui)(io->s->ctx, buf, (size_t)n);
 }
 
 static void end_analysis(struct uxb *x, const struct io *io);

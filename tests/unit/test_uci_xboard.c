@@ -18,66 +18,14 @@
 #include <cmocka.h>
 
 #include "fenbridge/filter.h"
-
-#define MAX_OUT (64 * 1024)
-
-struct transcript {
-	char text[MAX_OUT];
-	size_t n;
-};
-
-static void
-add(struct transcript *t, const char *prefix, const char *data, size_t len)
-{
-	size_t i = 0;
-
-	while (i < len) {
-		size_t e = i;
-		while (e < len && data[e] != '\n')
-			e++;
-		assert_true(t->n + strlen(prefix) + (e - i) + 2 < MAX_OUT);
-		t->n += (size_t)sprintf(t->text + t->n, "%s%.*s\n", prefix,
-					(int)(e - i), data + i);
-		i = e + 1;
-	}
-}
-
-static void
-to_engine(void *ctx, const char *data, size_t len)
-{
-	add(ctx, "> ", data, len);
-}
-
-static void
-to_gui(void *ctx, const char *data, size_t len)
-{
-	add(ctx, "< ", data, len);
-}
-
-static void
-timer(void *ctx, unsigned ms)
-{
-	char buf[32];
-
-	snprintf(buf, sizeof buf, "timer %u", ms);
-	add(ctx, "", buf, strlen(buf));
-}
-
-static void
-report(void *ctx, enum fb_level level, const char *msg)
-{
-	(void)ctx;
-	(void)level;
-	assert_non_null(msg);
-}
+#include "script.h"
 
 /* Runs script through a UCI-GUI/XBoard-engine filter with opt's extras and
  * returns the transcript (static). */
 static const char *
 run_with(const char *script, const struct fb_filter_options *extra)
 {
-	static struct transcript t;
-	struct fb_filter f;
+	static struct script s;
 	struct fb_filter_options opt = {
 		.proto = &fb_protocol_uci,
 		.engine_proto = &fb_protocol_xboard,
@@ -86,38 +34,17 @@ run_with(const char *script, const struct fb_filter_options *extra)
 		.gui_castling = FB_CASTLE_AUTO,
 		.engine_castling = FB_CASTLE_AUTO,
 	};
-	const char *p = script;
+	const char *t;
 
 	if (extra != NULL) {
 		opt.options = extra->options;
 		opt.noptions = extra->noptions;
 		opt.name = extra->name;
 	}
-	t.n = 0;
-	t.text[0] = '\0';
-	fb_filter_init(&f, &opt);
-	while (*p != '\0') {
-		const char *e = strchr(p, '\n');
-		size_t len = e != NULL ? (size_t)(e - p) : strlen(p);
-		struct fb_sink s = {.report = report, .timer = timer, .ctx = &t,
-				    .min_level = FB_LOG_DEBUG};
-		if (p[0] == 'g') {
-			s.emit = to_engine;
-			s.reply = to_gui;
-			fb_filter_gui_line(&f, p + 2, len - 2, 1, 0, &s);
-		} else if (p[0] == 'e') {
-			s.emit = to_gui;
-			s.reply = to_engine;
-			fb_filter_engine_line(&f, p + 2, len - 2, 1, 0, &s);
-		} else if (p[0] == 't') {
-			s.emit = to_engine;
-			s.reply = to_gui;
-			fb_filter_timeout(&f, &s);
-		}
-		p += len + (e != NULL);
-	}
-	fb_filter_free(&f);
-	return t.text;
+	script_start(&s, &opt);
+	t = script_step(&s, script);
+	script_end(&s);
+	return t;
 }
 
 static const char *
