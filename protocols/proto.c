@@ -49,7 +49,7 @@ void
 fb_proto_vline(void (*fn)(void *, const char *, size_t), void *ctx,
 	       const char *fmt, va_list ap)
 {
-	char buf[1024]; /* room for a long pv */
+	char buf[FB_OWN_LINE_MAX + 1]; /* room for a long pv */
 	int n = vsnprintf(buf, sizeof buf - 1, fmt, ap);
 
 	if (n < 0)

@@ -77,7 +77,7 @@ fb_proto_reply(const struct fb_sink *out, const char *fmt, ...)
 void
 fb_proto_inject(const struct fb_sink *out, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-/* The same toward any line function; a line is cut at 1 KiB. */
+/* The same toward any line function; a line is cut at FB_OWN_LINE_MAX. */
 void
 fb_proto_vline(void (*fn)(void *, const char *, size_t), void *ctx,
 	       const char *fmt, va_list ap)

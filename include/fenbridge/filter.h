@@ -36,6 +36,10 @@ enum fb_event {
 	FB_EVENT_GUI_QUIT, /* the GUI sent quit: no more commands follow */
 };
 
+/* The longest line a filter makes up itself (a reply, an injected line,
+ * a translated one), with its "\n"; longer ones are cut. */
+#define FB_OWN_LINE_MAX 1023
+
 struct fb_sink {
 	/* Bytes toward the peer, in order; borrowed for the call only. */
 	void (*emit)(void *ctx, const char *data, size_t len);
