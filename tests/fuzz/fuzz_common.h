@@ -6,6 +6,7 @@
 #ifndef FENBRIDGE_FUZZ_COMMON_H
 #define FENBRIDGE_FUZZ_COMMON_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -46,6 +47,27 @@ fz_buf_add(struct fz_buf *b, const void *data, size_t n)
 	if (n > 0)
 		memcpy(b->p + b->len, data, n);
 	b->len += n;
+}
+
+/*
+ * What a filter sends as its own (a reply, an injected line): whole lines,
+ * each ended by "\n", none longer than FB_OWN_LINE_MAX; with one_line,
+ * exactly one. (No CR either, where the input was framed as the bridge
+ * frames it: the callers that do so check that.)
+ */
+static inline void
+fz_check_own_lines(const char *data, size_t len, bool one_line)
+{
+	size_t start = 0;
+
+	CHECK(len >= 1 && data[len - 1] == '\n');
+	for (size_t i = 0; i < len; i++) {
+		if (data[i] != '\n')
+			continue;
+		CHECK(i + 1 - start <= FB_OWN_LINE_MAX);
+		CHECK(!one_line || i + 1 == len);
+		start = i + 1;
+	}
 }
 
 static inline void

@@ -70,8 +70,7 @@ sink_reply(void *ctx, const char *data, size_t len)
 	struct peer *p = ctx;
 
 	/* One whole line, back toward the sender. */
-	CHECK(len >= 1 && len <= FB_OWN_LINE_MAX && data[len - 1] == '\n');
-	CHECK(memchr(data, '\n', len - 1) == NULL);
+	fz_check_own_lines(data, len, true);
 	CHECK(memchr(data, '\r', len) == NULL);
 	fz_buf_add(&p->out[!p->dir], data, len);
 }

@@ -53,7 +53,7 @@ sink_reply(void *ctx, const char *data, size_t len)
 	struct session *s = ctx;
 
 	/* Whole lines, back toward the sender. */
-	CHECK(len >= 1 && data[len - 1] == '\n');
+	fz_check_own_lines(data, len, false);
 	CHECK(memchr(data, '\r', len) == NULL);
 	fz_buf_add(&s->out[!s->dir], data, len);
 }

@@ -32,7 +32,7 @@ static void
 whole_lines(void *ctx, const char *data, size_t len)
 {
 	(void)ctx;
-	CHECK(len >= 1 && data[len - 1] == '\n');
+	fz_check_own_lines(data, len, false);
 	written += len;
 }
 
@@ -40,7 +40,7 @@ static void
 one_line(void *ctx, const char *data, size_t len)
 {
 	whole_lines(ctx, data, len);
-	CHECK(memchr(data, '\n', len - 1) == NULL);
+	fz_check_own_lines(data, len, true);
 }
 
 static void
