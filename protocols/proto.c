@@ -173,18 +173,6 @@ fb_proto_print_fen(const struct fb_fen *fen, const struct fb_fen_style *style,
 	return 1;
 }
 
-unsigned
-fb_proto_drop_nonstandard(struct fb_fen *fen)
-{
-	struct fb_game g;
-	unsigned n;
-
-	fb_game_from_fen(&g, fen);
-	n = fb_game_drop_nonstandard(&g);
-	memcpy(fen->castle, g.castle, sizeof fen->castle);
-	return n;
-}
-
 bool
 fb_proto_splice_fen(const char *text, size_t len, size_t term, size_t b,
 		    size_t e, const struct fb_fen_style *style, bool standard,
@@ -200,7 +188,7 @@ fb_proto_splice_fen(const char *text, size_t len, size_t term, size_t b,
 		fen = &scratch;
 	if (fb_proto_parse_fen(text, b, e, what, out, fen) == 0) {
 		printed = *fen;
-		if (standard && fb_proto_drop_nonstandard(&printed) > 0)
+		if (standard && fb_game_drop_nonstandard(&printed.pos) > 0)
 			fb_proto_report(out, FB_LOG_INFO,
 					"%s: castling rights standard notation "
 					"cannot express are not sent to the "

@@ -133,14 +133,6 @@ fb_proto_print_fen(const struct fb_fen *fen, const struct fb_fen_style *style,
 		   size_t cap, struct fb_edit *edit);
 
 /*
- * Drops from a parsed FEN the castling rights standard notation cannot
- * express (king off its e-file square, f on 10x8, or rook off its corner),
- * for an engine without Chess960. Returns how many were dropped.
- */
-unsigned
-fb_proto_drop_nonstandard(struct fb_fen *fen);
-
-/*
  * Emits the line with the FEN at text[b..e) translated to style, or
  * unchanged when it is malformed (with a report); with standard, without
  * the rights standard notation cannot express. Returns true when the FEN

@@ -172,7 +172,7 @@ uci_new(const struct fb_filter_options *opt)
 		return NULL;
 	u->opt = opt;
 	u->variant = fb_variant_normal;
-	fb_game_start(&u->game, FB_GAME_NORMAL);
+	fb_game_start(&u->game, fb_variant_normal->start);
 	u->game_known = true;
 	return u;
 }
@@ -502,15 +502,6 @@ read_moves(struct uci *u, struct position *p, const char *text, size_t len,
 	add_rest(p, text, p->anchored ? prev : copied, len);
 }
 
-/* The start of a game for this variant: `position startpos`. */
-static const char *
-variant_start(const struct fb_variant *v)
-{
-	if (v->start != NULL)
-		return v->start;
-	return v->width == 10 ? FB_GAME_CAPABLANCA : FB_GAME_NORMAL;
-}
-
 /*
  * Chess960 castling in a position: an engine that has the option but not
  * on (Arena sends Chess960 positions without UCI_Chess960) gets it set.
@@ -546,7 +537,7 @@ read_base(struct uci *u, struct position *p, const char *text, size_t len,
 	fb_proto_token(text, len, &pos, &start); /* position */
 	n = fb_proto_token(text, len, &pos, &start);
 	if (fb_proto_is(text, start, n, "startpos")) {
-		fb_game_start(&p->game, variant_start(u->variant));
+		fb_game_start(&p->game, fb_variant_start_row(u->variant));
 		base_end = pos;
 	} else if (fb_proto_is(text, start, n, "fen")) {
 		while ((n = fb_proto_token(text, len, &pos, &start)) > 0 &&
@@ -568,7 +559,7 @@ read_base(struct uci *u, struct position *p, const char *text, size_t len,
 		    0) {
 			p->known = p->walking = false;
 		} else {
-			fb_game_from_fen(&p->game, &fen);
+			p->game = fen.pos;
 			check_chess960(u, &p->game, out);
 		}
 	} else {
@@ -587,7 +578,7 @@ read_base(struct uci *u, struct position *p, const char *text, size_t len,
 		return pos;
 	}
 	/* A right the engine cannot express is never sent to it. */
-	if (p->meaning.standard && fb_proto_drop_nonstandard(&fen) > 0) {
+	if (p->meaning.standard && fb_game_drop_nonstandard(&fen.pos) > 0) {
 		char msg[400];
 		snprintf(msg, sizeof msg,
 			 "position fen: castling rights that standard notation "

@@ -173,7 +173,7 @@ uxb_new(const struct fb_filter_options *opt)
 	x->opt = opt;
 	x->variant = fb_variant_normal;
 	x->f.analyze = true; /* CECP default */
-	fb_game_start(&x->game, FB_GAME_NORMAL);
+	fb_game_start(&x->game, fb_variant_normal->start);
 	return x;
 }
 
@@ -953,14 +953,11 @@ gui_position(struct uxb *x, const char *text, size_t len, const struct io *io)
 	if (fb_proto_is(norm, start, n, "startpos")) {
 		const struct fb_variant *v = gui_variant(x);
 		startpos = true;
-		fb_game_start(&x->game,
-			      v->start != NULL ? v->start
-			      : v->width == 10 ? FB_GAME_CAPABLANCA
-					       : FB_GAME_NORMAL);
+		fb_game_start(&x->game, fb_variant_start_row(v));
 	} else if (fb_proto_is(norm, start, n, "fen") && pos < base &&
 		   fb_proto_parse_fen(norm, pos + 1, base, "position fen",
 				      io->s, &fen) == 0) {
-		fb_game_from_fen(&x->game, &fen);
+		x->game = fen.pos;
 	} else {
 		GUI(io, "info string fenbridge: position not understood: "
 			"'%.*s'", (int)len, text);

@@ -128,7 +128,7 @@ xboard_new(const struct fb_filter_options *opt)
 	x->opt = opt;
 	x->variant = fb_variant_normal;
 	strcpy(x->variant_name, "normal");
-	fb_game_start(&x->game, FB_GAME_NORMAL);
+	fb_game_start(&x->game, fb_variant_normal->start);
 	x->game_known = true;
 	return x;
 }
@@ -503,7 +503,7 @@ xboard_gui_line(void *state, const char *text, size_t len, size_t term,
 				text, len, term, start, fen_end(text, len),
 				&style, x->emulated, "setboard", out, &fen);
 			if (x->game_known)
-				fb_game_from_fen(&x->game, &fen);
+				x->game = fen.pos;
 			if (!x->variant->follow)
 				x->game_known = false;
 			return;

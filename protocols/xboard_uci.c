@@ -272,9 +272,7 @@ game_reset(struct xu *x, const struct fb_variant *v)
 	x->variant = v;
 	x->nmoves = 0;
 	x->ended = false;
-	fb_game_start(&x->start, v->start != NULL ? v->start
-			       : v->width == 10  ? FB_GAME_CAPABLANCA
-						 : FB_GAME_NORMAL);
+	fb_game_start(&x->start, fb_variant_start_row(v));
 	x->cur = x->start;
 	x->startpos = v == fb_variant_normal;
 }
@@ -761,11 +759,11 @@ gui_setboard(struct xu *x, const char *text, size_t len, size_t pos,
 	stop_search(x, out);
 	if (b == e ||
 	    fb_proto_parse_fen(text, b, e, "setboard", out, &fen) < 0 ||
-	    fen.width != x->variant->width) {
+	    fen.pos.width != x->variant->width) {
 		fb_proto_reply(out, "tellusererror Illegal position");
 		return;
 	}
-	fb_game_from_fen(&x->start, &fen);
+	x->start = fen.pos;
 	x->cur = x->start;
 	x->nmoves = 0;
 	x->ended = false;

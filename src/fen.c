@@ -24,12 +24,6 @@ is_blank(char c)
 	return c == ' ' || c == '\t';
 }
 
-static int
-back_rank(int colour)
-{
-	return colour == FB_WHITE ? 0 : FB_FEN_RANKS - 1;
-}
-
 static char
 own_rook(int colour)
 {
@@ -198,7 +192,7 @@ static const uint64_t board_class[256] = {
  * exactly what parse_board() would have stored.
  */
 static bool
-parse_board_fast(struct fb_fen *fen)
+parse_board_fast(struct fb_fen *fen, int king[2])
 {
 	static const unsigned char zeros[16];
 	const unsigned char *t =
@@ -238,23 +232,23 @@ parse_board_fast(struct fb_fen *fen)
 		at[col] = (size_t)(k - sq);
 	}
 	for (size_t r = 0; r < FB_FEN_RANKS; r++) {
-		char *row = fen->board[FB_FEN_RANKS - 1 - r];
+		char *row = fen->pos.board[FB_FEN_RANKS - 1 - r];
 		memcpy(row, sq + r * (width + 1), FB_FEN_MAX_FILES);
 		if (width == 8)
 			row[8] = row[9] = 0;
 	}
 	for (int col = 0; col < 2; col++) {
 		size_t kr = FB_FEN_RANKS - 1 - at[col] / (width + 1);
-		fen->king[col] = kr == (size_t)back_rank(col)
-					 ? (int)(at[col] % (width + 1))
-					 : -1;
+		king[col] = kr == (size_t)fb_game_back_rank(col)
+				    ? (int)(at[col] % (width + 1))
+				    : -1;
 	}
-	fen->width = (unsigned)width;
+	fen->pos.width = (unsigned)width;
 	return true;
 }
 
 static int
-parse_board(struct fb_fen *fen, struct fb_fen_report *rep)
+parse_board(struct fb_fen *fen, int king[2], struct fb_fen_report *rep)
 {
 	const char *t = fen->text + fen->off[0];
 	size_t n = fen->flen[0], i = 0, capa_at = 0;
@@ -262,7 +256,7 @@ parse_board(struct fb_fen *fen, struct fb_fen_report *rep)
 	bool capa = false;
 	int king_rank[2] = {-1, -1}, king_file[2] = {-1, -1};
 
-	memset(fen->board, 0, sizeof fen->board);
+	memset(fen->pos.board, 0, sizeof fen->pos.board);
 	for (;;) {
 		char c = i < n ? t[i] : '/';
 		size_t at = fen->off[0] + i;
@@ -324,7 +318,7 @@ parse_board(struct fb_fen *fen, struct fb_fen_report *rep)
 			return fail(rep, FB_EWIDTH, at,
 				    "rank %u is wider than 10 files",
 				    FB_FEN_RANKS - rank);
-		fen->board[FB_FEN_RANKS - 1 - rank][files] = c;
+		fen->pos.board[FB_FEN_RANKS - 1 - rank][files] = c;
 		if (c == 'K' || c == 'k') {
 			int col = c == 'K' ? FB_WHITE : FB_BLACK;
 			kings[col]++;
@@ -347,11 +341,11 @@ parse_board(struct fb_fen *fen, struct fb_fen_report *rep)
 			return fail(rep, FB_EKINGS, fen->off[0],
 				    "%u %s kings; a FEN needs exactly one",
 				    kings[col], colour_name[col]);
-		fen->king[col] = king_rank[col] == back_rank(col)
-					 ? king_file[col]
-					 : -1;
+		king[col] = king_rank[col] == fb_game_back_rank(col)
+				    ? king_file[col]
+				    : -1;
 	}
-	fen->width = width;
+	fen->pos.width = width;
 	return 0;
 }
 
@@ -361,7 +355,7 @@ check_castling(struct fb_fen *fen, struct fb_fen_report *rep)
 {
 	const char *t = fen->text + fen->off[2];
 	size_t n = fen->flen[2], i = 0;
-	char last_file = (char)('a' + fen->width - 1);
+	char last_file = (char)('a' + fen->pos.width - 1);
 
 	fen->prefix = 0;
 	if (n == 1 && t[0] == '-')
@@ -386,7 +380,7 @@ check_castling(struct fb_fen *fen, struct fb_fen_report *rep)
 		if (!kq && lc > last_file)
 			return fail(rep, FB_ECASTLING, at,
 				    "castling letter '%c' is beyond the %u-file "
-				    "board", c, fen->width);
+				    "board", c, fen->pos.width);
 		if (memchr(t + (fen->prefix ? 1 : 0), c,
 			   i - (fen->prefix ? 1 : 0)) != NULL)
 			return fail(rep, FB_ECASTLING, at,
@@ -400,21 +394,24 @@ check_castling(struct fb_fen *fen, struct fb_fen_report *rep)
  * Impossible rights become warnings; two letters for one slot are malformed.
  */
 static int
-resolve_castling(struct fb_fen *fen, struct fb_fen_report *rep)
+resolve_castling(struct fb_fen *fen, const int kings[2],
+		 struct fb_fen_report *rep)
 {
 	const char *t = fen->text + fen->off[2];
 	size_t n = fen->flen[2];
 	char slot_letter[2][2] = {{0, 0}, {0, 0}};
+	int(*castle)[2] = fen->pos.castle;
+	const char(*board)[FB_FEN_MAX_FILES] = fen->pos.board;
 
-	fen->castle[0][0] = fen->castle[0][1] = -1;
-	fen->castle[1][0] = fen->castle[1][1] = -1;
+	castle[0][0] = castle[0][1] = -1;
+	castle[1][0] = castle[1][1] = -1;
 	if (n == 1 && t[0] == '-')
 		return 0;
 	for (size_t i = fen->prefix ? 1 : 0; i < n; i++) {
 		char c = t[i];
 		size_t at = fen->off[2] + i;
 		int col = (c >= 'A' && c <= 'Z') ? FB_WHITE : FB_BLACK;
-		int br = back_rank(col), king = fen->king[col], wing, file = -1;
+		int br = fb_game_back_rank(col), king = kings[col], wing, file = -1;
 		char lc = (char)(c | 0x20);
 
 		if (king < 0) {
@@ -426,14 +423,14 @@ resolve_castling(struct fb_fen *fen, struct fb_fen_report *rep)
 		if (lc == 'k' || lc == 'q') {
 			wing = lc == 'k' ? FB_HSIDE : FB_ASIDE;
 			if (wing == FB_HSIDE) {
-				for (int f = (int)fen->width - 1; f > king; f--)
-					if (fen->board[br][f] == own_rook(col)) {
+				for (int f = (int)fen->pos.width - 1; f > king; f--)
+					if (board[br][f] == own_rook(col)) {
 						file = f;
 						break;
 					}
 			} else {
 				for (int f = 0; f < king; f++)
-					if (fen->board[br][f] == own_rook(col)) {
+					if (board[br][f] == own_rook(col)) {
 						file = f;
 						break;
 					}
@@ -454,7 +451,7 @@ resolve_castling(struct fb_fen *fen, struct fb_fen_report *rep)
 					br + 1);
 				continue;
 			}
-			if (fen->board[br][file] != own_rook(col)) {
+			if (board[br][file] != own_rook(col)) {
 				rep_add(rep, FB_WROOK, at,
 					"castling letter '%c' dropped: no %s rook "
 					"on %c%d", c, colour_name[col], lc, br + 1);
@@ -462,16 +459,16 @@ resolve_castling(struct fb_fen *fen, struct fb_fen_report *rep)
 			}
 			wing = file > king ? FB_HSIDE : FB_ASIDE;
 		}
-		if (fen->castle[col][wing] == file)
+		if (castle[col][wing] == file)
 			return fail(rep, FB_ECONFLICT, at,
 				    "castling letters '%c' and '%c' name the same "
 				    "rook", slot_letter[col][wing], c);
-		if (fen->castle[col][wing] >= 0)
+		if (castle[col][wing] >= 0)
 			return fail(rep, FB_ECONFLICT, at,
 				    "castling letters '%c' and '%c' are two "
 				    "rights on the %s %s", slot_letter[col][wing],
 				    c, colour_name[col], wing_name[wing]);
-		fen->castle[col][wing] = file;
+		castle[col][wing] = file;
 		slot_letter[col][wing] = c;
 	}
 	return 0;
@@ -482,24 +479,33 @@ check_ep(struct fb_fen *fen, struct fb_fen_report *rep)
 {
 	const char *t = fen->text + fen->off[3];
 	size_t n = fen->flen[3];
-	char rank = fen->side == 'w' ? '6' : '3';
+	char rank = fen->pos.side == FB_WHITE ? '6' : '3';
 
+	fen->pos.ep_file = -1;
 	if (n == 1 && t[0] == '-')
 		return 0;
-	if (n != 2 || t[0] < 'a' || t[0] >= (char)('a' + fen->width) ||
+	if (n != 2 || t[0] < 'a' || t[0] >= (char)('a' + fen->pos.width) ||
 	    t[1] != rank)
 		return fail(rep, FB_EEP, fen->off[3],
 			    "en passant '%.*s' is not '-' or a square on rank "
 			    "%c", (int)(n > 8 ? 8 : n), t, rank);
+	fen->pos.ep_file = t[0] - 'a';
 	return 0;
 }
+
+/* The counters, digits only, into the position: capped, since a game
+ * needs no more and a huge value must not wrap (the text keeps it). */
+#define COUNTER_MAX 9999999
 
 static int
 check_counters(struct fb_fen *fen, struct fb_fen_report *rep)
 {
+	unsigned long v[2] = {0, 1};
+
 	for (unsigned f = 4; f < fen->nfields; f++) {
 		const char *t = fen->text + fen->off[f];
-		for (size_t i = 0; i < fen->flen[f]; i++)
+		v[f - 4] = 0;
+		for (size_t i = 0; i < fen->flen[f]; i++) {
 			if (t[i] < '0' || t[i] > '9')
 				return fail(rep, FB_ECOUNTER, fen->off[f] + i,
 					    "%s counter '%.*s' is not a number",
@@ -507,7 +513,13 @@ check_counters(struct fb_fen *fen, struct fb_fen_report *rep)
 					    (int)(fen->flen[f] > 12 ? 12
 								    : fen->flen[f]),
 					    t);
+			v[f - 4] = v[f - 4] * 10 + (unsigned long)(t[i] - '0');
+			if (v[f - 4] > COUNTER_MAX)
+				v[f - 4] = COUNTER_MAX;
+		}
 	}
+	fen->pos.halfmove = (unsigned)v[0];
+	fen->pos.fullmove = v[1] == 0 ? 1 : (unsigned)v[1];
 	return 0;
 }
 
@@ -515,7 +527,7 @@ int
 fb_fen_parse(struct fb_fen *fen, const char *text, size_t len,
 	     struct fb_fen_report *rep)
 {
-	int rc;
+	int rc, king[2];
 
 	if (rep != NULL) {
 		rep->error = 0;
@@ -525,7 +537,8 @@ fb_fen_parse(struct fb_fen *fen, const char *text, size_t len,
 	fen->text = text;
 	fen->len = len;
 	if ((rc = split_fields(fen, rep)) < 0 ||
-	    (!parse_board_fast(fen) && (rc = parse_board(fen, rep)) < 0))
+	    (!parse_board_fast(fen, king) &&
+	     (rc = parse_board(fen, king, rep)) < 0))
 		return rc;
 	if (fen->flen[1] != 1 || (text[fen->off[1]] != 'w' &&
 				  text[fen->off[1]] != 'b'))
@@ -533,81 +546,13 @@ fb_fen_parse(struct fb_fen *fen, const char *text, size_t len,
 			    "side to move '%.*s' is not 'w' or 'b'",
 			    (int)(fen->flen[1] > 8 ? 8 : fen->flen[1]),
 			    text + fen->off[1]);
-	fen->side = text[fen->off[1]];
+	fen->pos.side = text[fen->off[1]] == 'b' ? FB_BLACK : FB_WHITE;
 	if ((rc = check_castling(fen, rep)) < 0 ||
 	    (rc = check_ep(fen, rep)) < 0 ||
 	    (rc = check_counters(fen, rep)) < 0 ||
-	    (rc = resolve_castling(fen, rep)) < 0)
+	    (rc = resolve_castling(fen, king, rep)) < 0)
 		return rc;
 	return 0;
-}
-
-/* True when another own rook stands further out than file on that wing. */
-static bool
-outer_rook(const struct fb_fen *fen, int col, int wing, int file)
-{
-	const char *rank = fen->board[back_rank(col)];
-	int lo = wing == FB_HSIDE ? file + 1 : 0;
-	int hi = wing == FB_HSIDE ? (int)fen->width : file;
-
-	for (int f = lo; f < hi; f++)
-		if (rank[f] == own_rook(col))
-			return true;
-	return false;
-}
-
-int
-fb_fen_print_castling(const struct fb_fen *fen,
-		      const struct fb_fen_style *style, char *out, size_t cap)
-{
-	char buf[8];
-	size_t n = 0;
-	bool xfen = style->notation == FB_XFEN;
-
-	for (int col = 0; col < 2; col++) {
-		char base = col == FB_WHITE ? 'A' : 'a';
-		for (int wing = 0; wing < 2; wing++) {
-			int file = fen->castle[col][wing];
-			if (file < 0)
-				continue;
-			if (n == 0 && xfen && (fen->prefix || style->prefix))
-				buf[n++] = fen->prefix ? fen->prefix
-						       : style->prefix;
-			if (xfen && !outer_rook(fen, col, wing, file))
-				buf[n++] = (char)((wing == FB_HSIDE ? 'K' : 'Q') +
-						  (base - 'A'));
-			else
-				buf[n++] = (char)(base + file);
-		}
-	}
-	if (n == 0)
-		buf[n++] = '-';
-	if (n > cap)
-		return FB_ENOSPC;
-	memcpy(out, buf, n);
-	return (int)n;
-}
-
-bool
-fb_fen_ep_capturable(const struct fb_fen *fen)
-{
-	const char *t = fen->text + fen->off[3];
-	int file, sq_rank, pawn_rank;
-	char theirs, ours;
-
-	if (fen->flen[3] != 2)
-		return false;
-	file = t[0] - 'a';
-	sq_rank = fen->side == 'w' ? 5 : 2;
-	pawn_rank = fen->side == 'w' ? 4 : 3;
-	theirs = fen->side == 'w' ? 'p' : 'P';
-	ours = fen->side == 'w' ? 'P' : 'p';
-	if (fen->board[sq_rank][file] != 0 ||
-	    fen->board[pawn_rank][file] != theirs)
-		return false;
-	return (file > 0 && fen->board[pawn_rank][file - 1] == ours) ||
-	       (file + 1 < (int)fen->width &&
-		fen->board[pawn_rank][file + 1] == ours);
 }
 
 int
@@ -615,9 +560,10 @@ fb_fen_print(const struct fb_fen *fen, const struct fb_fen_style *style,
 	     char *out, size_t cap)
 {
 	char castling[8];
-	int clen = fb_fen_print_castling(fen, style, castling, sizeof castling);
+	int clen = fb_game_print_castling(&fen->pos, fen->prefix, style,
+					  castling, sizeof castling);
 	bool drop_ep = style->notation == FB_XFEN && !style->keep_ep &&
-		       fen->flen[3] == 2 && !fb_fen_ep_capturable(fen);
+		       fen->flen[3] == 2 && !fb_game_ep_capturable(&fen->pos);
 	size_t c0 = fen->off[2], c1 = c0 + fen->flen[2];
 	size_t e0 = fen->off[3], e1 = e0 + fen->flen[3];
 	size_t n = c0 + (size_t)clen + (e0 - c1) + (drop_ep ? 1 : e1 - e0) +

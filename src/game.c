@@ -1,13 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Game tracking (see game.h): a board, the side to move, the castling rooks
- * and the en-passant file, updated move by move without legality checks.
- * Enough to tell a castling move from a king move in any notation and to
- * write it in another.
+ * The position (see game.h): a board, the side to move, the castling rooks,
+ * the en-passant file and the clocks, updated move by move without
+ * legality checks, and printed as a FEN in either castling dialect
+ * (docs: doc/dialects.md). Enough to tell a castling move from a king move
+ * in any notation and to write it in another.
  *
  * No I/O and no allocation in this file.
  */
 #include "fenbridge/game.h"
+
+#include "fenbridge/error.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -27,22 +30,15 @@ rook_target(unsigned width, int wing)
 }
 
 static int
-back_rank(int colour)
-{
-	return colour == FB_WHITE ? 0 : FB_FEN_RANKS - 1;
-}
-
-static int
 colour_of(char piece)
 {
 	return piece >= 'a' ? FB_BLACK : FB_WHITE;
 }
 
-/* File of colour's king on its back rank, or -1. */
-static int
-king_file(const struct fb_game *g, int colour)
+int
+fb_game_king_file(const struct fb_game *g, int colour)
 {
-	const char *rank = g->board[back_rank(colour)];
+	const char *rank = g->board[fb_game_back_rank(colour)];
 	char k = colour == FB_WHITE ? 'K' : 'k';
 
 	for (int f = 0; f < (int)g->width; f++)
@@ -69,37 +65,6 @@ fb_game_start(struct fb_game *g, const char *row)
 	g->fullmove = 1;
 }
 
-/* A FEN counter (digits only, checked by the parser), capped: a game does
- * not need more, and a huge value must not wrap. */
-static unsigned
-counter(const struct fb_fen *fen, unsigned field, unsigned dflt)
-{
-	unsigned long v = 0;
-	const char *t = fen->text + fen->off[field];
-
-	if (field >= fen->nfields)
-		return dflt;
-	for (size_t i = 0; i < fen->flen[field]; i++)
-		if ((v = v * 10 + (unsigned long)(t[i] - '0')) > 9999999)
-			v = 9999999;
-	return (unsigned)v;
-}
-
-void
-fb_game_from_fen(struct fb_game *g, const struct fb_fen *fen)
-{
-	memset(g, 0, sizeof *g);
-	g->width = fen->width;
-	memcpy(g->board, fen->board, sizeof g->board);
-	g->side = fen->side == 'b' ? FB_BLACK : FB_WHITE;
-	memcpy(g->castle, fen->castle, sizeof g->castle);
-	g->ep_file = fen->flen[3] == 2 ? fen->text[fen->off[3]] - 'a' : -1;
-	g->halfmove = counter(fen, 4, 0);
-	g->fullmove = counter(fen, 5, 1);
-	if (g->fullmove == 0)
-		g->fullmove = 1;
-}
-
 bool
 fb_game_can_castle(const struct fb_game *g)
 {
@@ -107,8 +72,8 @@ fb_game_can_castle(const struct fb_game *g)
 	       g->castle[1][0] >= 0 || g->castle[1][1] >= 0;
 }
 
-static bool
-parse_oo(const char *t, size_t len, int *wing)
+bool
+fb_game_parse_oo(const char *t, size_t len, int *wing)
 {
 	size_t n = len;
 
@@ -154,13 +119,13 @@ fb_game_parse_move(const struct fb_game *g, const char *text, size_t len,
 		m->null = true;
 		return 0;
 	}
-	if (parse_oo(text, len, &wing)) {
-		int k = king_file(g, g->side);
+	if (fb_game_parse_oo(text, len, &wing)) {
+		int k = fb_game_king_file(g, g->side);
 		if (k < 0 || g->castle[g->side][wing] < 0)
 			return FB_EINVAL;
 		m->castle = wing;
 		m->from_file = k;
-		m->from_rank = m->to_rank = back_rank(g->side);
+		m->from_rank = m->to_rank = fb_game_back_rank(g->side);
 		m->to_file = g->castle[g->side][wing];
 		return 0;
 	}
@@ -191,7 +156,7 @@ fb_game_parse_move(const struct fb_game *g, const char *text, size_t len,
 	 * that changes which move it is). */
 	if ((piece == 'K' || piece == 'k') && colour_of(piece) == g->side &&
 	    m->from_rank == m->to_rank &&
-	    m->from_rank == back_rank(colour_of(piece)) && m->promo == 0) {
+	    m->from_rank == fb_game_back_rank(colour_of(piece)) && m->promo == 0) {
 		int c = colour_of(piece);
 		char target = g->board[m->to_rank][m->to_file];
 		wing = m->to_file > m->from_file ? FB_HSIDE : FB_ASIDE;
@@ -260,7 +225,7 @@ static void
 lose_right_at(struct fb_game *g, int file, int rank)
 {
 	for (int c = 0; c < 2; c++)
-		if (rank == back_rank(c))
+		if (rank == fb_game_back_rank(c))
 			for (int w = 0; w < 2; w++)
 				if (g->castle[c][w] == file)
 					g->castle[c][w] = -1;
@@ -330,7 +295,7 @@ fb_game_is_standard_castling(const struct fb_game *g)
 	for (int c = 0; c < 2; c++) {
 		if (g->castle[c][0] < 0 && g->castle[c][1] < 0)
 			continue;
-		if (king_file(g, c) != kfile)
+		if (fb_game_king_file(g, c) != kfile)
 			return false;
 		if (g->castle[c][FB_HSIDE] >= 0 &&
 		    g->castle[c][FB_HSIDE] != (int)g->width - 1)
@@ -352,7 +317,7 @@ standard_right(const struct fb_game *g, int c, int wing)
 {
 	int file = g->castle[c][wing];
 
-	return king_file(g, c) == standard_king_file(g) &&
+	return fb_game_king_file(g, c) == standard_king_file(g) &&
 	       file == (wing == FB_HSIDE ? (int)g->width - 1 : 0);
 }
 
@@ -377,9 +342,8 @@ fb_game_drop_nonstandard(struct fb_game *g)
 	return n;
 }
 
-/* The X-FEN condition: a pawn of the side to move can take en passant. */
-static bool
-ep_capturable(const struct fb_game *g)
+bool
+fb_game_ep_capturable(const struct fb_game *g)
 {
 	int f = g->ep_file;
 	int rank = g->side == FB_WHITE ? 4 : 3;
@@ -393,12 +357,62 @@ ep_capturable(const struct fb_game *g)
 	       (f + 1 < (int)g->width && g->board[rank][f + 1] == ours);
 }
 
+static char
+own_rook(int colour)
+{
+	return colour == FB_WHITE ? 'R' : 'r';
+}
+
+/* True when another own rook stands further out than file on that wing. */
+static bool
+outer_rook(const struct fb_game *g, int col, int wing, int file)
+{
+	const char *rank = g->board[fb_game_back_rank(col)];
+	int lo = wing == FB_HSIDE ? file + 1 : 0;
+	int hi = wing == FB_HSIDE ? (int)g->width : file;
+
+	for (int f = lo; f < hi; f++)
+		if (rank[f] == own_rook(col))
+			return true;
+	return false;
+}
+
+int
+fb_game_print_castling(const struct fb_game *g, char prefix,
+		       const struct fb_fen_style *style, char *out, size_t cap)
+{
+	char buf[8];
+	size_t n = 0;
+	bool xfen = style->notation == FB_XFEN;
+
+	for (int col = 0; col < 2; col++) {
+		char base = col == FB_WHITE ? 'A' : 'a';
+		for (int wing = 0; wing < 2; wing++) {
+			int file = g->castle[col][wing];
+			if (file < 0)
+				continue;
+			if (n == 0 && xfen && (prefix || style->prefix))
+				buf[n++] = prefix ? prefix : style->prefix;
+			if (xfen && !outer_rook(g, col, wing, file))
+				buf[n++] = (char)((wing == FB_HSIDE ? 'K' : 'Q') +
+						  (base - 'A'));
+			else
+				buf[n++] = (char)(base + file);
+		}
+	}
+	if (n == 0)
+		buf[n++] = '-';
+	if (n > cap)
+		return FB_ENOSPC;
+	memcpy(out, buf, n);
+	return (int)n;
+}
+
 int
 fb_game_print_fen(const struct fb_game *g, const struct fb_fen_style *style,
 		  char *out, size_t cap)
 {
 	char buf[FB_GAME_FEN_MAX];
-	struct fb_fen fen;
 	size_t n = 0;
 	int k;
 
@@ -424,18 +438,12 @@ fb_game_print_fen(const struct fb_game *g, const struct fb_fen_style *style,
 	}
 	buf[n++] = g->side == FB_WHITE ? 'w' : 'b';
 	buf[n++] = ' ';
-	/* The castling field as fen.c prints it: it needs the board, the
-	 * width and the rights only. */
-	memset(&fen, 0, sizeof fen);
-	fen.width = g->width;
-	memcpy(fen.board, g->board, sizeof fen.board);
-	memcpy(fen.castle, g->castle, sizeof fen.castle);
-	k = fb_fen_print_castling(&fen, style, buf + n, 8);
+	k = fb_game_print_castling(g, 0, style, buf + n, 8);
 	if (k < 0)
 		return k;
 	n += (size_t)k;
 	buf[n++] = ' ';
-	if (ep_capturable(g)) {
+	if (fb_game_ep_capturable(g)) {
 		buf[n++] = (char)('a' + g->ep_file);
 		buf[n++] = g->side == FB_WHITE ? '6' : '3';
 	} else {

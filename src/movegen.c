@@ -36,12 +36,6 @@ static const int king_steps[8][2] = {{1, 0},  {1, 1},	{0, 1},	 {-1, 1},
 static const int ray_steps[8][2] = {{1, 0}, {0, 1},  {-1, 0},  {0, -1},
 				    {1, 1}, {-1, 1}, {-1, -1}, {1, -1}};
 
-static int
-back_rank(int colour)
-{
-	return colour == FB_WHITE ? 0 : RANKS - 1;
-}
-
 static bool
 on_board(const struct fb_game *g, int f, int r)
 {
@@ -251,7 +245,7 @@ add_pawn_move(struct list *l, int ff, int fr, int tf, int tr)
 	static const char promos[] = "qrbnac";
 	size_t npromo = l->g->width == 10 ? 6 : 4;
 
-	if (tr != back_rank(l->g->side ^ 1)) {
+	if (tr != fb_game_back_rank(l->g->side ^ 1)) {
 		add(l, ff, fr, tf, tr, 0, -1);
 		return;
 	}
@@ -346,7 +340,7 @@ static void
 gen_castle(struct list *l, int kf, int wing)
 {
 	const struct fb_game *g = l->g;
-	int us = g->side, r = back_rank(us), rf = g->castle[us][wing];
+	int us = g->side, r = fb_game_back_rank(us), rf = g->castle[us][wing];
 	int kt = wing == FB_ASIDE ? 2 : (int)g->width - 2;
 	int rt = wing == FB_ASIDE ? 3 : (int)g->width - 3;
 	int lo = kf < kt ? kf : kt, hi = kf < kt ? kt : kf;
@@ -379,7 +373,7 @@ gen_piece(struct list *l, int f, int r)
 		gen_rays(l, f, r, 0, 4);
 	if (slides_diagonally(k))
 		gen_rays(l, f, r, 4, 8);
-	if (k == 'K' && r == back_rank(l->g->side)) {
+	if (k == 'K' && r == fb_game_back_rank(l->g->side)) {
 		gen_castle(l, f, FB_HSIDE);
 		gen_castle(l, f, FB_ASIDE);
 	}
@@ -400,7 +394,7 @@ fb_moves_legal(const struct fb_game *g, struct fb_move *out)
 				continue;
 			l.verify = !fast || kind(p) == 'K' ||
 				   may_expose(g, kf, kr, f, r);
-			if (kind(p) == 'K' && r == back_rank(g->side)) {
+			if (kind(p) == 'K' && r == fb_game_back_rank(g->side)) {
 				if (castled) {
 					gen_leaps(&l, f, r, king_steps);
 					continue;
@@ -585,22 +579,18 @@ san_matches(const struct fb_game *g, const struct san *s,
 	return k != 'P' || m->from_file == m->to_file;
 }
 
+/* O-O as fb_game_parse_oo reads it, and in SAN also o-o (some engines'
+ * pvs): annotations are already stripped. */
 static bool
 is_oo(const char *t, size_t len, int *wing)
 {
-	char o = len > 0 ? t[0] : 0;
+	char up[5];
 
-	if (o != 'O' && o != '0' && o != 'o')
-		return false;
-	if (len == 3 && t[1] == '-' && t[2] == o) {
-		*wing = FB_HSIDE;
-		return true;
-	}
-	if (len == 5 && t[1] == '-' && t[2] == o && t[3] == '-' && t[4] == o) {
-		*wing = FB_ASIDE;
-		return true;
-	}
-	return false;
+	if (len == 0 || len > sizeof up || t[0] != 'o')
+		return fb_game_parse_oo(t, len, wing);
+	for (size_t i = 0; i < len; i++)
+		up[i] = t[i] == 'o' ? 'O' : t[i];
+	return fb_game_parse_oo(up, len, wing);
 }
 
 static int

@@ -175,10 +175,10 @@ translate(struct fb_pgn *p, const char *text, size_t n,
 		    "%u more castling letters dropped", rep.nmore);
 	if (rc < 0)
 		return -1;
-	if (width != 0 && fen.width != width) {
+	if (width != 0 && fen.pos.width != width) {
 		say(p, FB_PGN_FEN_ERROR, FB_EWIDTH, line, col,
 		    "FEN of %u files in a game of %s (%u files), left "
-		    "unchanged", fen.width, game, width);
+		    "unchanged", fen.pos.width, game, width);
 		return -1;
 	}
 	return fb_fen_print(&fen, style, p->out, sizeof p->out);
@@ -1039,18 +1039,18 @@ fb_pgn_finish(struct fb_pgn *p)
 bool
 fb_pgn_is_chess960_start(const struct fb_fen *fen)
 {
-	const char *back = fen->board[0];
+	const char *back = fen->pos.board[0];
 	int rooks = 0, bishops[2] = {0, 0}, n = 0, q = 0, k = 0;
 
-	if (fen->width != 8 || fen->side != 'w')
+	if (fen->pos.width != 8 || fen->pos.side != FB_WHITE)
 		return false;
 	for (int f = 0; f < 8; f++) {
 		char c = back[f];
-		if (fen->board[1][f] != 'P' || fen->board[6][f] != 'p' ||
-		    fen->board[7][f] != c + ('a' - 'A'))
+		if (fen->pos.board[1][f] != 'P' || fen->pos.board[6][f] != 'p' ||
+		    fen->pos.board[7][f] != c + ('a' - 'A'))
 			return false;
 		for (int r = 2; r < 6; r++)
-			if (fen->board[r][f] != '\0')
+			if (fen->pos.board[r][f] != '\0')
 				return false;
 		switch (c) {
 		case 'R':

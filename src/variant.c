@@ -11,25 +11,28 @@
 #include <strings.h>
 #include <string.h>
 
-#include "fenbridge/game.h"
+/* White's back rank in the fixed starts. */
+#define START_NORMAL "RNBQKBNR"
+#define START_CAPABLANCA "RNABQKBCNR"
+#define START_GOTHIC "RNBQCKABNR"
 
 #define NAMES(...) ((const char *const[]){__VA_ARGS__, NULL})
 
 static const struct fb_variant variants[] = {
 	{"normal", "chess", NAMES("standard", "fide_chess", "classical", "from position"), 8,
-	 FB_GAME_NORMAL, false, true, 0, NULL},
+	 START_NORMAL, false, true, 0, NULL},
 	{"fischerandom", "chess960",
 	 NAMES("fischerrandom", "frc", "960", "chess 960",
 	       "fischer random", "fischerandom chess",
 	       "fischer random chess", "chess960 (fischer random)"),
 	 8, NULL, true, true, 0, "normal"},
 	{"capablanca", "capablanca", NAMES("capablanca chess"), 10,
-	 FB_GAME_CAPABLANCA, false, true, 0, NULL},
+	 START_CAPABLANCA, false, true, 0, NULL},
 	{"caparandom", "caparandom",
 	 NAMES("capablancarandom", "crc", "capablanca random",
 	       "capablanca random chess"),
 	 10, NULL, true, true, 0, "capablanca"},
-	{"gothic", "gothic", NAMES("gothic chess"), 10, FB_GAME_GOTHIC, false,
+	{"gothic", "gothic", NAMES("gothic chess"), 10, START_GOTHIC, false,
 	 true, 0, NULL},
 	/* Janus castles symmetrically (king to b or i): its FENs carry the
 	 * X-FEN prefix s and are translated; castling moves pass unchanged. */
@@ -62,6 +65,14 @@ fb_variant_find(const char *name, size_t n)
 				return v;
 	}
 	return NULL;
+}
+
+const char *
+fb_variant_start_row(const struct fb_variant *v)
+{
+	if (v->start != NULL)
+		return v->start;
+	return v->width == 10 ? START_CAPABLANCA : START_NORMAL;
 }
 
 size_t

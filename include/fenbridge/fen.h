@@ -17,22 +17,13 @@
 #include <stddef.h>
 
 #include "fenbridge/error.h"
+#include "fenbridge/game.h"
 
-#define FB_FEN_RANKS 8
-#define FB_FEN_MAX_FILES 10
 #define FB_FEN_MAX_FIELDS 6
 #define FB_FEN_MSG_MAX 96
 #define FB_FEN_MAX_DIAGS 8
 /* Output never exceeds the input by more than this (castling prefix etc.). */
 #define FB_FEN_GROWTH 8
-
-enum fb_notation {
-	FB_XFEN,     /* KQkq for the outermost rook, file letter for an inner one */
-	FB_SHREDDER, /* always the rook's file letter: HAha */
-};
-
-enum fb_colour { FB_WHITE = 0, FB_BLACK = 1 };
-enum fb_wing { FB_HSIDE = 0, FB_ASIDE = 1 }; /* king side, queen side */
 
 /* One diagnostic: what, where (byte offset into the FEN text) and why. */
 struct fb_diag {
@@ -55,8 +46,10 @@ struct fb_fen_report {
 };
 
 /*
- * A parsed FEN. The text is borrowed: field spans point into the caller's
- * buffer, which must outlive any use of the struct. Files count from 0 (a).
+ * A parsed FEN: the position it describes and where each field stands in
+ * the text, so that a rewrite splices only the castling (and e.p.) field
+ * and copies every other byte. The text is borrowed: field spans point into
+ * the caller's buffer, which must outlive any use of them.
  */
 struct fb_fen {
 	const char *text;
@@ -64,22 +57,10 @@ struct fb_fen {
 	unsigned nfields;
 	size_t off[FB_FEN_MAX_FIELDS]; /* field start offsets into text */
 	size_t flen[FB_FEN_MAX_FIELDS];
-	unsigned width; /* 8 or 10 files */
-	/* board[rank][file], rank 0 = rank 1; '\0' for an empty square */
-	char board[FB_FEN_RANKS][FB_FEN_MAX_FILES];
-	char side;       /* 'w' or 'b' */
-	int king[2];     /* king's file if on its back rank, else -1 */
-	int castle[2][2]; /* [colour][wing]: castling rook's file, or -1 */
 	char prefix;     /* X-FEN castling prefix 's' or 'm' as read, or 0 */
-};
-
-/* How to print. A zeroed struct means X-FEN, no prefix, e.p. per X-FEN. */
-struct fb_fen_style {
-	enum fb_notation notation;
-	/* X-FEN only: prefix to add when the input had none ('s', 'm' or 0). */
-	char prefix;
-	/* X-FEN only: keep the en-passant field even when no capture exists. */
-	bool keep_ep;
+	/* The position, impossible rights already dropped; the counters are
+	 * 0 and 1 when the FEN has no such field, capped at 9,999,999. */
+	struct fb_game pos;
 };
 
 /*
@@ -88,29 +69,13 @@ struct fb_fen_style {
  *
  * Returns 0 when the FEN is understood. Impossible castling rights (king off
  * its back rank, no own rook where a right points) are then already dropped
- * from fen->castle and listed in rep as warnings. Returns a negative FB_E*
+ * from fen->pos.castle and listed in rep as warnings. Returns a negative FB_E*
  * code when the FEN is malformed; rep->error holds it and rep->diag[0] the
  * offset and reason. rep may be NULL.
  */
 int
 fb_fen_parse(struct fb_fen *fen, const char *text, size_t len,
 	     struct fb_fen_report *rep);
-
-/*
- * Writes the castling field of a parsed FEN in the given style to out (not
- * NUL-terminated). Returns its length (1 to 5 bytes), or FB_ENOSPC.
- */
-int
-fb_fen_print_castling(const struct fb_fen *fen,
-		      const struct fb_fen_style *style, char *out, size_t cap);
-
-/*
- * Returns true when the en-passant field of a parsed FEN names a square where
- * a pseudo-legal capture exists (the X-FEN condition), false for '-' or any
- * square without one.
- */
-bool
-fb_fen_ep_capturable(const struct fb_fen *fen);
 
 /*
  * Writes the whole FEN in the given style to out (not NUL-terminated): the

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Game tracking: a real board (8x8 or 10x8: pieces, side to move, castling
- * rights, en passant, clocks) that plays moves in any notation without
- * checking legality, so that a castling move can be recognised in any
- * notation and written in another, and the position at any ply can be
- * printed as a FEN in either dialect.
+ * The position: one type for every board fenbridge reads, follows and
+ * prints (8x8 or 10x8: pieces, side to move, castling rights, en passant,
+ * clocks). The FEN parser (fen.h) fills it, moves change it, and it prints
+ * itself as a FEN in either castling dialect. Moves are played without
+ * legality checking (movegen.h checks them), so that a castling move can be
+ * recognised in any notation and written in another.
  *
  * Castling notations:
  *   FB_CASTLE_KXR   king takes own rook (e1h1): UCI with UCI_Chess960
@@ -24,7 +25,33 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "fenbridge/fen.h"
+#define FB_FEN_RANKS 8
+#define FB_FEN_MAX_FILES 10
+
+enum fb_notation {
+	FB_XFEN,     /* KQkq for the outermost rook, file letter for an inner one */
+	FB_SHREDDER, /* always the rook's file letter: HAha */
+};
+
+enum fb_colour { FB_WHITE = 0, FB_BLACK = 1 };
+enum fb_wing { FB_HSIDE = 0, FB_ASIDE = 1 }; /* king side, queen side */
+
+/* How to print a FEN. A zeroed struct means X-FEN, no prefix, e.p. per
+ * X-FEN. */
+struct fb_fen_style {
+	enum fb_notation notation;
+	/* X-FEN only: prefix to add when the input had none ('s', 'm' or 0). */
+	char prefix;
+	/* X-FEN only: keep the en-passant field even when no capture exists. */
+	bool keep_ep;
+};
+
+/* The back rank of a colour: rank 1 (index 0) for White, 8 for Black. */
+static inline int
+fb_game_back_rank(int colour)
+{
+	return colour == FB_WHITE ? 0 : FB_FEN_RANKS - 1;
+}
 
 enum fb_castle_notation {
 	FB_CASTLE_AUTO, /* an option's value: decided from what each side says */
@@ -33,6 +60,7 @@ enum fb_castle_notation {
 	FB_CASTLE_OO,
 };
 
+/* A position. */
 struct fb_game {
 	unsigned width;                                /* 8 or 10 */
 	char board[FB_FEN_RANKS][FB_FEN_MAX_FILES];    /* [rank][file], 0 empty */
@@ -50,20 +78,26 @@ struct fb_move {
 	bool null;   /* UCI null move 0000 */
 };
 
-/* White's back rank in the start positions fenbridge knows. */
-#define FB_GAME_NORMAL "RNBQKBNR"
-#define FB_GAME_CAPABLANCA "RNABQKBCNR"
-#define FB_GAME_GOTHIC "RNBQCKABNR"
-
 /* Sets g to the start position whose white back rank is row (8 or 10
- * pieces, one of the FB_GAME_* arrays), pawns in front, black mirrored,
- * all four rights on the corner rooks. */
+ * pieces: a variant's start row, fb_variant_start_row()), pawns in front,
+ * black mirrored, all four rights on the corner rooks. */
 void
 fb_game_start(struct fb_game *g, const char *row);
 
-/* Sets g from a parsed FEN (rights already cleaned of impossible ones). */
-void
-fb_game_from_fen(struct fb_game *g, const struct fb_fen *fen);
+/* The file of colour's king on its back rank, or -1 when it is not there. */
+int
+fb_game_king_file(const struct fb_game *g, int colour);
+
+/* Reads O-O / O-O-O (also 0-0, 0-0-0, with trailing + or #) at t[0..len):
+ * true with *wing set, or false. */
+bool
+fb_game_parse_oo(const char *t, size_t len, int *wing);
+
+/* The X-FEN condition on the en-passant square: true when a pawn of the
+ * side to move stands beside the pawn that just made a double step, and
+ * the square it skipped is empty (no pin or check test). */
+bool
+fb_game_ep_capturable(const struct fb_game *g);
 
 /* True when a side to move has any castling right left. */
 bool
@@ -120,6 +154,18 @@ fb_game_is_standard_castle(const struct fb_game *g, const struct fb_move *m);
  */
 unsigned
 fb_game_drop_nonstandard(struct fb_game *g);
+
+/*
+ * Writes the castling field of g in the given style to out (not
+ * NUL-terminated): Shredder-FEN file letters, or X-FEN K/Q unless another
+ * own rook stands further out on that wing. prefix is an X-FEN prefix the
+ * FEN it came from had ('s', 'm', or 0: then style->prefix). Returns the
+ * length (1 to 5 bytes), or FB_ENOSPC.
+ */
+int
+fb_game_print_castling(const struct fb_game *g, char prefix,
+		       const struct fb_fen_style *style, char *out,
+		       size_t cap);
 
 /*
  * Writes the position as a whole FEN (6 fields) in the given style to out,

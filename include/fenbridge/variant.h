@@ -46,6 +46,12 @@ extern const struct fb_variant *const fb_variant_normal;
 const struct fb_variant *
 fb_variant_find(const char *name, size_t n);
 
+/* White's back rank at the start of a game of v: its fixed start, or for a
+ * random variant (whose GUI sends the position) the start of its board's
+ * standard game ("RNBQKBNR", "RNABQKBCNR"). For fb_game_start(). */
+const char *
+fb_variant_start_row(const struct fb_variant *v);
+
 /* The number of variants in the table and the i-th (for tests). */
 size_t
 fb_variant_count(void);

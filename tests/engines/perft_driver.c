@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fenbridge/fen.h"
 #include "fenbridge/movegen.h"
 
 static unsigned long
@@ -90,7 +91,7 @@ run(int depth, const char *fen)
 		printf("bad-fen %s\n", fen);
 		return 1;
 	}
-	fb_game_from_fen(&g, &parsed);
+	g = parsed.pos;
 	n = fb_moves_legal(&g, moves);
 	for (size_t i = 0; i < n; i++) {
 		struct fb_game next = g;

@@ -15,7 +15,7 @@
  *    side, castling rook files, king files), and translating it again in the
  *    same style gives the same bytes;
  *  - X-FEN -> Shredder-FEN -> X-FEN is the identity on the X-FEN output;
- *  - fb_fen_print and fb_fen_print_castling honour their cap exactly;
+ *  - fb_fen_print and fb_game_print_castling honour their cap exactly;
  *  - fb_fen_parse_notation accepts only the documented dialect names (ASCII
  *    letters in any case), on a NUL-terminated prefix of the input.
  * Buffers are malloc'ed to their exact size so ASan sees any overrun.
@@ -34,8 +34,11 @@ back(int col)
 static void
 check_fen(const struct fb_fen *f, size_t len)
 {
-	CHECK(f->width == 8 || f->width == 10);
-	CHECK(f->side == 'w' || f->side == 'b');
+	const struct fb_game *g = &f->pos;
+
+	CHECK(g->width == 8 || g->width == 10);
+	CHECK(g->side == FB_WHITE || g->side == FB_BLACK);
+	CHECK(g->ep_file >= -1 && g->ep_file < (int)g->width);
 	CHECK(f->nfields >= 4 && f->nfields <= FB_FEN_MAX_FIELDS);
 	CHECK(f->prefix == 0 || f->prefix == 's' || f->prefix == 'm');
 	CHECK(f->len == len);
@@ -46,39 +49,37 @@ check_fen(const struct fb_fen *f, size_t len)
 			CHECK(f->off[i] > f->off[i - 1] + f->flen[i - 1]);
 	}
 	for (int col = 0; col < 2; col++) {
-		const char *rank = f->board[back(col)];
+		const char *rank = g->board[back(col)];
 		char rook = col == FB_WHITE ? 'R' : 'r';
 		char king = col == FB_WHITE ? 'K' : 'k';
-		int k = f->king[col];
+		const char *kp = memchr(rank, king, g->width);
+		int k = kp != NULL ? (int)(kp - rank) : -1;
 
-		CHECK(k == -1 || (k >= 0 && k < (int)f->width));
-		if (k >= 0)
-			CHECK(rank[k] == king);
+		CHECK(fb_game_king_file(g, col) == k);
 		for (int w = 0; w < 2; w++) {
-			int c = f->castle[col][w];
+			int c = g->castle[col][w];
 			if (c < 0) {
 				CHECK(c == -1);
 				continue;
 			}
-			CHECK(c < (int)f->width);
+			CHECK(c < (int)g->width);
 			CHECK(k >= 0);
 			CHECK(rank[c] == rook);
 			CHECK(w == FB_HSIDE ? c > k : c < k);
 		}
 	}
 	for (int r = 0; r < FB_FEN_RANKS; r++)
-		for (unsigned x = f->width; x < FB_FEN_MAX_FILES; x++)
-			CHECK(f->board[r][x] == 0);
+		for (unsigned x = g->width; x < FB_FEN_MAX_FILES; x++)
+			CHECK(g->board[r][x] == 0);
 }
 
 static bool
 same_position(const struct fb_fen *a, const struct fb_fen *b)
 {
-	return a->width == b->width &&
-	       memcmp(a->board, b->board, sizeof a->board) == 0 &&
-	       a->side == b->side &&
-	       memcmp(a->castle, b->castle, sizeof a->castle) == 0 &&
-	       a->king[0] == b->king[0] && a->king[1] == b->king[1];
+	return a->pos.width == b->pos.width &&
+	       memcmp(a->pos.board, b->pos.board, sizeof a->pos.board) == 0 &&
+	       a->pos.side == b->pos.side &&
+	       memcmp(a->pos.castle, b->pos.castle, sizeof a->pos.castle) == 0;
 }
 
 /* Translates in[0..len) into a fresh buffer of exactly len + GROWTH bytes;
@@ -180,19 +181,19 @@ one_style(const char *in, size_t len, const struct fb_fen_style *st)
 		CHECK(fb_fen_print(&fen, st, small, n - 1) == FB_ENOSPC);
 		free(small);
 	}
-	rc = fb_fen_print_castling(&fen, st, cast, sizeof cast);
+	rc = fb_game_print_castling(&fen.pos, fen.prefix, st, cast, sizeof cast);
 	CHECK(rc >= 1 && rc <= 5);
 	for (size_t cap = 0; cap < (size_t)rc; cap++) {
 		char *c = malloc(cap ? cap : 1);
 		CHECK(c != NULL);
-		CHECK(fb_fen_print_castling(&fen, st, c, cap) == FB_ENOSPC);
+		CHECK(fb_game_print_castling(&fen.pos, fen.prefix, st, c, cap) == FB_ENOSPC);
 		free(c);
 	}
 	if (st->notation == FB_SHREDDER)
 		CHECK(cast[0] != 's' && cast[0] != 'm' && cast[0] != 'K' &&
 		      cast[0] != 'Q' && cast[0] != 'k' && cast[0] != 'q');
 	if (fen.flen[3] == 2 && st->notation == FB_XFEN && !st->keep_ep &&
-	    !fb_fen_ep_capturable(&fen))
+	    !fb_game_ep_capturable(&fen.pos))
 		CHECK(memchr(out + fen.off[2], '-', n - fen.off[2]) != NULL);
 
 	/* The output reads back as the same position, without warnings, and

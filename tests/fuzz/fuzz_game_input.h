@@ -7,7 +7,9 @@
 #ifndef FENBRIDGE_FUZZ_GAME_INPUT_H
 #define FENBRIDGE_FUZZ_GAME_INPUT_H
 
+#include "fenbridge/fen.h"
 #include "fenbridge/game.h"
+#include "fenbridge/variant.h"
 #include "fuzz_common.h"
 
 /* Sets g from the first line of d[0..size); returns that line's length
@@ -23,14 +25,13 @@ fz_game_from_first_line(struct fb_game *g, const char *d, size_t size)
 
 	CHECK(head != NULL);
 	memcpy(head, d, first);
-	if (first == 10 && memcmp(head, "capablanca", 10) == 0)
-		fb_game_start(g, FB_GAME_CAPABLANCA);
-	else if (first == 6 && memcmp(head, "gothic", 6) == 0)
-		fb_game_start(g, FB_GAME_GOTHIC);
+	if ((first == 10 && memcmp(head, "capablanca", 10) == 0) ||
+	    (first == 6 && memcmp(head, "gothic", 6) == 0))
+		fb_game_start(g, fb_variant_find(head, first)->start);
 	else if (fb_fen_parse(&fen, head, first, NULL) == 0)
-		fb_game_from_fen(g, &fen);
+		*g = fen.pos;
 	else
-		fb_game_start(g, FB_GAME_NORMAL);
+		fb_game_start(g, fb_variant_normal->start);
 	free(head);
 	return first;
 }

@@ -598,13 +598,13 @@ test_fen_en_passant(void **state)
 	run_styled_cases("en passant", cases, N_ELEMS(cases));
 	assert_int_equal(fb_fen_parse(&fen, cases[0].input,
 				      strlen(cases[0].input), NULL), 0);
-	assert_true(fb_fen_ep_capturable(&fen));
+	assert_true(fb_game_ep_capturable(&fen.pos));
 	assert_int_equal(fb_fen_parse(&fen, cases[2].input,
 				      strlen(cases[2].input), NULL), 0);
-	assert_false(fb_fen_ep_capturable(&fen));
+	assert_false(fb_game_ep_capturable(&fen.pos));
 	assert_int_equal(fb_fen_parse(&fen, START " w KQkq - 0 1",
 				      strlen(START " w KQkq - 0 1"), NULL), 0);
-	assert_false(fb_fen_ep_capturable(&fen));
+	assert_false(fb_game_ep_capturable(&fen.pos));
 }
 
 /*
@@ -1018,17 +1018,17 @@ test_fen_output_buffer_too_small(void **state)
 	for (size_t i = (size_t)n; i < sizeof out; i++)
 		assert_int_equal(out[i], '#');
 
-	/* fb_fen_print and fb_fen_print_castling check their own caps */
+	/* fb_fen_print and fb_game_print_castling check their own caps */
 	assert_int_equal(fb_fen_parse(&fen, in, len, NULL), 0);
 	assert_int_equal(fb_fen_print(&fen, &s, out, len - 1), FB_ENOSPC);
 	assert_int_equal(fb_fen_print(&fen, &s, out, len), (int)len);
-	assert_int_equal(fb_fen_print_castling(&fen, &s, field, 0), FB_ENOSPC);
-	assert_int_equal(fb_fen_print_castling(&fen, &s, field, 1), 1);
+	assert_int_equal(fb_game_print_castling(&fen.pos, fen.prefix, &s, field, 0), FB_ENOSPC);
+	assert_int_equal(fb_game_print_castling(&fen.pos, fen.prefix, &s, field, 1), 1);
 	assert_int_equal(field[0], '-');
 	assert_int_equal(fb_fen_parse(&fen, START " b sKQkq - 0 1",
 				      strlen(START " b sKQkq - 0 1"), NULL), 0);
-	assert_int_equal(fb_fen_print_castling(&fen, &x, field, 4), FB_ENOSPC);
-	assert_int_equal(fb_fen_print_castling(&fen, &x, field, 5), 5);
+	assert_int_equal(fb_game_print_castling(&fen.pos, fen.prefix, &x, field, 4), FB_ENOSPC);
+	assert_int_equal(fb_game_print_castling(&fen.pos, fen.prefix, &x, field, 5), 5);
 	assert_memory_equal(field, "sKQkq", 5);
 }
 
@@ -1126,40 +1126,40 @@ test_fen_parse_fills_struct(void **state)
 	assert_int_equal(rep.error, 0);
 	assert_int_equal(rep.ndiag, 0);
 	assert_int_equal(fen.nfields, 6);
-	assert_int_equal(fen.width, 8);
-	assert_int_equal(fen.side, 'w');
+	assert_int_equal(fen.pos.width, 8);
+	assert_int_equal(fen.pos.side, FB_WHITE);
 	assert_int_equal(fen.prefix, 0);
-	assert_int_equal(fen.king[FB_WHITE], 4);
-	assert_int_equal(fen.king[FB_BLACK], 4);
-	assert_int_equal(fen.castle[FB_WHITE][FB_HSIDE], 6);
-	assert_int_equal(fen.castle[FB_WHITE][FB_ASIDE], -1);
-	assert_int_equal(fen.castle[FB_BLACK][FB_HSIDE], 6);
-	assert_int_equal(fen.castle[FB_BLACK][FB_ASIDE], 0);
-	assert_int_equal(fen.board[0][7], 'R');
-	assert_int_equal(fen.board[7][1], 'n');
+	assert_int_equal(fb_game_king_file(&fen.pos, FB_WHITE), 4);
+	assert_int_equal(fb_game_king_file(&fen.pos, FB_BLACK), 4);
+	assert_int_equal(fen.pos.castle[FB_WHITE][FB_HSIDE], 6);
+	assert_int_equal(fen.pos.castle[FB_WHITE][FB_ASIDE], -1);
+	assert_int_equal(fen.pos.castle[FB_BLACK][FB_HSIDE], 6);
+	assert_int_equal(fen.pos.castle[FB_BLACK][FB_ASIDE], 0);
+	assert_int_equal(fen.pos.board[0][7], 'R');
+	assert_int_equal(fen.pos.board[7][1], 'n');
 	assert_int_equal(fen.off[2], strlen(XEX " w "));
 	assert_int_equal(fen.flen[2], 3);
 
 	assert_int_equal(fb_fen_parse(&fen, capa, sizeof capa - 1, NULL), 0);
 	assert_int_equal(fen.nfields, 4);
-	assert_int_equal(fen.width, 10);
-	assert_int_equal(fen.side, 'b');
+	assert_int_equal(fen.pos.width, 10);
+	assert_int_equal(fen.pos.side, FB_BLACK);
 	assert_int_equal(fen.prefix, 's');
-	assert_int_equal(fen.king[FB_WHITE], 5);
-	assert_int_equal(fen.castle[FB_WHITE][FB_HSIDE], 8);
-	assert_int_equal(fen.castle[FB_WHITE][FB_ASIDE], 0);
-	assert_int_equal(fen.castle[FB_BLACK][FB_HSIDE], 9);
-	assert_int_equal(fen.castle[FB_BLACK][FB_ASIDE], -1);
+	assert_int_equal(fb_game_king_file(&fen.pos, FB_WHITE), 5);
+	assert_int_equal(fen.pos.castle[FB_WHITE][FB_HSIDE], 8);
+	assert_int_equal(fen.pos.castle[FB_WHITE][FB_ASIDE], 0);
+	assert_int_equal(fen.pos.castle[FB_BLACK][FB_HSIDE], 9);
+	assert_int_equal(fen.pos.castle[FB_BLACK][FB_ASIDE], -1);
 
 	assert_int_equal(fb_fen_parse(&fen,
 				      "rnbqkbnr/pppppppp/8/8/8/8/PPPPKPPP/RNBQ1BNR w KQkq - 0 1",
 				      strlen("rnbqkbnr/pppppppp/8/8/8/8/PPPPKPPP/RNBQ1BNR w KQkq - 0 1"),
 				      &rep),
 			 0);
-	assert_int_equal(fen.king[FB_WHITE], -1);
-	assert_int_equal(fen.castle[FB_WHITE][FB_HSIDE], -1);
-	assert_int_equal(fen.castle[FB_WHITE][FB_ASIDE], -1);
-	assert_int_equal(fen.castle[FB_BLACK][FB_HSIDE], 7);
+	assert_int_equal(fb_game_king_file(&fen.pos, FB_WHITE), -1);
+	assert_int_equal(fen.pos.castle[FB_WHITE][FB_HSIDE], -1);
+	assert_int_equal(fen.pos.castle[FB_WHITE][FB_ASIDE], -1);
+	assert_int_equal(fen.pos.castle[FB_BLACK][FB_HSIDE], 7);
 	assert_int_equal(rep.ndiag, 2);
 }
 

@@ -7,7 +7,7 @@
  * null move, whole games); the standard-castling test; notation names; and
  * garbage tokens, which return FB_EINVAL and never crash.
  *
- * Positions are set up through fb_fen_parse + fb_game_from_fen. Boards are
+ * Positions are set up through fb_fen_parse (its pos). Boards are
  * checked by printing them back as a FEN placement field, rights as a
  * Shredder-FEN castling field, so a failing row shows the whole position.
  */
@@ -23,6 +23,7 @@
 #include "fenbridge/error.h"
 #include "fenbridge/fen.h"
 #include "fenbridge/game.h"
+#include "fenbridge/variant.h"
 
 #define N_ELEMS(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -70,7 +71,7 @@ setup(struct fb_game *g, const char *fen)
 	if (rc != 0 || rep.ndiag != 0)
 		fail_msg("FEN '%s': fb_fen_parse returned %d with %u warnings",
 			 fen, rc, rep.ndiag);
-	fb_game_from_fen(g, &parsed);
+	*g = parsed.pos;
 }
 
 static int
@@ -920,7 +921,7 @@ test_game_play_en_passant(void **state)
 	(void)state;
 	check_play(cases, N_ELEMS(cases));
 
-	/* fb_game_from_fen reads the e.p. file from the FEN. */
+	/* fb_fen_parse reads the e.p. file from the FEN. */
 	setup(&g, "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1");
 	assert_int_equal(g.ep_file, 3);
 	setup(&g, POS(START, "w", "KQkq"));
@@ -991,7 +992,7 @@ test_game_whole_italian_game(void **state)
 
 	(void)state;
 	setup(&g, POS(START, "w", "KQkq"));
-	fb_game_start(&from_start, FB_GAME_NORMAL);
+	fb_game_start(&from_start, fb_variant_normal->start);
 	play_line(&g, moves);
 	play_line(&from_start, moves);
 	expect_position("Italian game", &g,
@@ -1069,12 +1070,12 @@ static void
 test_game_start_matches_fen(void **state)
 {
 	static const struct {
-		const char *row;
+		const char *variant;
 		const char *fen;
 	} cases[] = {
-		{FB_GAME_NORMAL, POS(START, "w", "KQkq")},
-		{FB_GAME_CAPABLANCA, POS(CAPA, "w", "KQkq")},
-		{FB_GAME_GOTHIC,
+		{"normal", POS(START, "w", "KQkq")},
+		{"capablanca", POS(CAPA, "w", "KQkq")},
+		{"gothic",
 		 POS("rnbqckabnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNBQCKABNR",
 		     "w", "KQkq")},
 	};
@@ -1082,12 +1083,15 @@ test_game_start_matches_fen(void **state)
 	(void)state;
 	for (size_t i = 0; i < N_ELEMS(cases); i++) {
 		struct fb_game started, parsed;
+		const struct fb_variant *v = fb_variant_find(
+			cases[i].variant, strlen(cases[i].variant));
 
-		fb_game_start(&started, cases[i].row);
+		assert_non_null(v);
+		fb_game_start(&started, fb_variant_start_row(v));
 		setup(&parsed, cases[i].fen);
 		if (memcmp(&started, &parsed, sizeof started) != 0)
 			fail_msg("fb_game_start(%s) differs from '%s'",
-				 cases[i].row, cases[i].fen);
+				 cases[i].variant, cases[i].fen);
 		assert_true(fb_game_can_castle(&started));
 		assert_true(fb_game_is_standard_castling(&started));
 	}
@@ -1255,7 +1259,7 @@ test_game_print_fen_round_trip(void **state)
 		int n;
 
 		assert_int_equal(fb_fen_parse(&fen, cases[i].fen, len, NULL), 0);
-		fb_game_from_fen(&g, &fen);
+		g = fen.pos;
 		n = fb_game_print_fen(&g, &style, out, sizeof out);
 		if (n < 0 || (size_t)n != len || memcmp(out, cases[i].fen, len))
 			fail_msg("'%s' printed as '%.*s'", cases[i].fen,
@@ -1277,7 +1281,7 @@ test_game_print_fen_after_moves(void **state)
 	int n;
 
 	(void)state;
-	fb_game_start(&g, FB_GAME_NORMAL);
+	fb_game_start(&g, fb_variant_normal->start);
 	for (size_t i = 0; i < N_ELEMS(moves); i++) {
 		assert_int_equal(fb_game_parse_move(&g, moves[i],
 						    strlen(moves[i]), &m), 0);
@@ -1330,7 +1334,7 @@ test_game_drop_nonstandard(void **state)
 
 		assert_int_equal(fb_fen_parse(&fen, cases[i].fen,
 					      strlen(cases[i].fen), NULL), 0);
-		fb_game_from_fen(&g, &fen);
+		g = fen.pos;
 		assert_int_equal(fb_game_drop_nonstandard(&g),
 				 cases[i].dropped);
 		assert_true(fb_game_is_standard_castling(&g));

@@ -21,6 +21,7 @@
 #include <cmocka.h>
 
 #include "fenbridge/error.h"
+#include "fenbridge/fen.h"
 #include "fenbridge/movegen.h"
 
 #define N_ELEMS(a) (sizeof(a) / sizeof((a)[0]))
@@ -29,11 +30,9 @@ static struct fb_game
 game(const char *fen)
 {
 	struct fb_fen parsed;
-	struct fb_game g;
 
 	assert_int_equal(fb_fen_parse(&parsed, fen, strlen(fen), NULL), 0);
-	fb_game_from_fen(&g, &parsed);
-	return g;
+	return parsed.pos;
 }
 
 static unsigned long
