@@ -401,7 +401,7 @@ resolve_castling(struct fb_fen *fen, const int kings[2],
 	size_t n = fen->flen[2];
 	char slot_letter[2][2] = {{0, 0}, {0, 0}};
 	int(*castle)[2] = fen->pos.castle;
-	const char(*board)[FB_FEN_MAX_FILES] = fen->pos.board;
+	char(*board)[FB_FEN_MAX_FILES] = fen->pos.board;
 
 	castle[0][0] = castle[0][1] = -1;
 	castle[1][0] = castle[1][1] = -1;
