@@ -16,41 +16,13 @@
 #include "fenbridge/filter.h"
 #include "fenbridge/quirk.h"
 #include "fenbridge/variant.h"
+#include "token.h"
 
 /* The pairs (one file each). */
 extern const struct fb_pair fb_pair_uci;
 extern const struct fb_pair fb_pair_xboard;
 extern const struct fb_pair fb_pair_xboard_uci; /* XBoard GUI, UCI engine */
 extern const struct fb_pair fb_pair_uci_xboard; /* UCI GUI, XBoard engine */
-
-/*
- * Finds the next token at or after *pos in text[0..len): returns its length
- * (0 at the end) and sets *start; *pos moves past it. Tokens are separated
- * by spaces and tabs. Inline: it runs for every token of a position line.
- */
-static inline size_t
-fb_proto_token(const char *text, size_t len, size_t *pos, size_t *start)
-{
-	size_t i = *pos;
-
-	while (i < len && (text[i] == ' ' || text[i] == '\t'))
-		i++;
-	*start = i;
-	while (i < len && text[i] != ' ' && text[i] != '\t')
-		i++;
-	*pos = i;
-	return i - *start;
-}
-
-/* True when the token text[start..start+n) equals word. Inline, so that
- * the length of a literal word is a constant: it runs for every token of
- * every engine line. */
-static inline bool
-fb_proto_is(const char *text, size_t start, size_t n, const char *word)
-{
-	size_t k = __builtin_strlen(word);
-	return k == n && __builtin_memcmp(text + start, word, k) == 0;
-}
 
 /* Likewise, ignoring ASCII case. */
 bool

@@ -86,3 +86,9 @@ fb_variant_at(size_t i)
 {
 	return i < fb_variant_count() ? &variants[i] : NULL;
 }
+
+size_t
+fb_variant_index(const struct fb_variant *v)
+{
+	return (size_t)(v - variants);
+}

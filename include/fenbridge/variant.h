@@ -52,10 +52,12 @@ fb_variant_find(const char *name, size_t n);
 const char *
 fb_variant_start_row(const struct fb_variant *v);
 
-/* The number of variants in the table and the i-th (for tests). */
+/* The number of variants in the table, the i-th, and v's index. */
 size_t
 fb_variant_count(void);
 const struct fb_variant *
 fb_variant_at(size_t i);
+size_t
+fb_variant_index(const struct fb_variant *v);
 
 #endif

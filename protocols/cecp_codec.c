@@ -1,0 +1,349 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The CECP codec (see cecp_codec.h). The engine forms come from the CECP
+ * spec (sections "Commands from the engine to xboard" and "Thinking
+ * Output") and from what Debian's engines write (GNU Chess 6's prompt and
+ * double announcement, Fairy-Max, Sjaak II, Fairy-Stockfish).
+ *
+ * No I/O and no allocation in this file.
+ */
+#include "cecp_codec.h"
+
+#include <string.h>
+
+#define NUMBER_MAX 1000000000000LL
+
+static bool
+starts(const char *text, size_t len, size_t at, const char *word)
+{
+	size_t k = strlen(word);
+
+	return len - at >= k && memcmp(text + at, word, k) == 0;
+}
+
+static bool
+is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+/* GNU Chess writes its prompt before lines: `White (1) : `, `Black (12) : `.
+ * Returns where the line proper starts (at when there is no prompt). */
+static size_t
+skip_prompt(const char *text, size_t len, size_t at)
+{
+	size_t i = at;
+
+	if (starts(text, len, i, "White (") || starts(text, len, i, "Black ("))
+		i += 7;
+	else
+		return at;
+	if (i == len || !is_digit(text[i]))
+		return at;
+	while (i < len && is_digit(text[i]))
+		i++;
+	if (!starts(text, len, i, ") :"))
+		return at;
+	i += 3;
+	while (i < len && fb_token_blank(text[i]))
+		i++;
+	return i;
+}
+
+/* A number with an optional sign and trailing '.' or '&' (some engines
+ * mark fail high/low so). */
+static bool
+read_number(const char *text, size_t start, size_t n, long long *v)
+{
+	size_t i = 0;
+	bool neg = false;
+
+	while (n > 0 && (text[start + n - 1] == '.' ||
+			 text[start + n - 1] == '&'))
+		n--;
+	if (n > 0 && (text[start] == '-' || text[start] == '+')) {
+		neg = text[start] == '-';
+		i = 1;
+	}
+	if (i == n)
+		return false;
+	*v = 0;
+	for (; i < n; i++) {
+		if (!is_digit(text[start + i]))
+			return false;
+		if (*v < NUMBER_MAX)
+			*v = *v * 10 + (text[start + i] - '0');
+	}
+	if (*v > NUMBER_MAX)
+		*v = NUMBER_MAX;
+	if (neg)
+		*v = -*v;
+	return true;
+}
+
+static int
+thinking_at(const char *text, size_t len, size_t pos,
+	    struct fb_cecp_thinking *t)
+{
+	long long f[4];
+	size_t start, n, tab;
+
+	for (int i = 0; i < 4; i++) {
+		n = fb_proto_token(text, len, &pos, &start);
+		if (!read_number(text, start, n, &f[i]))
+			return -1;
+	}
+	/* Newer engines add selective depth, speed, tbhits after a tab. */
+	for (tab = pos; tab < len && text[tab] != '\t'; tab++)
+		;
+	if (tab < len) {
+		size_t p2 = pos, s2;
+		long long extra;
+		while (p2 < tab && (n = fb_proto_token(text, tab, &p2, &s2)) > 0 &&
+		       read_number(text, s2, n, &extra))
+			;
+		if (p2 >= tab)
+			pos = tab;
+	}
+	t->ply = f[0];
+	t->score = f[1];
+	t->time_cs = f[2];
+	t->nodes = f[3];
+	t->pv = fb_span_rest(text, len, pos);
+	return 0;
+}
+
+int
+fb_cecp_parse_thinking(const char *text, size_t len,
+		       struct fb_cecp_thinking *t)
+{
+	return thinking_at(text, len, 0, t);
+}
+
+/* The last word of text[0..len), after a blank or a colon: what an Error
+ * line rejects (`Error (unknown command): post`). */
+static struct fb_span
+last_word(const char *text, size_t len)
+{
+	size_t e = len, b;
+
+	while (e > 0 && fb_token_blank(text[e - 1]))
+		e--;
+	b = e;
+	while (b > 0 && !fb_token_blank(text[b - 1]) && text[b - 1] != ':')
+		b--;
+	return (struct fb_span){b, e - b};
+}
+
+static const char *const tells[] = {
+	"telluser", "tellusererror", "tellopponent", "tellothers", "tellall",
+	"tellics", "tellicsnoalias", "askuser",
+};
+
+void
+fb_cecp_parse_engine(const char *text, size_t len, struct fb_cecp_line *l)
+{
+	size_t pos, start, n, p2, s2;
+	long long num;
+
+	memset(l, 0, sizeof *l);
+	pos = 0;
+	while (pos < len && fb_token_blank(text[pos]))
+		pos++;
+	pos = skip_prompt(text, len, pos);
+	l->start = pos;
+	n = fb_proto_token(text, len, &pos, &start);
+	l->word = (struct fb_span){start, n};
+	if (n == 0)
+		return;
+	if (fb_proto_is(text, start, n, "feature")) {
+		l->kind = FB_CECP_E_FEATURE;
+		l->arg = fb_span_rest(text, len, pos);
+		return;
+	}
+	if (fb_proto_is(text, start, n, "move")) {
+		n = fb_proto_token(text, len, &pos, &start);
+		l->kind = FB_CECP_E_MOVE;
+		l->form = FB_CECP_MOVE_CMD;
+		l->arg = (struct fb_span){start, n};
+		return;
+	}
+	if (starts(text, len, start, "My move is")) {
+		pos = start + 10;
+		while (pos < len && (text[pos] == ':' || fb_token_blank(text[pos])))
+			pos++;
+		n = fb_proto_token(text, len, &pos, &start);
+		l->kind = FB_CECP_E_MOVE;
+		l->form = FB_CECP_MOVE_MYMOVE;
+		l->arg = (struct fb_span){start, n};
+		return;
+	}
+	if (fb_proto_is(text, start, n, "pong")) {
+		n = fb_proto_token(text, len, &pos, &start);
+		l->kind = FB_CECP_E_PONG;
+		l->arg = (struct fb_span){start, n};
+		return;
+	}
+	if (fb_proto_is(text, start, n, "1-0") ||
+	    fb_proto_is(text, start, n, "0-1") ||
+	    fb_proto_is(text, start, n, "1/2-1/2")) {
+		l->kind = FB_CECP_E_RESULT;
+		l->arg = fb_span_rest(text, len, start);
+		return;
+	}
+	if (fb_proto_is(text, start, n, "resign")) {
+		l->kind = FB_CECP_E_RESIGN;
+		return;
+	}
+	if (fb_proto_is(text, start, n, "offer")) {
+		l->kind = FB_CECP_E_DRAW;
+		return;
+	}
+	if (fb_proto_is(text, start, n, "setup")) {
+		/* Skip the optional (PIECES) and WxH+S_PARENT tokens: the FEN
+		 * is the first token holding a '/' (its board). */
+		while ((n = fb_proto_token(text, len, &pos, &start)) > 0 &&
+		       memchr(text + start, '/', n) == NULL)
+			;
+		if (n > 0) {
+			l->kind = FB_CECP_E_SETUP;
+			l->arg = fb_span_rest(text, len, start);
+		}
+		return;
+	}
+	for (size_t i = 0; i < sizeof tells / sizeof tells[0]; i++)
+		if (fb_proto_is(text, start, n, tells[i])) {
+			l->kind = FB_CECP_E_TELL;
+			l->tellusererror = i == 1;
+			l->arg = fb_span_rest(text, len, pos);
+			return;
+		}
+	if (starts(text, len, start, "Error")) {
+		l->kind = FB_CECP_E_ERROR;
+		l->arg = last_word(text, len);
+		return;
+	}
+	if (starts(text, len, start, "Illegal move")) {
+		l->kind = FB_CECP_E_ILLEGAL;
+		l->arg = last_word(text, len);
+		return;
+	}
+	/* "N. ... M" (also "N ... M"), before thinking: its second token is
+	 * no number. */
+	p2 = pos;
+	if (read_number(text, start, n, &num) &&
+	    fb_proto_token(text, len, &p2, &s2) == 3 &&
+	    memcmp(text + s2, "...", 3) == 0) {
+		n = fb_proto_token(text, len, &p2, &start);
+		if (n > 0) {
+			l->kind = FB_CECP_E_MOVE;
+			l->form = FB_CECP_MOVE_OLD;
+			l->arg = (struct fb_span){start, n};
+			return;
+		}
+	}
+	if (thinking_at(text, len, l->start, &l->think) == 0)
+		l->kind = FB_CECP_E_THINKING;
+}
+
+bool
+fb_cecp_next_feature(const char *text, size_t len, size_t *pos,
+		     struct fb_cecp_feature *f)
+{
+	size_t i = *pos;
+
+	if (i == 0) {
+		size_t start;
+		fb_proto_token(text, len, &i, &start); /* feature */
+	}
+	while (i < len) {
+		size_t key;
+		while (i < len && fb_token_blank(text[i]))
+			i++;
+		key = i;
+		while (i < len && text[i] != '=' && !fb_token_blank(text[i]))
+			i++;
+		if (i >= len || text[i] != '=')
+			continue;
+		f->key = (struct fb_span){key, i - key};
+		f->quoted = false;
+		f->value.off = ++i;
+		if (i < len && text[i] == '"') {
+			f->quoted = true;
+			f->value.off = ++i;
+			while (i < len && text[i] != '"')
+				i++;
+			f->value.len = i - f->value.off;
+			if (i < len)
+				i++;
+		} else {
+			while (i < len && !fb_token_blank(text[i]))
+				i++;
+			f->value.len = i - f->value.off;
+		}
+		f->pair = (struct fb_span){key, i - key};
+		*pos = i;
+		return true;
+	}
+	*pos = len;
+	return false;
+}
+
+bool
+fb_cecp_feature_flag(const char *text, const struct fb_cecp_feature *f,
+		     bool *valid)
+{
+	bool one = f->value.len == 1 && text[f->value.off] == '1';
+	bool zero = f->value.len == 1 && text[f->value.off] == '0';
+
+	if (valid != NULL)
+		*valid = one || zero;
+	return one;
+}
+
+static const struct {
+	const char *word;
+	enum fb_cecp_gui kind;
+} gui_words[] = {
+	{"xboard", FB_CECP_G_XBOARD},	  {"protover", FB_CECP_G_PROTOVER},
+	{"accepted", FB_CECP_G_ACCEPTED}, {"rejected", FB_CECP_G_REJECTED},
+	{"new", FB_CECP_G_NEW},		  {"variant", FB_CECP_G_VARIANT},
+	{"quit", FB_CECP_G_QUIT},	  {"random", FB_CECP_G_RANDOM},
+	{"force", FB_CECP_G_FORCE},	  {"go", FB_CECP_G_GO},
+	{"playother", FB_CECP_G_PLAYOTHER}, {"white", FB_CECP_G_WHITE},
+	{"black", FB_CECP_G_BLACK},	  {"level", FB_CECP_G_LEVEL},
+	{"st", FB_CECP_G_ST},		  {"sd", FB_CECP_G_SD},
+	{"nps", FB_CECP_G_NPS},		  {"time", FB_CECP_G_TIME},
+	{"otim", FB_CECP_G_OTIM},	  {"usermove", FB_CECP_G_USERMOVE},
+	{"?", FB_CECP_G_MOVENOW},	  {"ping", FB_CECP_G_PING},
+	{"draw", FB_CECP_G_DRAW},	  {"result", FB_CECP_G_RESULT},
+	{"setboard", FB_CECP_G_SETBOARD}, {"edit", FB_CECP_G_EDIT},
+	{"hint", FB_CECP_G_HINT},	  {"bk", FB_CECP_G_BK},
+	{"undo", FB_CECP_G_UNDO},	  {"remove", FB_CECP_G_REMOVE},
+	{"hard", FB_CECP_G_HARD},	  {"easy", FB_CECP_G_EASY},
+	{"post", FB_CECP_G_POST},	  {"nopost", FB_CECP_G_NOPOST},
+	{"analyze", FB_CECP_G_ANALYZE},	  {"exit", FB_CECP_G_EXIT},
+	{"name", FB_CECP_G_NAME},	  {"rating", FB_CECP_G_RATING},
+	{"ics", FB_CECP_G_ICS},		  {"computer", FB_CECP_G_COMPUTER},
+	{"pause", FB_CECP_G_PAUSE},	  {"resume", FB_CECP_G_RESUME},
+	{"memory", FB_CECP_G_MEMORY},	  {"cores", FB_CECP_G_CORES},
+	{"egtpath", FB_CECP_G_EGTPATH},	  {"option", FB_CECP_G_OPTION},
+	{".", FB_CECP_G_DOT},
+};
+
+void
+fb_cecp_parse_gui(const char *text, size_t len, struct fb_cecp_command *c)
+{
+	size_t pos = 0, start, n = fb_proto_token(text, len, &pos, &start);
+
+	c->kind = FB_CECP_G_OTHER;
+	c->word = (struct fb_span){start, n};
+	c->arg = fb_span_rest(text, len, pos);
+	for (size_t i = 0; n > 0 && i < sizeof gui_words / sizeof gui_words[0];
+	     i++)
+		if (text[start] == gui_words[i].word[0] &&
+		    fb_proto_is(text, start, n, gui_words[i].word)) {
+			c->kind = gui_words[i].kind;
+			return;
+		}
+}

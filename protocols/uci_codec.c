@@ -1,0 +1,491 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The UCI codec (see uci_codec.h): UCI spec of April 2006, "Engine to GUI"
+ * (id, uciok, readyok, bestmove, info, option) and "GUI to engine" (uci,
+ * debug, isready, setoption, register, ucinewgame, position, go, stop,
+ * ponderhit, quit). Unknown tokens are skipped, as the spec asks.
+ *
+ * No I/O and no allocation in this file.
+ */
+#include "uci_codec.h"
+
+#include <string.h>
+
+#define INFO_MAX 1000000000000000LL
+#define GO_MAX 1000000000000LL
+
+/* The first token of a line is word: what fb_proto_token and fb_proto_is
+ * would say, without splitting the line. */
+static bool
+first_is(const char *text, size_t len, size_t start, const char *word)
+{
+	size_t k = __builtin_strlen(word);
+
+	return len - start >= k && __builtin_memcmp(text + start, word, k) == 0 &&
+	       (len - start == k || fb_token_blank(text[start + k]));
+}
+
+enum fb_uci_engine
+fb_uci_engine_kind(const char *text, size_t len, size_t *start)
+{
+	size_t i = 0;
+
+	while (i < len && fb_token_blank(text[i]))
+		i++;
+	*start = i;
+	if (i == len)
+		return FB_UCI_E_OTHER;
+	switch (text[i]) {
+	case 'i':
+		if (first_is(text, len, i, "info"))
+			return FB_UCI_E_INFO;
+		if (first_is(text, len, i, "id"))
+			return FB_UCI_E_ID;
+		break;
+	case 'b':
+		if (first_is(text, len, i, "bestmove"))
+			return FB_UCI_E_BESTMOVE;
+		break;
+	case 'o':
+		if (first_is(text, len, i, "option"))
+			return FB_UCI_E_OPTION;
+		break;
+	case 'u':
+		if (first_is(text, len, i, "uciok"))
+			return FB_UCI_E_UCIOK;
+		break;
+	case 'r':
+		if (first_is(text, len, i, "readyok"))
+			return FB_UCI_E_READYOK;
+		break;
+	}
+	return FB_UCI_E_OTHER;
+}
+
+int
+fb_uci_parse_id(const char *text, size_t len, struct fb_uci_id *id)
+{
+	size_t pos = 0, start, n;
+
+	memset(id, 0, sizeof *id);
+	fb_proto_token(text, len, &pos, &start); /* id */
+	n = fb_proto_token(text, len, &pos, &start);
+	id->name = fb_proto_is(text, start, n, "name");
+	id->author = fb_proto_is(text, start, n, "author");
+	if (!id->name && !id->author)
+		return -1;
+	id->value = fb_span_rest(text, len, pos);
+	return 0;
+}
+
+static bool
+option_key(const char *text, size_t start, size_t n)
+{
+	return fb_proto_is(text, start, n, "type") ||
+	       fb_proto_is(text, start, n, "default") ||
+	       fb_proto_is(text, start, n, "min") ||
+	       fb_proto_is(text, start, n, "max") ||
+	       fb_proto_is(text, start, n, "var");
+}
+
+/* The value after a keyword: its words up to the next keyword; *pos moves
+ * there. */
+static struct fb_span
+option_value(const char *text, size_t len, size_t *pos)
+{
+	size_t p = *pos, start, n;
+	struct fb_span v = {*pos, 0};
+	bool any = false;
+
+	while ((n = fb_proto_token(text, len, &p, &start)) > 0 &&
+	       !option_key(text, start, n)) {
+		if (!any)
+			v.off = start;
+		any = true;
+		v.len = start + n - v.off;
+		*pos = p;
+	}
+	return v; /* empty: at the end of the keyword */
+}
+
+static enum fb_uci_type
+option_type(const char *text, struct fb_span t)
+{
+	if (fb_span_is(text, t, "check"))
+		return FB_UCI_T_CHECK;
+	if (fb_span_is(text, t, "spin"))
+		return FB_UCI_T_SPIN;
+	if (fb_span_is(text, t, "combo"))
+		return FB_UCI_T_COMBO;
+	if (fb_span_is(text, t, "button"))
+		return FB_UCI_T_BUTTON;
+	if (fb_span_is(text, t, "string"))
+		return FB_UCI_T_STRING;
+	return FB_UCI_T_UNKNOWN;
+}
+
+int
+fb_uci_parse_option(const char *text, size_t len, struct fb_uci_option *o)
+{
+	size_t pos = 0, start, n;
+	bool typed = false;
+
+	memset(o, 0, sizeof *o);
+	fb_proto_token(text, len, &pos, &start); /* option */
+	n = fb_proto_token(text, len, &pos, &start);
+	if (!fb_proto_is(text, start, n, "name"))
+		return -1;
+	while ((n = fb_proto_token(text, len, &pos, &start)) > 0 &&
+	       !fb_proto_is(text, start, n, "type")) {
+		if (o->name.len == 0)
+			o->name.off = start;
+		o->name.len = start + n - o->name.off;
+	}
+	if (o->name.len == 0 || n == 0)
+		return -1;
+	pos = start;
+	while ((n = fb_proto_token(text, len, &pos, &start)) > 0) {
+		struct fb_span v = option_value(text, len, &pos);
+		if (fb_proto_is(text, start, n, "type")) {
+			o->type_word = v;
+			o->type = option_type(text, v);
+			typed = true;
+		} else if (fb_proto_is(text, start, n, "default")) {
+			o->def = v;
+			o->has_default = true;
+		} else if (fb_proto_is(text, start, n, "min")) {
+			o->min = v;
+		} else if (fb_proto_is(text, start, n, "max")) {
+			o->max = v;
+		} else if (fb_proto_is(text, start, n, "var")) {
+			if (o->nvars == 0)
+				o->vars = fb_span_rest(text, len, start);
+			if (o->nvars < FB_UCI_VARS_MAX)
+				o->var[o->nvars] = v;
+			o->nvars++;
+		}
+	}
+	return typed ? 0 : -1;
+}
+
+/* A decimal with an optional sign at text[start..start+n): digits up to the
+ * first other byte; clamped. */
+static long long
+number(const char *text, size_t start, size_t n, long long max)
+{
+	long long v = 0;
+	bool neg = n > 0 && text[start] == '-';
+
+	for (size_t i = neg || (n > 0 && text[start] == '+'); i < n; i++) {
+		char c = text[start + i];
+		if (c < '0' || c > '9')
+			break;
+		if (v > max / 10) {
+			v = max;
+			break;
+		}
+		v = v * 10 + (c - '0');
+	}
+	if (v > max)
+		v = max;
+	return neg ? -v : v;
+}
+
+/* The keywords of UCI `info` (the spec's list, and wdl). */
+static bool
+info_key(const char *text, size_t start, size_t n)
+{
+	switch (text[start]) {
+	case 'c':
+		return fb_proto_is(text, start, n, "cpuload") ||
+		       fb_proto_is(text, start, n, "currmove") ||
+		       fb_proto_is(text, start, n, "currmovenumber") ||
+		       fb_proto_is(text, start, n, "currline");
+	case 'd':
+		return fb_proto_is(text, start, n, "depth");
+	case 'h':
+		return fb_proto_is(text, start, n, "hashfull");
+	case 'm':
+		return fb_proto_is(text, start, n, "multipv");
+	case 'n':
+		return fb_proto_is(text, start, n, "nodes") ||
+		       fb_proto_is(text, start, n, "nps");
+	case 'p':
+		return fb_proto_is(text, start, n, "pv");
+	case 'r':
+		return fb_proto_is(text, start, n, "refutation");
+	case 's':
+		return fb_proto_is(text, start, n, "score") ||
+		       fb_proto_is(text, start, n, "seldepth") ||
+		       fb_proto_is(text, start, n, "sbhits") ||
+		       fb_proto_is(text, start, n, "string");
+	case 't':
+		return fb_proto_is(text, start, n, "time") ||
+		       fb_proto_is(text, start, n, "tbhits");
+	case 'w':
+		return fb_proto_is(text, start, n, "wdl");
+	}
+	return false;
+}
+
+/* The tokens from *pos up to the next keyword; *pos moves to that
+ * keyword. */
+static struct fb_span
+info_moves(const char *text, size_t len, size_t *pos)
+{
+	size_t p = *pos, start, n;
+	struct fb_span s = {*pos, 0};
+	bool any = false;
+
+	while ((n = fb_proto_token(text, len, &p, &start)) > 0 &&
+	       !info_key(text, start, n)) {
+		if (!any)
+			s.off = start;
+		any = true;
+		s.len = start + n - s.off;
+		*pos = p;
+	}
+	return s;
+}
+
+void
+fb_uci_parse_info(const char *text, size_t len, struct fb_uci_info *in)
+{
+	size_t pos = 0, start, n, s2, k;
+
+	memset(in, 0, sizeof *in);
+	fb_proto_token(text, len, &pos, &start); /* info */
+	while ((n = fb_proto_token(text, len, &pos, &start)) > 0) {
+		int which = -1;
+		switch (text[start]) {
+		case 'd':
+			if (fb_proto_is(text, start, n, "depth")) {
+				k = fb_proto_token(text, len, &pos, &s2);
+				in->depth = number(text, s2, k, INFO_MAX);
+				in->have |= FB_INFO_DEPTH;
+			}
+			continue;
+		case 's':
+			if (fb_proto_is(text, start, n, "score")) {
+				k = fb_proto_token(text, len, &pos, &s2);
+				in->mate = fb_proto_is(text, s2, k, "mate");
+				k = fb_proto_token(text, len, &pos, &s2);
+				in->score = number(text, s2, k, INFO_MAX);
+				in->have |= FB_INFO_SCORE;
+			} else if (fb_proto_is(text, start, n, "string")) {
+				in->string = fb_span_rest(text, len, pos);
+				in->have |= FB_INFO_STRING;
+				return; /* free text to the end of the line */
+			}
+			continue;
+		case 't':
+			if (fb_proto_is(text, start, n, "time")) {
+				k = fb_proto_token(text, len, &pos, &s2);
+				in->time = number(text, s2, k, INFO_MAX);
+				in->have |= FB_INFO_TIME;
+			}
+			continue;
+		case 'n':
+			if (fb_proto_is(text, start, n, "nodes")) {
+				k = fb_proto_token(text, len, &pos, &s2);
+				in->nodes = number(text, s2, k, INFO_MAX);
+				in->have |= FB_INFO_NODES;
+			}
+			continue;
+		case 'p':
+			if (fb_proto_is(text, start, n, "pv"))
+				which = FB_UCI_PV;
+			break;
+		case 'r':
+			if (fb_proto_is(text, start, n, "refutation"))
+				which = FB_UCI_REFUTATION;
+			break;
+		case 'c':
+			if (fb_proto_is(text, start, n, "currmove")) {
+				which = FB_UCI_CURRMOVE;
+			} else if (fb_proto_is(text, start, n, "currline")) {
+				size_t p2 = pos;
+				k = fb_proto_token(text, len, &p2, &s2);
+				if (k > 0 && text[s2] >= '0' && text[s2] <= '9')
+					pos = p2; /* the optional cpunr */
+				which = FB_UCI_CURRLINE;
+			}
+			break;
+		}
+		if (which >= 0)
+			in->moves[which] = info_moves(text, len, &pos);
+	}
+}
+
+int
+fb_uci_parse_bestmove(const char *text, size_t len, struct fb_uci_bestmove *b)
+{
+	size_t pos = 0, start, n;
+
+	memset(b, 0, sizeof *b);
+	fb_proto_token(text, len, &pos, &start); /* bestmove */
+	n = fb_proto_token(text, len, &pos, &start);
+	if (n == 0)
+		return -1;
+	b->move = (struct fb_span){start, n};
+	n = fb_proto_token(text, len, &pos, &start);
+	if (fb_proto_is(text, start, n, "ponder")) {
+		n = fb_proto_token(text, len, &pos, &start);
+		b->ponder = (struct fb_span){start, n};
+	}
+	return 0;
+}
+
+static const struct {
+	const char *word;
+	enum fb_uci_gui kind;
+} gui_words[] = {
+	{"uci", FB_UCI_G_UCI},
+	{"debug", FB_UCI_G_DEBUG},
+	{"isready", FB_UCI_G_ISREADY},
+	{"setoption", FB_UCI_G_SETOPTION},
+	{"register", FB_UCI_G_REGISTER},
+	{"ucinewgame", FB_UCI_G_UCINEWGAME},
+	{"position", FB_UCI_G_POSITION},
+	{"go", FB_UCI_G_GO},
+	{"stop", FB_UCI_G_STOP},
+	{"ponderhit", FB_UCI_G_PONDERHIT},
+	{"quit", FB_UCI_G_QUIT},
+};
+
+enum fb_uci_gui
+fb_uci_gui_kind(const char *text, size_t len, size_t *start)
+{
+	size_t pos = 0, n = fb_proto_token(text, len, &pos, start);
+
+	for (size_t i = 0; n > 0 && i < sizeof gui_words / sizeof gui_words[0];
+	     i++)
+		if (text[*start] == gui_words[i].word[0] &&
+		    fb_proto_is(text, *start, n, gui_words[i].word))
+			return gui_words[i].kind;
+	return FB_UCI_G_OTHER;
+}
+
+int
+fb_uci_parse_setoption(const char *text, size_t len,
+		       struct fb_uci_setoption *s)
+{
+	size_t pos = 0, start, n;
+
+	memset(s, 0, sizeof *s);
+	fb_proto_token(text, len, &pos, &start); /* setoption */
+	n = fb_proto_token(text, len, &pos, &start);
+	if (!fb_proto_is(text, start, n, "name"))
+		return -1;
+	while ((n = fb_proto_token(text, len, &pos, &start)) > 0) {
+		if (fb_proto_is(text, start, n, "value")) {
+			s->has_value = true;
+			s->value = fb_span_rest(text, len, pos);
+			break;
+		}
+		if (s->name.len == 0)
+			s->name.off = start;
+		s->name.len = start + n - s->name.off;
+	}
+	return s->name.len > 0 ? 0 : -1;
+}
+
+int
+fb_uci_parse_position(const char *text, size_t len, struct fb_uci_position *p)
+{
+	size_t pos = 0, start, n;
+
+	memset(p, 0, sizeof *p);
+	fb_proto_token(text, len, &pos, &start); /* position */
+	n = fb_proto_token(text, len, &pos, &start);
+	if (fb_proto_is(text, start, n, "startpos")) {
+		p->startpos = true;
+		p->base_end = pos;
+	} else if (fb_proto_is(text, start, n, "fen")) {
+		while ((n = fb_proto_token(text, len, &pos, &start)) > 0 &&
+		       !fb_proto_is(text, start, n, "moves")) {
+			if (p->fen.len == 0)
+				p->fen.off = start;
+			p->fen.len = start + n - p->fen.off;
+		}
+		if (p->fen.len == 0)
+			return -1;
+		p->base_end = p->fen.off + p->fen.len;
+		if (n > 0) {
+			p->has_moves = true;
+			p->moves = pos;
+			return 0;
+		}
+		p->moves = p->base_end;
+		return 0;
+	} else {
+		return -1;
+	}
+	n = fb_proto_token(text, len, &pos, &start);
+	p->has_moves = fb_proto_is(text, start, n, "moves");
+	p->moves = p->has_moves ? pos : p->base_end;
+	return 0;
+}
+
+static bool
+go_key(const char *text, size_t start, size_t n)
+{
+	static const char *const keys[] = {
+		"searchmoves", "ponder", "wtime", "btime", "winc", "binc",
+		"movestogo", "depth", "nodes", "mate", "movetime", "infinite"};
+
+	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+		if (fb_proto_is(text, start, n, keys[i]))
+			return true;
+	return false;
+}
+
+void
+fb_uci_parse_go(const char *text, size_t len, struct fb_uci_go *g)
+{
+	static const char *const keys[] = {"wtime", "btime", "winc", "binc",
+					   "movestogo", "movetime", "depth",
+					   "nodes", "mate"};
+	long long *vals[] = {&g->wtime,	    &g->btime,	  &g->winc,
+			     &g->binc,	    &g->movestogo, &g->movetime,
+			     &g->depth,	    &g->nodes,	  &g->mate};
+	size_t pos = 0, start, n;
+
+	memset(g, 0, sizeof *g);
+	g->wtime = g->btime = g->movetime = g->depth = g->nodes = g->mate = -1;
+	fb_proto_token(text, len, &pos, &start); /* go */
+	while ((n = fb_proto_token(text, len, &pos, &start)) > 0) {
+		if (fb_proto_is(text, start, n, "infinite")) {
+			g->infinite = true;
+			continue;
+		}
+		if (fb_proto_is(text, start, n, "ponder")) {
+			g->ponder = true;
+			continue;
+		}
+		if (fb_proto_is(text, start, n, "searchmoves")) {
+			size_t p = pos, s2, k;
+			g->searchmoves = (struct fb_span){pos, 0};
+			while ((k = fb_proto_token(text, len, &p, &s2)) > 0 &&
+			       !go_key(text, s2, k)) {
+				if (g->searchmoves.len == 0)
+					g->searchmoves.off = s2;
+				g->searchmoves.len = s2 + k - g->searchmoves.off;
+				pos = p;
+			}
+			continue;
+		}
+		for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+			size_t p2 = pos, s2, k;
+			if (!fb_proto_is(text, start, n, keys[i]))
+				continue;
+			k = fb_proto_token(text, len, &p2, &s2);
+			if (k > 0 && ((text[s2] >= '0' && text[s2] <= '9') ||
+				      text[s2] == '-' || text[s2] == '+')) {
+				*vals[i] = number(text, s2, k, GO_MAX);
+				pos = p2;
+			}
+			break;
+		}
+	}
+}

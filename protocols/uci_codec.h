@@ -1,0 +1,176 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The UCI codec: each side of the protocol (UCI spec, April 2006) read once
+ * into small events. A line is first classified by its first token, which
+ * costs no split of the line (engines flood their GUI with `info`); the
+ * parsers below then read the fields a pair needs, as spans of the line, so
+ * that a rewrite splices them back byte for byte. No pair tokenizes a UCI
+ * line itself.
+ *
+ * Pure code: no I/O, no allocation.
+ */
+#ifndef FB_UCI_CODEC_H
+#define FB_UCI_CODEC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "token.h"
+
+/* ---- engine to GUI ---- */
+
+enum fb_uci_engine {
+	FB_UCI_E_OTHER,    /* no UCI command (a banner, an empty line) */
+	FB_UCI_E_ID,       /* id name ... / id author ... */
+	FB_UCI_E_OPTION,   /* option name ... type ... */
+	FB_UCI_E_INFO,     /* info ... */
+	FB_UCI_E_BESTMOVE, /* bestmove M [ponder P] */
+	FB_UCI_E_UCIOK,
+	FB_UCI_E_READYOK,
+};
+
+/* The kind of an engine line from its first token; *start is where that
+ * token begins (after leading blanks). */
+enum fb_uci_engine
+fb_uci_engine_kind(const char *text, size_t len, size_t *start);
+
+struct fb_uci_id {
+	bool name;            /* id name (else id author, or neither) */
+	bool author;
+	struct fb_span value; /* to the end of the line, blanks trimmed */
+};
+
+/* `id name X` / `id author X`: returns 0, or -1 when it is neither. */
+int
+fb_uci_parse_id(const char *text, size_t len, struct fb_uci_id *id);
+
+enum fb_uci_type {
+	FB_UCI_T_UNKNOWN,
+	FB_UCI_T_CHECK,
+	FB_UCI_T_SPIN,
+	FB_UCI_T_COMBO,
+	FB_UCI_T_BUTTON,
+	FB_UCI_T_STRING,
+};
+
+#define FB_UCI_VARS_MAX 64
+
+struct fb_uci_option {
+	struct fb_span name;   /* its words up to `type` */
+	enum fb_uci_type type;
+	struct fb_span type_word;
+	struct fb_span def, min, max; /* each value's words up to a keyword */
+	struct fb_span vars;   /* from the first `var` to the end: the list */
+	size_t nvars;          /* all of them; the first FB_UCI_VARS_MAX: */
+	struct fb_span var[FB_UCI_VARS_MAX];
+	bool has_default;      /* `default` was there (an empty string's
+				  value may be empty) */
+};
+
+/* `option name N type T [default D] [min A] [max B] [var V]...`: returns
+ * 0, or -1 when there is no name or no type (the option is malformed). */
+int
+fb_uci_parse_option(const char *text, size_t len, struct fb_uci_option *o);
+
+/* Fields of an info line that carry moves. */
+enum fb_uci_moves {
+	FB_UCI_PV,
+	FB_UCI_CURRMOVE,
+	FB_UCI_REFUTATION,
+	FB_UCI_CURRLINE,
+	FB_UCI_NMOVES,
+};
+
+enum fb_uci_info_have {
+	FB_INFO_DEPTH = 1,
+	FB_INFO_SCORE = 2,
+	FB_INFO_TIME = 4,
+	FB_INFO_NODES = 8,
+	FB_INFO_STRING = 16,
+};
+
+struct fb_uci_info {
+	unsigned have; /* enum fb_uci_info_have bits */
+	long long depth, time, nodes;
+	long long score; /* centipawns, or moves to mate with mate */
+	bool mate;
+	/* The moves after pv, currmove, refutation, currline (after its
+	 * optional cpu number): the tokens up to the next keyword. */
+	struct fb_span moves[FB_UCI_NMOVES];
+	struct fb_span string; /* info string: the text to the end */
+};
+
+/* Reads an info line (one pass). Numbers that are not numbers read as 0;
+ * they are clamped to +-10^15. */
+void
+fb_uci_parse_info(const char *text, size_t len, struct fb_uci_info *in);
+
+struct fb_uci_bestmove {
+	struct fb_span move, ponder; /* ponder.len 0: none */
+};
+
+/* `bestmove M [ponder P]`: returns 0, or -1 without a move. */
+int
+fb_uci_parse_bestmove(const char *text, size_t len,
+		      struct fb_uci_bestmove *b);
+
+/* ---- GUI to engine ---- */
+
+enum fb_uci_gui {
+	FB_UCI_G_OTHER,
+	FB_UCI_G_UCI,
+	FB_UCI_G_DEBUG,
+	FB_UCI_G_ISREADY,
+	FB_UCI_G_SETOPTION,
+	FB_UCI_G_REGISTER,
+	FB_UCI_G_UCINEWGAME,
+	FB_UCI_G_POSITION,
+	FB_UCI_G_GO,
+	FB_UCI_G_STOP,
+	FB_UCI_G_PONDERHIT,
+	FB_UCI_G_QUIT,
+};
+
+enum fb_uci_gui
+fb_uci_gui_kind(const char *text, size_t len, size_t *start);
+
+struct fb_uci_setoption {
+	struct fb_span name;  /* its words up to `value` */
+	struct fb_span value; /* to the end, blanks trimmed; len 0: none */
+	bool has_value;
+};
+
+/* `setoption name N [value V]`: returns 0, or -1 without a name. */
+int
+fb_uci_parse_setoption(const char *text, size_t len,
+		       struct fb_uci_setoption *s);
+
+struct fb_uci_position {
+	bool startpos;
+	struct fb_span fen;  /* the FEN's tokens (fen), blanks inside kept */
+	size_t base_end;     /* end of `startpos` / the FEN's last token */
+	bool has_moves;      /* the `moves` keyword is there */
+	size_t moves;        /* right after `moves` (or base_end) */
+};
+
+/* `position startpos|fen FEN [moves M...]`: returns 0, or -1 when it is
+ * neither (or fen has no FEN). */
+int
+fb_uci_parse_position(const char *text, size_t len,
+		      struct fb_uci_position *p);
+
+struct fb_uci_go {
+	/* -1: not given (wtime, btime, movetime, depth, nodes, mate);
+	 * 0 for winc, binc, movestogo */
+	long long wtime, btime, winc, binc, movestogo, movetime, depth, nodes,
+		mate;
+	bool infinite, ponder;
+	struct fb_span searchmoves; /* the tokens after it, to a keyword */
+};
+
+/* Reads a go line; unknown tokens are skipped; numbers are clamped to
+ * +-10^12 (a trillion ms is 31 years). */
+void
+fb_uci_parse_go(const char *text, size_t len, struct fb_uci_go *g);
+
+#endif
