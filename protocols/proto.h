@@ -13,9 +13,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "fenbridge/filter.h"
-#include "fenbridge/quirk.h"
 #include "fenbridge/variant.h"
+#include "quirk.h"
+#include "session.h"
 
 /* The pairs (one file each). */
 extern const struct fb_pair fb_pair_uci;

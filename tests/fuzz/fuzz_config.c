@@ -27,7 +27,7 @@
  */
 #include <stdbool.h>
 
-#include "fenbridge/config.h"
+#include "config.h"
 #include "fuzz_common.h"
 
 #define MAX_WORDS 64

@@ -33,9 +33,9 @@
  */
 #include <stdbool.h>
 
-#include "fenbridge/filter.h"
 #include "fenbridge/line.h"
 #include "fuzz_common.h"
+#include "session.h"
 
 enum { TO_ENGINE, TO_GUI };
 

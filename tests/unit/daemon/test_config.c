@@ -20,8 +20,9 @@
 
 #include <cmocka.h>
 
-#include "fenbridge/config.h"
+#include "config.h"
 #include "fenbridge/error.h"
+#include "session.h"
 
 #define N_ELEMS(a) (sizeof(a) / sizeof((a)[0]))
 #define MAX_ARGS 16

@@ -23,8 +23,8 @@
 
 #include <cmocka.h>
 
-#include "fenbridge/filter.h"
 #include "fenbridge/variant.h"
+#include "session.h"
 
 /* The variant in play when the variant table knows it, else NULL. */
 static const struct fb_variant *

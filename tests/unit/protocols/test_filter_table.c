@@ -36,7 +36,7 @@
 
 #include <cmocka.h>
 
-#include "fenbridge/filter.h"
+#include "session.h"
 
 #define N_ELEMS(a) (sizeof(a) / sizeof((a)[0]))
 

@@ -17,7 +17,7 @@
 
 #include <cmocka.h>
 
-#include "fenbridge/filter.h"
+#include "session.h"
 
 #define MAX_OUT (128 * 1024)
 
