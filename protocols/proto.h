@@ -2,7 +2,8 @@
 /*
  * What the protocol files share, private to protocols/: tokens, editing a
  * line, translating a FEN inside a line, following a move and rewriting a
- * castle, reports and lines of fenbridge's own. src/ never includes this.
+ * castle, reports and lines of fenbridge's own. Nothing outside protocols/
+ * includes this.
  *
  * No I/O: output goes through the caller's sink.
  */
