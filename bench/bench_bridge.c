@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Benchmark of the bridge (src/bridge.c, the line framer, the filters)
+ * Benchmark of the bridge (src/daemon/bridge.c, the line framer, the filters)
  * against two minimal relays, all measured in one run so that the ratios
  * come from the same machine and the same moment.
  *

@@ -17,9 +17,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "fenbridge/filter.h"
+#include "session.h"
 #include "fenbridge/game.h"
-#include "fenbridge/quirk.h"
+#include "quirk.h"
 #include "fenbridge/variant.h"
 #include "token.h"
 

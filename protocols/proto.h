@@ -2,7 +2,8 @@
 /*
  * What the protocol files share, private to protocols/: tokens, editing a
  * line, translating a FEN inside a line, following a move and rewriting a
- * castle, reports and lines of fenbridge's own. src/ never includes this.
+ * castle, reports and lines of fenbridge's own. Nothing outside protocols/
+ * includes this.
  *
  * No I/O: output goes through the caller's sink.
  */
@@ -13,9 +14,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "fenbridge/filter.h"
-#include "fenbridge/quirk.h"
 #include "fenbridge/variant.h"
+#include "quirk.h"
+#include "session.h"
 #include "token.h"
 
 /* The pairs (one file each). */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * perft_driver: fenbridge's move generator (src/movegen.c) in the shape of
+ * perft_driver: the move generator (src/chess/movegen.c) in the shape of
  * an engine's `go perft N`, for perft_engines.py to compare with stockfish
  * and fairy-stockfish move by move.
  *

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""fenbridge's legal moves (src/movegen.c) against real engines' perft.
+"""fenbridge's legal moves (src/chess/movegen.c) against real engines' perft.
 
 Usage: perft_engines.py PERFT_DRIVER [--seed N] [--n8 N] [--n10 N]
                                      [--depth D] [--verbose]

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fenbridge/filter.h"
+#include "session.h"
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

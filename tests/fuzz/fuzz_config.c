@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * fuzz_config: the config parsers (src/config.c) on arbitrary text.
+ * fuzz_config: the config parsers (src/daemon/config.c) on arbitrary text.
  *
  * The input, NUL-terminated (an embedded NUL ends the text), is parsed as
  * an INI file with fb_config_parse_ini (its folder: "" , "/etc/fenbridge"
@@ -27,7 +27,7 @@
  */
 #include <stdbool.h>
 
-#include "fenbridge/config.h"
+#include "config.h"
 #include "fuzz_common.h"
 
 #define MAX_WORDS 64

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * fuzz_fen: the FEN parser and printer (src/fen.c) on arbitrary bytes.
+ * fuzz_fen: the FEN parser and printer (src/chess/fen.c) on arbitrary bytes.
  *
  * The whole input is the FEN text. For every style (X-FEN with no, 's' or
  * 'm' prefix, e.p. kept or not; Shredder-FEN) it checks:

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * fuzz_game: game tracking (src/game.c) on positions from FENs and on
+ * fuzz_game: game tracking (src/chess/game.c) on positions from FENs and on
  * arbitrary move tokens.
  *
  * Input: a first line that is a FEN, or "startpos", "capablanca" or

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * fuzz_line: the line framer (src/line.c).
+ * fuzz_line: the line framer (src/chess/line.c).
  *
  * The input is pushed through fresh framers in several ways: in one push;
  * one byte at a time; in pieces whose lengths come from the input's first

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * fuzz_movegen: legal moves and SAN (src/movegen.c) on positions from FENs
- * and games played from them.
+ * fuzz_movegen: legal moves and SAN (src/chess/movegen.c) on positions from
+ * FENs and games played from them.
  *
  * Input: a first line that is a FEN, or "capablanca" or "gothic" (any
  * other line that is not a valid FEN: the normal start position); then

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * fuzz_pgn: the PGN/EPD/FEN file scanner (src/pgn.c), above all its PGN tag
+ * fuzz_pgn: PGN/EPD/FEN file scanner (src/chess/pgn.c), above all its PGN tag
  * scanner. The first input byte picks the format (auto, fen, epd, pgn), the
  * selection, the dialect and the buffer's size (256 bytes, to reach the
  * overlong paths, or 64 KiB); the rest is the file. Properties:

@@ -2,8 +2,8 @@
 /*
  * fuzz_translate: the filter with a GUI and an engine of any protocols,
  * the translating pairs included (protocols/xboard_uci.c,
- * protocols/uci_xboard.c) and the engine-protocol probe (src/filter.c), fed
- * a session from both sides through the line framers, with the timer
+ * protocols/uci_xboard.c) and the engine-protocol probe (protocols/session.c),
+ * fed a session from both sides through the line framers, with the timer
  * running out where the input says.
  *
  * Input: a first line whose first two bytes, each taken ^ '0' (so "00"
@@ -26,9 +26,9 @@
  */
 #include <stdbool.h>
 
-#include "fenbridge/filter.h"
 #include "fenbridge/line.h"
 #include "fuzz_common.h"
+#include "session.h"
 
 enum { TO_ENGINE, TO_GUI };
 

@@ -19,8 +19,8 @@
  */
 #include <stdbool.h>
 
-#include "fenbridge/filter.h"
 #include "fuzz_common.h"
+#include "session.h"
 
 /* The handshake's option block is the biggest output of one line: 64
  * options of up to 800 bytes. */

@@ -14,7 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "fenbridge/filter.h"
+#include "session.h"
 
 #define SCRIPT_MAX (64 * 1024)
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Unit tests of legal moves and SAN (src/movegen.c): perft counts of
+ * Unit tests of legal moves and SAN (src/chess/movegen.c): perft counts of
  * published positions (the standard start, the classic suite with
  * Kiwipete, Chess960 positions of the chessprogramming wiki list as
  * Ethereal's fischer.epd has them, 10x8 positions counted by

@@ -14,8 +14,12 @@
 #include <stddef.h>
 
 #include "fenbridge/fen.h"
-#include "fenbridge/filter.h"
+#include "fenbridge/game.h"
 #include "fenbridge/pgn.h"
+
+/* The engine options read from [options] and the like: a session type
+ * (session.h), which config.c fills; a pointer here needs no more. */
+struct fb_engine_option;
 
 #define FB_CONFIG_DEFAULT_GRACE_MS 5000
 

@@ -17,7 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "fenbridge/config.h"
+#include "config.h"
 #include "fenbridge/pgn.h"
 #include "platform.h"
 

@@ -21,8 +21,8 @@
 
 #include <cmocka.h>
 
-#include "fenbridge/filter.h"
 #include "script.h"
+#include "session.h"
 
 static void
 start(struct script *s, enum fb_notation engine_fen)

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Unit tests of game tracking (src/game.c): recognising castling moves in
+ * Unit tests of game tracking (src/chess/game.c): recognising castling moves in
  * the three notations (king takes own rook, king move, O-O) on 8x8, Chess960
  * and 10x8 boards; what is not castling; writing a castling move in each
  * notation; playing moves (castling, lost rights, en passant, promotion, the

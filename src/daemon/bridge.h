@@ -4,7 +4,7 @@
 
 #include <stddef.h>
 
-#include "fenbridge/config.h"
+#include "config.h"
 
 /*
  * Runs the bridge for cfg until the engine has exited and everything it

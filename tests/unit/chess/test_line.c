@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Unit tests of the line framer (src/line.c): LF, CRLF and lone-CR lines,
+ * Unit tests of the line framer (src/chess/line.c): LF, CRLF and lone-CR lines,
  * the terminator handed on with its line, CRLF split between pushes
  * (FB_LINE_CONT), lines over the cap (FB_LINE_RAW pieces, then resync), the
  * unterminated last line, empty lines and NUL bytes.

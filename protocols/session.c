@@ -8,7 +8,7 @@
  *
  * No I/O in this file: output goes through the caller's sink.
  */
-#include "fenbridge/filter.h"
+#include "session.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Unit tests of the settings (src/config.c): the bridge's command line, the
+ * Unit tests of settings (src/daemon/config.c): the bridge's command line, the
  * INI text, `fenbridge convert`'s command line, and the option tables that
  * drive all three and --help.
  *
@@ -20,8 +20,9 @@
 
 #include <cmocka.h>
 
-#include "fenbridge/config.h"
+#include "config.h"
 #include "fenbridge/error.h"
+#include "session.h"
 
 #define N_ELEMS(a) (sizeof(a) / sizeof((a)[0]))
 #define MAX_ARGS 16

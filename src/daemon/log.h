@@ -8,8 +8,8 @@
 
 #include <stddef.h>
 
-#include "fenbridge/config.h"
-#include "fenbridge/filter.h"
+#include "config.h"
+#include "session.h"
 
 /* Direction tags: what fenbridge got from the GUI, sent to the engine, ... */
 #define FB_TAG_GUI_IN "gui>"

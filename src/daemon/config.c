@@ -12,7 +12,7 @@
  * No I/O in this file: the caller reads the INI file into a string and
  * prints what the parsers and fb_config_print_help return.
  */
-#include "fenbridge/config.h"
+#include "config.h"
 
 #include <assert.h>
 #include <getopt.h>
@@ -27,6 +27,7 @@
 #include "fenbridge/game.h"
 #include "fenbridge/variant.h"
 #include "platform.h"
+#include "session.h"
 
 /* Enough for both tables; parse_table asserts it. */
 #define MAX_OPTIONS 24

@@ -33,10 +33,10 @@
 
 #include <uv.h>
 
-#include "fenbridge/filter.h"
 #include "fenbridge/line.h"
 #include "log.h"
 #include "platform.h"
+#include "session.h"
 
 /* Larger than a pipe holds (64 KiB): a read that does not fill the buffer
  * tells libuv the pipe is drained, sparing a read that would only say

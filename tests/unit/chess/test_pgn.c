@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Unit tests of the PGN/EPD/FEN file scanner (src/pgn.c): FEN tags
+ * Unit tests of the PGN/EPD/FEN file scanner (src/chess/pgn.c): FEN tags
  * translated and nothing else touched (CRLF, Latin-1, a byte-order mark,
  * comments that look like tags), SetUp added, the Variant tag, --select,
  * EPD operations, format detection, diagnostics with line and game, bounded

@@ -17,8 +17,8 @@
 
 #include <cmocka.h>
 
-#include "fenbridge/filter.h"
 #include "script.h"
+#include "session.h"
 
 /* Runs script through a UCI-GUI/XBoard-engine filter with opt's extras and
  * returns the transcript (static). */

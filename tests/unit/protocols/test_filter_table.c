@@ -36,7 +36,7 @@
 
 #include <cmocka.h>
 
-#include "fenbridge/filter.h"
+#include "session.h"
 
 #define N_ELEMS(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -214,7 +214,7 @@ static const struct row uci_rows[] = {
 	{"uci config-hidden option not shown", U, CFG, .setup = SETUP("G uci"),
 	 .dir = 'E', .in = "option name Ponder type check default false\n",
 	 .want = ""},
-	/* fb_filter_option matches option names in any case (filter.h). */
+	/* fb_filter_option matches option names in any case (session.h). */
 	{"uci config-hidden option any case", U, CFG, .setup = SETUP("G uci"),
 	 .dir = 'E', .in = "option name ponder type check default false\n",
 	 .want = ""},
@@ -895,7 +895,7 @@ static const struct row reanchor_rows[] = {
 };
 
 /*
- * The quirk table and what is learnt at run time (src/quirk.c,
+ * The quirk table and what is learnt at run time (protocols/quirk.c,
  * protocols/xboard.c).
  */
 static const struct row quirk_rows[] = {

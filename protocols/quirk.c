@@ -5,7 +5,7 @@
  *
  * No I/O in this file.
  */
-#include "fenbridge/quirk.h"
+#include "quirk.h"
 
 #include <string.h>
 #include <strings.h>

@@ -17,9 +17,9 @@
 #include <unistd.h>
 
 #include "bridge.h"
+#include "config.h"
 #include "convert.h"
 #include "fb_version.h"
-#include "fenbridge/config.h"
 #include "log.h"
 #include "platform.h"
 
