@@ -1,0 +1,373 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The per-side codecs (protocols/uci_codec.c, protocols/cecp_codec.c): every
+ * line form the pairs rely on, read into events whose spans are checked as
+ * the exact bytes of the line they name. Lines are taken from real engines
+ * and GUIs (Stockfish 15.1, Fairy-Stockfish, GNU Chess 6 in XBoard mode,
+ * Sjaak II, cutechess, XBoard) and from the specs.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "cecp_codec.h"
+#include "uci_codec.h"
+
+#define N_ELEMS(a) (sizeof(a) / sizeof((a)[0]))
+
+/* The bytes a span names, checked against what is expected (NULL: the
+ * span is empty). */
+static void
+span_equal(const char *line, struct fb_span s, const char *want)
+{
+	if (want == NULL) {
+		if (s.len != 0)
+			fail_msg("'%s': expected no span, got '%.*s'", line,
+				 (int)s.len, line + s.off);
+		return;
+	}
+	if (s.len != strlen(want) || memcmp(line + s.off, want, s.len) != 0)
+		fail_msg("'%s': expected '%s', got '%.*s'", line, want,
+			 (int)s.len, line + s.off);
+}
+
+static void
+test_codec_uci_engine_kinds(void **state)
+{
+	static const struct {
+		const char *line;
+		enum fb_uci_engine kind;
+	} cases[] = {
+		{"info depth 1", FB_UCI_E_INFO},
+		{"  info string x", FB_UCI_E_INFO},
+		{"id name Stockfish 15.1", FB_UCI_E_ID},
+		{"bestmove e2e4 ponder e7e5", FB_UCI_E_BESTMOVE},
+		{"option name Hash type spin", FB_UCI_E_OPTION},
+		{"uciok", FB_UCI_E_UCIOK},
+		{"readyok", FB_UCI_E_READYOK},
+		{"informative", FB_UCI_E_OTHER},
+		{"idle", FB_UCI_E_OTHER},
+		{"Stockfish 15.1 by the Stockfish developers", FB_UCI_E_OTHER},
+		{"", FB_UCI_E_OTHER},
+		{"uciokay", FB_UCI_E_OTHER},
+	};
+
+	(void)state;
+	for (size_t i = 0; i < N_ELEMS(cases); i++) {
+		size_t start;
+		enum fb_uci_engine k = fb_uci_engine_kind(
+			cases[i].line, strlen(cases[i].line), &start);
+		if (k != cases[i].kind)
+			fail_msg("'%s': kind %d, expected %d", cases[i].line, k,
+				 cases[i].kind);
+	}
+}
+
+static void
+test_codec_uci_option_spin_and_combo(void **state)
+{
+	const char *spin = "option name Skill Level type spin default 20 min 0 "
+			   "max 20";
+	const char *combo = "option name UCI_Variant type combo default chess "
+			    "var chess var chess960 var crazyhouse";
+	const char *str = "option name SyzygyPath type string default <empty>";
+	const char *bad = "option name Hash";
+	struct fb_uci_option o;
+
+	(void)state;
+	assert_int_equal(fb_uci_parse_option(spin, strlen(spin), &o), 0);
+	span_equal(spin, o.name, "Skill Level");
+	assert_int_equal(o.type, FB_UCI_T_SPIN);
+	span_equal(spin, o.def, "20");
+	span_equal(spin, o.min, "0");
+	span_equal(spin, o.max, "20");
+	assert_int_equal(o.nvars, 0);
+
+	assert_int_equal(fb_uci_parse_option(combo, strlen(combo), &o), 0);
+	span_equal(combo, o.name, "UCI_Variant");
+	assert_int_equal(o.type, FB_UCI_T_COMBO);
+	span_equal(combo, o.def, "chess");
+	assert_int_equal(o.nvars, 3);
+	span_equal(combo, o.var[1], "chess960");
+	span_equal(combo, o.vars, "var chess var chess960 var crazyhouse");
+
+	assert_int_equal(fb_uci_parse_option(str, strlen(str), &o), 0);
+	assert_int_equal(o.type, FB_UCI_T_STRING);
+	span_equal(str, o.def, "<empty>");
+
+	assert_int_equal(fb_uci_parse_option(bad, strlen(bad), &o), -1);
+}
+
+static void
+test_codec_uci_info_fields_and_moves(void **state)
+{
+	const char *line = "info depth 12 seldepth 17 multipv 1 score cp -31 "
+			   "nodes 123456 nps 99 time 250 pv e1h1 e8a8 d2d4";
+	const char *mate = "info depth 9 score mate -3 time 5 pv g1h1";
+	const char *cur = "info currmove e1g1 currmovenumber 2";
+	const char *line2 = "info currline 1 e2e4 e7e5 refutation d1h5 g8f6";
+	const char *str = "info string NNUE evaluation enabled pv e2e4";
+	struct fb_uci_info in;
+
+	(void)state;
+	fb_uci_parse_info(line, strlen(line), &in);
+	assert_int_equal(in.depth, 12);
+	assert_int_equal(in.score, -31);
+	assert_false(in.mate);
+	assert_int_equal(in.nodes, 123456);
+	assert_int_equal(in.time, 250);
+	assert_int_equal(in.have, FB_INFO_DEPTH | FB_INFO_SCORE |
+					  FB_INFO_TIME | FB_INFO_NODES);
+	span_equal(line, in.moves[FB_UCI_PV], "e1h1 e8a8 d2d4");
+	span_equal(line, in.moves[FB_UCI_CURRMOVE], NULL);
+
+	fb_uci_parse_info(mate, strlen(mate), &in);
+	assert_true(in.mate);
+	assert_int_equal(in.score, -3);
+	span_equal(mate, in.moves[FB_UCI_PV], "g1h1");
+
+	fb_uci_parse_info(cur, strlen(cur), &in);
+	span_equal(cur, in.moves[FB_UCI_CURRMOVE], "e1g1");
+	assert_int_equal(in.have, 0);
+
+	fb_uci_parse_info(line2, strlen(line2), &in);
+	span_equal(line2, in.moves[FB_UCI_CURRLINE], "e2e4 e7e5");
+	span_equal(line2, in.moves[FB_UCI_REFUTATION], "d1h5 g8f6");
+
+	/* free text to the end: a pv inside it is no pv */
+	fb_uci_parse_info(str, strlen(str), &in);
+	span_equal(str, in.string, "NNUE evaluation enabled pv e2e4");
+	span_equal(str, in.moves[FB_UCI_PV], NULL);
+}
+
+static void
+test_codec_uci_bestmove_and_id(void **state)
+{
+	const char *b1 = "bestmove e1h1 ponder e8g8";
+	const char *b2 = "bestmove (none)";
+	const char *b3 = "bestmove";
+	const char *id = "id name  Toga II 3.0  ";
+	struct fb_uci_bestmove b;
+	struct fb_uci_id i;
+
+	(void)state;
+	assert_int_equal(fb_uci_parse_bestmove(b1, strlen(b1), &b), 0);
+	span_equal(b1, b.move, "e1h1");
+	span_equal(b1, b.ponder, "e8g8");
+	assert_int_equal(fb_uci_parse_bestmove(b2, strlen(b2), &b), 0);
+	span_equal(b2, b.move, "(none)");
+	span_equal(b2, b.ponder, NULL);
+	assert_int_equal(fb_uci_parse_bestmove(b3, strlen(b3), &b), -1);
+	assert_int_equal(fb_uci_parse_id(id, strlen(id), &i), 0);
+	assert_true(i.name);
+	span_equal(id, i.value, "Toga II 3.0");
+}
+
+static void
+test_codec_uci_gui_commands(void **state)
+{
+	const char *set = "setoption name UCI_Chess960 value True ";
+	const char *btn = "setoption name Clear Hash";
+	const char *p1 = "position startpos moves e2e4 e7e5";
+	const char *p2 = "position fen  bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/"
+			 "NPP1P1PP/BQ1BNRKR w HFhf - 2 9 moves g1h1";
+	const char *p3 = "position fen 8/8 w";
+	const char *p4 = "position fen";
+	const char *go = "go wtime 1000 btime -5 winc 10 movestogo 7 "
+			 "searchmoves e1h1 e2e4 infinite";
+	struct fb_uci_setoption s;
+	struct fb_uci_position p;
+	struct fb_uci_go g;
+	size_t start;
+
+	(void)state;
+	assert_int_equal(fb_uci_gui_kind(p1, strlen(p1), &start),
+			 FB_UCI_G_POSITION);
+	assert_int_equal(fb_uci_gui_kind("stopped", 7, &start), FB_UCI_G_OTHER);
+	assert_int_equal(fb_uci_parse_setoption(set, strlen(set), &s), 0);
+	span_equal(set, s.name, "UCI_Chess960");
+	span_equal(set, s.value, "True");
+	assert_true(s.has_value);
+	assert_int_equal(fb_uci_parse_setoption(btn, strlen(btn), &s), 0);
+	span_equal(btn, s.name, "Clear Hash");
+	assert_false(s.has_value);
+
+	assert_int_equal(fb_uci_parse_position(p1, strlen(p1), &p), 0);
+	assert_true(p.startpos);
+	assert_true(p.has_moves);
+	assert_string_equal(p1 + p.moves, " e2e4 e7e5");
+	assert_int_equal(fb_uci_parse_position(p2, strlen(p2), &p), 0);
+	span_equal(p2, p.fen,
+		   "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w "
+		   "HFhf - 2 9");
+	assert_true(p.has_moves);
+	assert_string_equal(p2 + p.moves, " g1h1");
+	assert_int_equal(fb_uci_parse_position(p3, strlen(p3), &p), 0);
+	assert_false(p.has_moves);
+	assert_int_equal(p.moves, strlen(p3));
+	assert_int_equal(fb_uci_parse_position(p4, strlen(p4), &p), -1);
+
+	fb_uci_parse_go(go, strlen(go), &g);
+	assert_int_equal(g.wtime, 1000);
+	assert_int_equal(g.btime, -5);
+	assert_int_equal(g.winc, 10);
+	assert_int_equal(g.binc, 0);
+	assert_int_equal(g.movestogo, 7);
+	assert_int_equal(g.movetime, -1);
+	assert_true(g.infinite);
+	span_equal(go, g.searchmoves, "e1h1 e2e4");
+}
+
+static void
+test_codec_cecp_engine_forms(void **state)
+{
+	static const struct {
+		const char *line;
+		enum fb_cecp_engine kind;
+		const char *arg; /* NULL: not checked */
+		int form;
+	} cases[] = {
+		{"move e2e4", FB_CECP_E_MOVE, "e2e4", FB_CECP_MOVE_CMD},
+		{"move O-O", FB_CECP_E_MOVE, "O-O", FB_CECP_MOVE_CMD},
+		{"My move is: Nf3", FB_CECP_E_MOVE, "Nf3", FB_CECP_MOVE_MYMOVE},
+		{"My move is : g1f3", FB_CECP_E_MOVE, "g1f3",
+		 FB_CECP_MOVE_MYMOVE},
+		{"1. ... g1f3", FB_CECP_E_MOVE, "g1f3", FB_CECP_MOVE_OLD},
+		{"12 ... e7e5", FB_CECP_E_MOVE, "e7e5", FB_CECP_MOVE_OLD},
+		{"White (1) : feature done=0", FB_CECP_E_FEATURE, "done=0", 0},
+		{"Black (12) : move e7e5", FB_CECP_E_MOVE, "e7e5",
+		 FB_CECP_MOVE_CMD},
+		{"pong 7", FB_CECP_E_PONG, "7", 0},
+		{"1-0 {White mates}", FB_CECP_E_RESULT, "1-0 {White mates}", 0},
+		{"1/2-1/2 {Stalemate}", FB_CECP_E_RESULT, NULL, 0},
+		{"resign", FB_CECP_E_RESIGN, NULL, 0},
+		{"offer draw", FB_CECP_E_DRAW, NULL, 0},
+		{"Error (unknown command): post", FB_CECP_E_ERROR, "post", 0},
+		{"Error (unkown command): O-O", FB_CECP_E_ERROR, "O-O", 0},
+		{"Illegal move (no such piece): e1h1", FB_CECP_E_ILLEGAL, "e1h1",
+		 0},
+		{"Illegal move: e9e4", FB_CECP_E_ILLEGAL, "e9e4", 0},
+		{"telluser hello world", FB_CECP_E_TELL, "hello world", 0},
+		{"setup (PNBRQKpnbrqk) 8x8+0_fairy rnbqkbnr/pppppppp/8/8/8/8/"
+		 "PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+		 FB_CECP_E_SETUP,
+		 "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 0},
+		{"7 31 150 12345 Nf3 Nc6 O-O", FB_CECP_E_THINKING, NULL, 0},
+		{"# a comment", FB_CECP_E_OTHER, NULL, 0},
+		{"White (1) : ", FB_CECP_E_OTHER, NULL, 0},
+		{"Fairy-Max 5.0b by H.G. Muller", FB_CECP_E_OTHER, NULL, 0},
+	};
+
+	(void)state;
+	for (size_t i = 0; i < N_ELEMS(cases); i++) {
+		struct fb_cecp_line l;
+		const char *t = cases[i].line;
+		fb_cecp_parse_engine(t, strlen(t), &l);
+		if (l.kind != cases[i].kind)
+			fail_msg("'%s': kind %d, expected %d", t, l.kind,
+				 cases[i].kind);
+		if (cases[i].arg != NULL)
+			span_equal(t, l.arg, cases[i].arg);
+		if (l.kind == FB_CECP_E_MOVE && (int)l.form != cases[i].form)
+			fail_msg("'%s': form %d, expected %d", t, l.form,
+				 cases[i].form);
+	}
+}
+
+static void
+test_codec_cecp_thinking_with_extras(void **state)
+{
+	const char *t1 = "12& -45 1234 987654 21 5000 0\tNf3 Nc6";
+	const char *t2 = "9 100031 20 500 Qh5# ";
+	const char *t3 = "9 31 20 Nf3";
+	struct fb_cecp_line l;
+
+	(void)state;
+	fb_cecp_parse_engine(t1, strlen(t1), &l);
+	assert_int_equal(l.kind, FB_CECP_E_THINKING);
+	assert_int_equal(l.think.ply, 12);
+	assert_int_equal(l.think.score, -45);
+	assert_int_equal(l.think.time_cs, 1234);
+	assert_int_equal(l.think.nodes, 987654);
+	span_equal(t1, l.think.pv, "Nf3 Nc6");
+	fb_cecp_parse_engine(t2, strlen(t2), &l);
+	assert_int_equal(l.think.score, 100031);
+	span_equal(t2, l.think.pv, "Qh5#");
+	fb_cecp_parse_engine(t3, strlen(t3), &l);
+	assert_int_equal(l.kind, FB_CECP_E_OTHER);
+}
+
+static void
+test_codec_cecp_features(void **state)
+{
+	const char *f = "feature myname=\"GNU Chess 6.2.7\" setboard=1 "
+			"usermove=1 variants=\"normal,fischerandom\" junk "
+			"option=\"Hash -spin 32 1 1024\" done=1";
+	static const char *const keys[] = {"myname", "setboard", "usermove",
+					   "variants", "option", "done"};
+	static const char *const vals[] = {"GNU Chess 6.2.7", "1", "1",
+					   "normal,fischerandom",
+					   "Hash -spin 32 1 1024", "1"};
+	struct fb_cecp_feature ft;
+	size_t pos = 0, k = 0;
+	bool valid;
+
+	(void)state;
+	while (fb_cecp_next_feature(f, strlen(f), &pos, &ft)) {
+		assert_true(k < N_ELEMS(keys));
+		span_equal(f, ft.key, keys[k]);
+		span_equal(f, ft.value, vals[k]);
+		assert_int_equal(ft.quoted, vals[k][0] != '1');
+		k++;
+	}
+	assert_int_equal(k, N_ELEMS(keys));
+	pos = 0;
+	fb_cecp_next_feature("feature done=0", 14, &pos, &ft);
+	assert_false(fb_cecp_feature_flag("feature done=0", &ft, &valid));
+	assert_true(valid);
+}
+
+static void
+test_codec_cecp_gui_commands(void **state)
+{
+	const char *lv = "level 40 5:30 2";
+	const char *um = "usermove O-O-O";
+	const char *bare = "e2e4";
+	struct fb_cecp_command c;
+
+	(void)state;
+	fb_cecp_parse_gui(lv, strlen(lv), &c);
+	assert_int_equal(c.kind, FB_CECP_G_LEVEL);
+	span_equal(lv, c.arg, "40 5:30 2");
+	fb_cecp_parse_gui(um, strlen(um), &c);
+	assert_int_equal(c.kind, FB_CECP_G_USERMOVE);
+	span_equal(um, c.arg, "O-O-O");
+	fb_cecp_parse_gui(bare, strlen(bare), &c);
+	assert_int_equal(c.kind, FB_CECP_G_OTHER);
+	span_equal(bare, c.word, "e2e4");
+	fb_cecp_parse_gui("?", 1, &c);
+	assert_int_equal(c.kind, FB_CECP_G_MOVENOW);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_codec_uci_engine_kinds),
+		cmocka_unit_test(test_codec_uci_option_spin_and_combo),
+		cmocka_unit_test(test_codec_uci_info_fields_and_moves),
+		cmocka_unit_test(test_codec_uci_bestmove_and_id),
+		cmocka_unit_test(test_codec_uci_gui_commands),
+		cmocka_unit_test(test_codec_cecp_engine_forms),
+		cmocka_unit_test(test_codec_cecp_thinking_with_extras),
+		cmocka_unit_test(test_codec_cecp_features),
+		cmocka_unit_test(test_codec_cecp_gui_commands),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
