@@ -190,6 +190,40 @@ def t_ini():
                   "the INI's name and log (beside the INI) are used")
 
 
+def t_ini_toga2():
+    """The README's INI line as a Fritz user writes it: unquoted, a folder
+    with a space, nothing after the program; the renamed copy started with
+    no arguments."""
+    if not os.path.exists(TOGA):
+        check(False, "toga2.exe not built (%s)" % TOGA)
+        return
+    for how, engine in (("absolute", "@D@\\Engines\\Toga II\\toga2.exe"),
+                        ("relative", "..\\Engines\\Toga II\\toga2.exe")):
+        d = fresh("ini-toga2-" + how)
+        bindir = os.path.join(d, "Toga960")
+        os.makedirs(os.path.join(d, "Engines", "Toga II"))
+        os.makedirs(bindir)
+        shutil.copy(TOGA, os.path.join(d, "Engines", "Toga II", "toga2.exe"))
+        prog = os.path.join(bindir, "Toga960.exe")
+        shutil.copy(FB, prog)
+        ini = ("[fenbridge]\nengine = %s\nname = Toga II 960\n"
+               "engine-fen = xfen\ngui-fen = shredder\nlog = fenbridge.log\n"
+               % engine.replace("@D@", win(d)))
+        with open(os.path.join(bindir, "Toga960.ini"), "wb") as f:
+            f.write(ini.encode().replace(b"\n", b"\r\n"))
+        start = b"rnbnkbqr/pppppppp/8/8/8/8/PPPPPPPP/RNBNKBQR w "
+        rc, out, err, _ = gui([win(prog)], b"uci\nsetoption name UCI_Chess960"
+                              b" value true\nposition fen " + start +
+                              b"HAha - 0 1\nisready\nquit\n", cwd=d)
+        lg = read(os.path.join(bindir, "fenbridge.log"))
+        check(rc == 0 and b"id name Toga II 960" in out and
+              b"readyok" in out and
+              b">engine position fen " + start + b"KQkq - 0 1" in lg,
+              "Toga960.exe with no arguments: engine = %s (unquoted, a "
+              "space, nothing after) starts toga2.exe (rc %d, %r)" %
+              (engine.replace("@D@", "Z:\\..."), rc, (out + err)[-200:]))
+
+
 def t_grace():
     d = fresh("grace")
     ev = os.path.join(d, "ev.txt")
@@ -313,7 +347,7 @@ def main():
     t0 = time.monotonic()
     tests = [t_version, t_convert_file, lambda: t_relay(True),
              lambda: t_relay(False), t_spaces_and_folder, t_start_failures,
-             t_ini, t_grace,
+             t_ini, t_ini_toga2, t_grace,
              lambda: t_killed(FAKE, ["--hang-on-eof", "rec.txt"],
                               "fake_engine.exe"),
              t_toga2]
