@@ -92,6 +92,28 @@ def t_convert_file():
           "convert < file: translated, CRLF and LF kept: %r" % p.stdout)
 
 
+def t_convert_named_file():
+    """convert FILE: the file read in binary mode (CRLF kept byte for byte,
+    ^Z no end of file), under an ASCII name and under a Unicode one
+    (Cyrillic and CJK: no ANSI code page has both)."""
+    d = fresh("convert-named")
+    for base in ("games.fen", "партия 棋譜.fen"):
+        name = os.path.join(d, base)
+        with open(name, "wb") as f:
+            f.write(b"rn2k1r1/ppp1pp1p/3p2p1/5bn1/P7/2N2B2/1PPPPP2/2BNK1RR w "
+                    b"Gkq - 4 11\r\n\x1a\r\n"
+                    b"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 "
+                    b"1\r\n")
+        rc, out, err, _ = run([FB, "convert", "--to=shredder", win(name)])
+        check(rc == 1 and b"line 2, column 1: malformed FEN" in err and out ==
+              b"rn2k1r1/ppp1pp1p/3p2p1/5bn1/P7/2N2B2/1PPPPP2/2BNK1RR w Gga - "
+              b"4 11\r\n\x1a\r\n"
+              b"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1\r\n",
+              "convert FILE (%s, CRLF, ^Z): byte-exact (rc %d, %r, %r)" %
+              ("ASCII name" if base.isascii() else "Unicode name", rc, out,
+               err[-200:]))
+
+
 SHREDDER_960 = (b"position fen rn2k1r1/ppp1pp1p/3p2p1/5bn1/P7/2N2B2/1PPPPP2/"
                 b"2BNK1RR w Gga - 4 11")
 XFEN_960 = (b"position fen rn2k1r1/ppp1pp1p/3p2p1/5bn1/P7/2N2B2/1PPPPP2/"
@@ -345,7 +367,8 @@ def t_toga2():
 
 def main():
     t0 = time.monotonic()
-    tests = [t_version, t_convert_file, lambda: t_relay(True),
+    tests = [t_version, t_convert_file, t_convert_named_file,
+             lambda: t_relay(True),
              lambda: t_relay(False), t_spaces_and_folder, t_start_failures,
              t_ini, t_ini_toga2, t_grace,
              lambda: t_killed(FAKE, ["--hang-on-eof", "rec.txt"],
