@@ -184,6 +184,24 @@ def gui_quits_keeping_stdin_open(ctx):
 
 
 @test()
+def gui_quits_keeping_stdin_open_engine_status(ctx):
+    # The same with an engine that ignores quit and exits at EOF with 5:
+    # fenbridge closes the engine's stdin after quit and exits at once with
+    # the engine's status, whatever the GUI's stdin does (tests/wine checks
+    # the same of fenbridge.exe).
+    b = ctx.bridge(engine_opts=["--ignore-quit", "--eof-status=5"])
+    b.send(b"uci\n")
+    b.expect(b"uciok\n")
+    t0 = time.monotonic()
+    b.send(b"quit\n")
+    rc, rest = b.wait()
+    eq(rc, 5, "exit status")
+    eq(b.events()[1:], ["quit", "eof"], "engine events")
+    check(time.monotonic() - t0 < 2 * fbtest.SLOW,
+          "no waiting for the grace period or the GUI's stdin")
+
+
+@test()
 def gui_goes_away(ctx):
     # The GUI closes both pipes while the engine talks: fenbridge tells the
     # engine to quit and ends; nothing is left running.

@@ -259,6 +259,39 @@ def t_grace():
           "period (%.1f s, rc %d)" % (secs, rc))
 
 
+def t_quit_stdin_open(through_gui):
+    """The GUI sends quit and keeps stdin open while it waits for the
+    engine, fenbridge.exe, to exit (python-chess does; a Windows GUI that
+    waits too long kills it). The engine ignores quit and exits with 5 when
+    its stdin closes: fenbridge.exe must exit at once, with that status."""
+    how = "anonymous pipes" if through_gui else "Wine's Unix pipes"
+    d = fresh("quit-open-" + ("gui" if through_gui else "unix"))
+    p = subprocess.Popen(["wine"] + ([GUI] if through_gui else []) +
+                         [FB, "--", FAKE, "--ignore-quit", "--eof-status=5",
+                          win(os.path.join(d, "rec.txt"))],
+                         stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                         stderr=subprocess.DEVNULL, env=ENV, cwd=d)
+    p.stdin.write(b"uci\nquit\n")
+    p.stdin.flush()
+    t = time.monotonic()
+    try:
+        rc = p.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        rc = None
+    secs = time.monotonic() - t
+    p.stdin.close()
+    if rc is None:
+        try:
+            p.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            p.wait()
+    p.stdout.close()
+    check(rc == 5 and secs < 5,
+          "%s: quit with stdin left open: fenbridge.exe exits with the "
+          "engine's status (rc %s after %.1f s)" % (how, rc, secs))
+
+
 def t_killed(engine, args, name):
     """The GUI kills fenbridge.exe outright: the engine must die too."""
     d = fresh("kill-" + name)
@@ -371,6 +404,8 @@ def main():
              lambda: t_relay(True),
              lambda: t_relay(False), t_spaces_and_folder, t_start_failures,
              t_ini, t_ini_toga2, t_grace,
+             lambda: t_quit_stdin_open(True),
+             lambda: t_quit_stdin_open(False),
              lambda: t_killed(FAKE, ["--hang-on-eof", "rec.txt"],
                               "fake_engine.exe"),
              t_toga2]
