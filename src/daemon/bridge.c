@@ -105,6 +105,7 @@ struct endpoint {
 	bool open;    /* the stream handle needs closing */
 	bool reading;
 	bool eof;
+	bool fs_pending; /* a uv_fs_read of rreq is in libuv's thread pool */
 	union {
 		uv_handle_t handle;
 		uv_stream_t stream;
@@ -604,6 +605,7 @@ on_file_read(uv_fs_t *req)
 
 	uv_fs_req_cleanup(req);
 	ep->reading = false;
+	ep->fs_pending = false;
 	if (r > 0) {
 		ep->reading = true; /* got_data may pause us */
 		got_data(ep, ep->rbuf, (size_t)r);
@@ -628,6 +630,7 @@ start_reading(struct endpoint *ep)
 		ep->rreq.data = ep;
 		rc = uv_fs_read(ep->b->loop, &ep->rreq, ep->fd, &buf, 1, -1,
 				on_file_read);
+		ep->fs_pending = rc == 0;
 	} else if (ep->open) {
 		rc = uv_read_start(&ep->h.stream, on_alloc, on_read);
 	} else {
@@ -887,6 +890,15 @@ advance(struct fb_bridge *b, enum bridge_event ev)
 			return;
 		close_own_handles(b);
 		set_state(b, FB_ST_DONE, ev);
+		/* A GUI stdin served as a file (under Wine, a Unix pipe from a
+		 * Linux GUI) is read by a blocking read in libuv's thread
+		 * pool, which nothing interrupts: it would keep the loop, and
+		 * fenbridge, alive until the GUI writes or closes it, and a
+		 * GUI that waits for its engine to exit after quit would wait
+		 * for ever. The session is over: leave the loop, and let the
+		 * read end with the process (fb_bridge_run). */
+		if (b->gui_in.fs_pending)
+			uv_stop(b->loop);
 		fb_log_flush();
 	}
 }
@@ -1338,10 +1350,13 @@ own_handles_init(struct fb_bridge *b)
 int
 fb_bridge_run(const struct fb_config *cfg, char *why, size_t whylen)
 {
-	struct fb_bridge bridge, *b = &bridge;
+	/* Static: a read of the GUI's stdin left running at the end (see
+	 * advance) may still complete into them until the process exits. */
+	static struct fb_bridge bridge;
+	static uv_loop_t loop;
+	struct fb_bridge *b = &bridge;
 	struct fb_filter_options fopt = {0};
-	uv_loop_t loop;
-	int rc;
+	int alive, rc;
 
 	memset(b, 0, sizeof *b);
 	b->cfg = cfg;
@@ -1401,8 +1416,20 @@ fb_bridge_run(const struct fb_config *cfg, char *why, size_t whylen)
 		start_reading(&b->eng_err);
 		start_reading(&b->gui_in);
 	}
-	/* Returns once every handle is closed: the session is over. */
-	if (uv_run(&loop, UV_RUN_DEFAULT) != 0 || b->state != FB_ST_DONE)
+	/* Returns once every handle is closed: the session is over; or at
+	 * uv_stop in advance(), and then again if the GUI's read has ended
+	 * meanwhile, so that the closes still under way finish. */
+	do
+		alive = uv_run(&loop, UV_RUN_DEFAULT);
+	while (alive != 0 && b->state == FB_ST_DONE && !b->gui_in.fs_pending);
+	if (b->gui_in.fs_pending) {
+		/* The loop, the request and its buffer stay: the process
+		 * ends, and the blocked read with it. */
+		fb_log_msg(FB_LOG_DEBUG, "session done; the GUI's stdin is "
+			   "still open: not waiting for it");
+		return b->exit_code;
+	}
+	if (alive != 0 || b->state != FB_ST_DONE)
 		fb_log_msg(FB_LOG_ERROR, "the loop ended in state %s",
 			   state_name[b->state]);
 	rc = uv_loop_close(&loop);

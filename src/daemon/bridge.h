@@ -13,6 +13,10 @@
  * 1 if fenbridge itself failed. When the engine could not be started, why
  * (whylen bytes, at least 1) holds the message already logged, for the
  * caller to tell the GUI; otherwise why is "".
+ *
+ * Once per process: a read of the GUI's stdin that cannot be interrupted
+ * (Windows, a stdin libuv reads as a file) is left to end with the
+ * process, and the loop it reports to is this function's static storage.
  */
 int
 fb_bridge_run(const struct fb_config *cfg, char *why, size_t whylen);

@@ -14,7 +14,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "config.h"
@@ -184,7 +183,7 @@ convert_file(struct convert *cv, const char *path)
 		return;
 	}
 	cv->name = path;
-	fd = open(path, O_RDONLY);
+	fd = fb_platform_open_read(path);
 	if (fd < 0) {
 		flush_out(cv);
 		fprintf(stderr, "fenbridge convert: %s: %s\n", path,
@@ -217,9 +216,8 @@ convert_argument(struct convert *cv, const char *fen)
 static bool
 is_file(const char *arg)
 {
-	struct stat st;
-
-	return stat(arg, &st) == 0 || strpbrk(arg, " \t") == NULL;
+	return fb_platform_file_kind(arg) != FB_FILE_NONE ||
+	       strpbrk(arg, " \t") == NULL;
 }
 
 static int

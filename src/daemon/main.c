@@ -151,8 +151,37 @@ existing_program(char *path)
 }
 
 /*
+ * The program named by the first len bytes of an engine line, found on disk
+ * (an absolute path as it is, a relative one in config_dir): then cfg's
+ * engine_argv becomes it and the words of rest. Returns the program's
+ * allocated path, or NULL.
+ */
+static char *
+program_named(struct fb_config *cfg, const char *config_dir, const char *line,
+	      size_t len, const char *rest)
+{
+	char *word = malloc(len + 1), *path;
+
+	if (word == NULL)
+		return NULL;
+	memcpy(word, line, len);
+	word[len] = '\0';
+	path = fb_path_is_absolute(word)
+		       ? existing_program(strdup(word))
+		       : existing_program(join(config_dir, word, len));
+	free(word);
+	if (path != NULL && fb_config_set_engine(cfg, path, rest) < 0) {
+		free(path);
+		return NULL;
+	}
+	return path;
+}
+
+/*
  * An unquoted engine line in the INI file whose first word is no program:
- * `engine = C:\Engines\Toga II\toga2.exe`. Like CreateProcess with such a
+ * `engine = C:\Engines\Toga II\toga2.exe`. The whole line is tried first,
+ * as the program with no arguments (the README's own example, and what a
+ * user who pastes a path writes); then, like CreateProcess with such a
  * command line, the shortest run of words that names a program file is the
  * program, and the words after it are its arguments. Returns the program's
  * allocated path (and sets cfg's engine_argv), or NULL.
@@ -160,32 +189,24 @@ existing_program(char *path)
 static char *
 program_with_blanks(struct fb_config *cfg, const char *config_dir)
 {
-	const char *line = cfg->engine_line, *p;
+	const char *line = cfg->engine_line, *end, *p;
+	char *path;
 
 	while (*line == ' ' || *line == '\t')
 		line++;
 	if (strpbrk(line, "\"'") != NULL)
 		return NULL; /* quotes say where the program's name ends */
-	for (p = strpbrk(line, " \t"); p != NULL; p = strpbrk(p + 1, " \t")) {
-		size_t len = (size_t)(p - line);
-		char *word = malloc(len + 1), *path;
-		if (word == NULL)
-			return NULL;
-		memcpy(word, line, len);
-		word[len] = '\0';
-		path = fb_path_is_absolute(word)
-			       ? existing_program(strdup(word))
-			       : existing_program(join(config_dir, word, len));
-		free(word);
-		if (path != NULL) {
-			if (fb_config_set_engine(cfg, path, p) < 0) {
-				free(path);
-				return NULL;
-			}
-			return path;
-		}
-	}
-	return NULL;
+	end = line + strlen(line);
+	while (end > line && (end[-1] == ' ' || end[-1] == '\t'))
+		end--;
+	if (end == line)
+		return NULL;
+	path = program_named(cfg, config_dir, line, (size_t)(end - line), end);
+	for (p = strpbrk(line, " \t"); path == NULL && p != NULL && p < end;
+	     p = strpbrk(p + 1, " \t"))
+		path = program_named(cfg, config_dir, line, (size_t)(p - line),
+				     p);
+	return path;
 }
 
 /*

@@ -100,6 +100,12 @@ fb_platform_wait_stdin(int ms);
 FILE *
 fb_platform_fopen(const char *path, const char *mode);
 
+/* open() for reading a UTF-8 file name, in binary mode (on Windows no CRLF
+ * translation and no end at ^Z) and not inherited by the engine. Returns
+ * the descriptor, or -1 with errno set. */
+int
+fb_platform_open_read(const char *path);
+
 /* What is at path (a UTF-8 name). */
 enum fb_file_kind {
 	FB_FILE_NONE,  /* nothing, or it cannot be looked at: errno says */

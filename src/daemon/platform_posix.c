@@ -50,6 +50,12 @@ fb_platform_fopen(const char *path, const char *mode)
 	return fopen(path, m);
 }
 
+int
+fb_platform_open_read(const char *path)
+{
+	return open(path, O_RDONLY | O_CLOEXEC);
+}
+
 enum fb_file_kind
 fb_platform_file_kind(const char *path)
 {

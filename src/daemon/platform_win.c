@@ -132,6 +132,23 @@ fb_platform_fopen(const char *path, const char *mode)
 	return f;
 }
 
+int
+fb_platform_open_read(const char *path)
+{
+	wchar_t *wpath = wide(path);
+	int fd;
+
+	if (wpath == NULL) {
+		errno = EINVAL;
+		return -1;
+	}
+	/* The C library's open() takes the name in the ANSI code page and
+	 * reads in text mode (CRLF becomes LF, ^Z ends the file). */
+	fd = _wopen(wpath, _O_RDONLY | _O_BINARY | _O_NOINHERIT);
+	free(wpath);
+	return fd;
+}
+
 static void
 set_errno(DWORD e)
 {

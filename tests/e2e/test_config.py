@@ -106,6 +106,31 @@ def ini_beside_renamed_binary(ctx):
           "forced drop not logged")
 
 
+def unquoted_alone(ctx, absolute):
+    """The README's `engine = C:\\Engines\\Toga II\\toga2.exe`: unquoted,
+    with blanks, no arguments after it: the whole value is the program."""
+    engine = (os.path.join(ctx.path("eng dir"), "run engine.sh") if absolute
+              else "../eng dir/run engine.sh")
+    prog, _, _ = install(ctx, "[fenbridge]\nengine = %s\n" % engine)
+    b = start(ctx, prog)
+    b.send(b"uci\n")
+    out = b.expect(b"uciok\n")
+    check(b"id name fake" in out, "the engine did not start: %r" % out)
+    b.send(b"quit\n")
+    eq(b.wait()[0], 0, "exit status")
+    eq(b.recorded(), b"uci\nquit\n", "what the engine received")
+
+
+@test(timeout=15)
+def unquoted_absolute_path_with_blanks_alone(ctx):
+    unquoted_alone(ctx, True)
+
+
+@test(timeout=15)
+def unquoted_relative_path_with_blanks_alone(ctx):
+    unquoted_alone(ctx, False)
+
+
 @test(timeout=15)
 def broken_ini_names_its_line(ctx):
     ini = "[fenbridge]\nengine = ../x\nthis line has no equals sign\n"

@@ -153,21 +153,34 @@ def engine_exits_at_start(ctx):
     eq(rc, 4, "exit status")
 
 
-@test()
-def gui_closes_stdin(ctx):
-    # The engine gets quit and then EOF; fenbridge exits with its status.
+def ends_with_engine_status(ctx, end):
+    """An engine that ignores quit and exits with 5 at EOF: after end(b),
+    it gets quit and then EOF, and fenbridge exits at once with its
+    status."""
     b = ctx.bridge(engine_opts=["--ignore-quit", "--eof-status=5"])
     b.send(b"uci\n")
     b.expect(b"uciok\n")
     t0 = time.monotonic()
-    b.close_stdin()
+    end(b)
     rc, rest = b.wait()
     eq(rc, 5, "exit status")
-    eq(rest, b"", "GUI output after EOF")
+    eq(rest, b"", "GUI output after the end")
     eq(b.recorded(), b"uci\nquit\n", "what the engine received")
     eq(b.events()[1:], ["quit", "eof"], "engine events")
     check(time.monotonic() - t0 < 2 * fbtest.SLOW,
           "no waiting for the grace period")
+
+
+@test()
+def gui_closes_stdin(ctx):
+    ends_with_engine_status(ctx, lambda b: b.close_stdin())
+
+
+@test()
+def gui_quits_keeping_stdin_open_engine_status(ctx):
+    # The GUI waits for fenbridge's exit without closing stdin (tests/wine
+    # checks the same of fenbridge.exe).
+    ends_with_engine_status(ctx, lambda b: b.send(b"quit\n"))
 
 
 @test()

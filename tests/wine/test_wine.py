@@ -92,6 +92,28 @@ def t_convert_file():
           "convert < file: translated, CRLF and LF kept: %r" % p.stdout)
 
 
+def t_convert_named_file():
+    """convert FILE: the file read in binary mode (CRLF kept byte for byte,
+    ^Z no end of file), under an ASCII name and under a Unicode one
+    (Cyrillic and CJK: no ANSI code page has both)."""
+    d = fresh("convert-named")
+    for base in ("games.fen", "партия 棋譜.fen"):
+        name = os.path.join(d, base)
+        with open(name, "wb") as f:
+            f.write(b"rn2k1r1/ppp1pp1p/3p2p1/5bn1/P7/2N2B2/1PPPPP2/2BNK1RR w "
+                    b"Gkq - 4 11\r\n\x1a\r\n"
+                    b"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 "
+                    b"1\r\n")
+        rc, out, err, _ = run([FB, "convert", "--to=shredder", win(name)])
+        check(rc == 1 and b"line 2, column 1: malformed FEN" in err and out ==
+              b"rn2k1r1/ppp1pp1p/3p2p1/5bn1/P7/2N2B2/1PPPPP2/2BNK1RR w Gga - "
+              b"4 11\r\n\x1a\r\n"
+              b"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1\r\n",
+              "convert FILE (%s, CRLF, ^Z): byte-exact (rc %d, %r, %r)" %
+              ("ASCII name" if base.isascii() else "Unicode name", rc, out,
+               err[-200:]))
+
+
 SHREDDER_960 = (b"position fen rn2k1r1/ppp1pp1p/3p2p1/5bn1/P7/2N2B2/1PPPPP2/"
                 b"2BNK1RR w Gga - 4 11")
 XFEN_960 = (b"position fen rn2k1r1/ppp1pp1p/3p2p1/5bn1/P7/2N2B2/1PPPPP2/"
@@ -190,6 +212,40 @@ def t_ini():
                   "the INI's name and log (beside the INI) are used")
 
 
+def t_ini_toga2():
+    """The README's INI line as a Fritz user writes it: unquoted, a folder
+    with a space, nothing after the program; the renamed copy started with
+    no arguments."""
+    if not os.path.exists(TOGA):
+        check(False, "toga2.exe not built (%s)" % TOGA)
+        return
+    for how, engine in (("absolute", "@D@\\Engines\\Toga II\\toga2.exe"),
+                        ("relative", "..\\Engines\\Toga II\\toga2.exe")):
+        d = fresh("ini-toga2-" + how)
+        bindir = os.path.join(d, "Toga960")
+        os.makedirs(os.path.join(d, "Engines", "Toga II"))
+        os.makedirs(bindir)
+        shutil.copy(TOGA, os.path.join(d, "Engines", "Toga II", "toga2.exe"))
+        prog = os.path.join(bindir, "Toga960.exe")
+        shutil.copy(FB, prog)
+        ini = ("[fenbridge]\nengine = %s\nname = Toga II 960\n"
+               "engine-fen = xfen\ngui-fen = shredder\nlog = fenbridge.log\n"
+               % engine.replace("@D@", win(d)))
+        with open(os.path.join(bindir, "Toga960.ini"), "wb") as f:
+            f.write(ini.encode().replace(b"\n", b"\r\n"))
+        start = b"rnbnkbqr/pppppppp/8/8/8/8/PPPPPPPP/RNBNKBQR w "
+        rc, out, err, _ = gui([win(prog)], b"uci\nsetoption name UCI_Chess960"
+                              b" value true\nposition fen " + start +
+                              b"HAha - 0 1\nisready\nquit\n", cwd=d)
+        lg = read(os.path.join(bindir, "fenbridge.log"))
+        check(rc == 0 and b"id name Toga II 960" in out and
+              b"readyok" in out and
+              b">engine position fen " + start + b"KQkq - 0 1" in lg,
+              "Toga960.exe with no arguments: engine = %s (unquoted, a "
+              "space, nothing after) starts toga2.exe (rc %d, %r)" %
+              (engine.replace("@D@", "Z:\\..."), rc, (out + err)[-200:]))
+
+
 def t_grace():
     d = fresh("grace")
     ev = os.path.join(d, "ev.txt")
@@ -201,6 +257,39 @@ def t_grace():
     check(b"quit" in read(ev) and secs < 10,
           "engine that ignores quit and EOF: terminated after the grace "
           "period (%.1f s, rc %d)" % (secs, rc))
+
+
+def t_quit_stdin_open(through_gui):
+    """The GUI sends quit and keeps stdin open while it waits for the
+    engine, fenbridge.exe, to exit (python-chess does; a Windows GUI that
+    waits too long kills it). The engine ignores quit and exits with 5 when
+    its stdin closes: fenbridge.exe must exit at once, with that status."""
+    how = "anonymous pipes" if through_gui else "Wine's Unix pipes"
+    d = fresh("quit-open-" + ("gui" if through_gui else "unix"))
+    p = subprocess.Popen(["wine"] + ([GUI] if through_gui else []) +
+                         [FB, "--", FAKE, "--ignore-quit", "--eof-status=5",
+                          win(os.path.join(d, "rec.txt"))],
+                         stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                         stderr=subprocess.DEVNULL, env=ENV, cwd=d)
+    p.stdin.write(b"uci\nquit\n")
+    p.stdin.flush()
+    t = time.monotonic()
+    try:
+        rc = p.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        rc = None
+    secs = time.monotonic() - t
+    p.stdin.close()
+    if rc is None:
+        try:
+            p.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            p.wait()
+    p.stdout.close()
+    check(rc == 5 and secs < 5,
+          "%s: quit with stdin left open: fenbridge.exe exits with the "
+          "engine's status (rc %s after %.1f s)" % (how, rc, secs))
 
 
 def t_killed(engine, args, name):
@@ -311,9 +400,12 @@ def t_toga2():
 
 def main():
     t0 = time.monotonic()
-    tests = [t_version, t_convert_file, lambda: t_relay(True),
+    tests = [t_version, t_convert_file, t_convert_named_file,
+             lambda: t_relay(True),
              lambda: t_relay(False), t_spaces_and_folder, t_start_failures,
-             t_ini, t_grace,
+             t_ini, t_ini_toga2, t_grace,
+             lambda: t_quit_stdin_open(True),
+             lambda: t_quit_stdin_open(False),
              lambda: t_killed(FAKE, ["--hang-on-eof", "rec.txt"],
                               "fake_engine.exe"),
              t_toga2]
