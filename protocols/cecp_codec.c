@@ -282,6 +282,8 @@ fb_cecp_next_feature(const char *text, size_t len, size_t *pos,
 			f->value.len = i - f->value.off;
 		}
 		f->pair = (struct fb_span){key, i - key};
+		if (f->key.len == 0)
+			continue; /* "=4": no key, nothing to answer */
 		*pos = i;
 		return true;
 	}

@@ -306,7 +306,7 @@ static void
 test_codec_cecp_features(void **state)
 {
 	const char *f = "feature myname=\"GNU Chess 6.2.7\" setboard=1 "
-			"usermove=1 variants=\"normal,fischerandom\" junk "
+			"usermove=1 variants=\"normal,fischerandom\" junk =4 "
 			"option=\"Hash -spin 32 1 1024\" done=1";
 	static const char *const keys[] = {"myname", "setboard", "usermove",
 					   "variants", "option", "done"};
