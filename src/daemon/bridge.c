@@ -35,7 +35,9 @@
 
 #include "fenbridge/line.h"
 #include "log.h"
+#include "fb_version.h"
 #include "platform.h"
+#include "recorder.h"
 #include "session.h"
 
 /* Larger than a pipe holds (64 KiB): a read that does not fill the buffer
@@ -50,6 +52,9 @@
 #define DRAIN_MS 1000
 /* The trampoline's descriptor for its exec status (see spawn_engine). */
 #define EXEC_STATUS_FD 3
+/* Flight records one session may write (an engine that plays one illegal
+ * move after another would fill a folder otherwise). */
+#define RECORDS_MAX 3
 
 struct fb_bridge;
 
@@ -153,6 +158,9 @@ struct fb_bridge {
 	struct endpoint gui_in, gui_out, eng_in, eng_out, eng_err;
 	struct direction up, down; /* GUI -> engine, engine -> GUI */
 	struct fb_line err_framer;
+	struct fb_recorder rec; /* the flight recorder */
+	unsigned records;       /* files it wrote this session */
+	uint64_t t0;            /* the loop's time at the start (ms) */
 	uv_process_t proc;
 	int64_t exit_status;
 	int term_signal;
@@ -370,6 +378,70 @@ outq_flush(struct outq *q)
 	}
 }
 
+/* ---- flight recorder ---- */
+
+/* The loop's cached time since the session started, in ms: no clock read
+ * per line. */
+static uint64_t
+since_start(const struct fb_bridge *b)
+{
+	return uv_now(b->loop) - b->t0;
+}
+
+/*
+ * Writes the flight record (recorder.h) beside the log file, else beside
+ * the config file, else in the temporary folder, with the session's
+ * header. Returns its path, or NULL when none was written (RECORDS_MAX
+ * reached, or it could not be written: logged).
+ */
+static const char *
+write_record(struct fb_bridge *b, const char *reason)
+{
+	const struct fb_config *cfg = b->cfg;
+	const char *near = cfg->log_path ? cfg->log_path : cfg->config_path;
+	const struct fb_protocol *gp = fb_filter_protocol(&b->filter);
+	const struct fb_protocol *ep = fb_filter_engine_protocol(&b->filter);
+	const struct fb_game *g = fb_filter_game(&b->filter);
+	char dir[1024], head[2048], fen[FB_GAME_FEN_MAX];
+	struct fb_fen_style style = {.notation = FB_SHREDDER};
+	size_t n = 0;
+	int rc, k;
+
+	if (b->records >= RECORDS_MAX)
+		return NULL;
+	b->records++;
+	if (near != NULL) {
+		const char *sep = fb_path_last_sep(near);
+		size_t dl = sep != NULL ? (size_t)(sep - near) + 1 : 0;
+		if (dl >= sizeof dir)
+			dl = 0;
+		memcpy(dir, near, dl);
+		dir[dl] = '\0';
+	}
+	n += (size_t)snprintf(head + n, sizeof head - n,
+			      "fenbridge %s; GUI protocol %s, engine protocol "
+			      "%s, variant %s\nengine:",
+			      FB_VERSION, gp ? gp->name : "(not known yet)",
+			      ep ? ep->name : "(not known yet)",
+			      fb_filter_variant(&b->filter));
+	for (char **a = cfg->engine_argv; a && *a && n < sizeof head; a++)
+		n += (size_t)snprintf(head + n, sizeof head - n, " %s", *a);
+	k = g != NULL ? fb_game_print_fen(g, &style, fen, sizeof fen) : -1;
+	if (n < sizeof head)
+		snprintf(head + n, sizeof head - n, "\nthe position now: %.*s\n",
+			 k > 0 ? k : 28, k > 0 ? fen : "(not followed by fenbridge)");
+	rc = fb_recorder_write(&b->rec, near != NULL ? dir : NULL, reason,
+			       head);
+	if (rc < 0) {
+		fb_log_msg(FB_LOG_WARN, "cannot write the flight record: %s",
+			   uv_strerror(rc));
+		return NULL;
+	}
+	fb_log_msg(FB_LOG_WARN, "flight record (%s) written to %s", reason,
+		   b->rec.path);
+	return b->rec.path;
+}
+
 /* ---- filter sink ---- */
 
 static void
@@ -379,12 +451,35 @@ sink_emit(void *ctx, const char *data, size_t len)
 	outq_append(&d->q, data, len);
 }
 
+static void queue_own_line(struct direction *d, const char *data,
+			   size_t len);
+
 static void
 sink_report(void *ctx, enum fb_level level, const char *msg)
 {
 	struct direction *d = ctx;
+	struct fb_bridge *b = d->b;
+	const struct fb_protocol *gp;
+	const char *path;
+	char line[1200];
+	int n;
+
 	fb_log_msg(level, "%s %s", d->to_engine ? "GUI line:" : "engine line:",
 		   msg);
+	if (level < FB_LOG_ERROR)
+		return;
+	/* Something went wrong in the session (an illegal move, an engine
+	 * that does not answer): keep what led to it, and tell the GUI
+	 * where, once. */
+	fb_recorder_add(&b->rec, FB_REC_NOTE, since_start(b), msg,
+			strlen(msg));
+	if ((path = write_record(b, msg)) == NULL || b->records > 1 ||
+	    (gp = fb_filter_protocol(&b->filter)) == NULL)
+		return;
+	n = snprintf(line, sizeof line, "%sfenbridge: flight record written "
+		     "to %s\n", gp->user_message, path);
+	if (n > 0 && (size_t)n < sizeof line)
+		queue_own_line(&b->down, line, (size_t)n);
 }
 
 /* Logs the queued bytes from..q->len as lines tagged d->out_tag. */
@@ -406,6 +501,31 @@ log_queued(struct direction *d, size_t from)
 	}
 }
 
+/* Keeps the lines queued from `from` on in the flight recorder, as what
+ * d's peer is sent. */
+static void
+record_queued(struct direction *d, size_t from)
+{
+	const char *p = d->q.buf + from, *end = d->q.buf + d->q.len;
+	uint64_t now = since_start(d->b);
+
+	while (p < end) {
+		const char *e = p;
+		while (e < end && *e != '\n' && *e != '\r')
+			e++;
+		if (e > p)
+			fb_recorder_add(&d->b->rec,
+					d->to_engine ? FB_REC_TO_ENGINE
+						     : FB_REC_TO_GUI,
+					now, p, (size_t)(e - p));
+		if (e < end && *e == '\r')
+			e++;
+		if (e < end && *e == '\n')
+			e++;
+		p = e;
+	}
+}
+
 /*
  * Queues whole lines of fenbridge's own toward d's peer. at_line_start also
  * covers bytes already written: a half line the peer has got is ended first.
@@ -418,6 +538,7 @@ queue_own_line(struct direction *d, const char *data, size_t len)
 	if (!d->q.at_line_start)
 		outq_append(&d->q, "\n", 1);
 	outq_append(&d->q, data, len);
+	record_queued(d, before);
 	if (fb_log_enabled())
 		log_queued(d, before);
 }
@@ -440,6 +561,9 @@ on_line(void *ctx, const char *text, size_t len, size_t term, unsigned flags)
 	struct fb_bridge *b = d->b;
 	size_t before = d->q.len;
 
+	if (!(flags & FB_LINE_CONT))
+		fb_recorder_add(&b->rec, d->to_engine ? FB_REC_GUI : FB_REC_ENGINE,
+				since_start(b), text, len);
 	if (d->logging && !(flags & FB_LINE_CONT))
 		fb_log_line(d->in_tag, text, len);
 	if (d->to_engine)
@@ -448,6 +572,10 @@ on_line(void *ctx, const char *text, size_t len, size_t term, unsigned flags)
 	else
 		fb_filter_engine_line(&b->filter, text, len, term, flags,
 				      &d->sink);
+	/* What the engine got, as rewritten (the GUI mostly gets the
+	 * engine's lines as they came: those are kept as read). */
+	if (d->to_engine && !(flags & FB_LINE_CONT))
+		record_queued(d, before);
 	if (d->logging && !(flags & FB_LINE_CONT) && !d->q.dead)
 		log_queued(d, before);
 }
@@ -459,6 +587,7 @@ on_filter_timer(uv_timer_t *t)
 	size_t before = b->up.q.len;
 
 	fb_filter_timeout(&b->filter, &b->up.sink);
+	record_queued(&b->up, before);
 	if (b->up.logging && !b->up.q.dead)
 		log_queued(&b->up, before);
 	outq_flush(&b->up.q);
@@ -519,9 +648,13 @@ static void
 stderr_line(void *ctx, const char *text, size_t len, size_t term,
 	    unsigned flags)
 {
-	(void)ctx;
-	if (!(flags & FB_LINE_CONT))
+	struct fb_bridge *b = ctx;
+
+	if (!(flags & FB_LINE_CONT)) {
 		fb_log_line(FB_TAG_ENGINE_ERR, text, len);
+		fb_recorder_add(&b->rec, FB_REC_ERR, since_start(b), text,
+				len);
+	}
 	fb_log_stderr(text, len + term);
 	if (term == 0 && !(flags & FB_LINE_RAW))
 		fb_log_stderr("\n", 1);
@@ -543,7 +676,7 @@ got_data(struct endpoint *ep, const char *data, size_t n)
 	struct direction *d = ep->dir;
 
 	if (d == NULL) { /* the engine's stderr */
-		fb_line_push(&ep->b->err_framer, data, n, stderr_line, NULL);
+		fb_line_push(&ep->b->err_framer, data, n, stderr_line, ep->b);
 		return;
 	}
 	fb_line_push(&d->framer, data, n, on_line, d);
@@ -573,7 +706,7 @@ got_eof(struct endpoint *ep, int status)
 	if (ep->open && !ep->is_file)
 		read_stop(ep);
 	if (ep->dir == NULL) {
-		fb_line_finish(&b->err_framer, stderr_line, NULL);
+		fb_line_finish(&b->err_framer, stderr_line, b);
 	} else {
 		fb_line_finish(&ep->dir->framer, on_line, ep->dir);
 		outq_flush(&ep->dir->q);
@@ -864,12 +997,19 @@ advance(struct fb_bridge *b, enum bridge_event ev)
 					  "protocol; for an XBoard engine give "
 					  "--engine-protocol=xboard"
 					: "";
+			char reason[96];
+			const char *path;
 			fb_log_msg(FB_LOG_WARN, "the engine %s%s", what, hint);
+			snprintf(reason, sizeof reason, "the engine %s", what);
+			path = write_record(b, reason);
 			if (fb_filter_protocol(&b->filter) != NULL)
-				inject(&b->down, "%sfenbridge: the engine %s%s",
+				inject(&b->down,
+				       "%sfenbridge: the engine %s%s%s%s",
 				       fb_filter_protocol(&b->filter)
 					       ->user_message,
-				       what, hint);
+				       what, hint,
+				       path != NULL ? "; flight record: " : "",
+				       path != NULL ? path : "");
 		}
 		outq_flush(&b->down.q);
 	}
@@ -972,6 +1112,7 @@ lifecycle(struct fb_bridge *b, enum bridge_event ev, int arg)
 			fb_log_msg(FB_LOG_WARN, "engine still running %.1f s "
 				   "after quit; sending SIGTERM",
 				   b->cfg->grace_ms / 1000.0);
+			write_record(b, "the engine did not exit after quit");
 			set_state(b, FB_ST_TERMINATING, ev);
 			engine_kill(b, SIGTERM);
 			timer_start(b, KILL_DELAY_MS);
@@ -1299,6 +1440,7 @@ free_all(struct fb_bridge *b)
 	}
 	fb_line_free(&b->err_framer);
 	fb_filter_free(&b->filter);
+	fb_recorder_free(&b->rec);
 	free(b->gui_in.rbuf);
 	free(b->eng_out.rbuf);
 	free(b->eng_err.rbuf);
@@ -1373,6 +1515,7 @@ fb_bridge_run(const struct fb_config *cfg, char *why, size_t whylen)
 		return 1;
 	}
 	b->loop = &loop;
+	b->t0 = uv_now(&loop);
 	fopt.proto = fb_protocol_find(cfg->protocol);
 	fopt.engine_proto = fb_protocol_find(cfg->engine_protocol);
 	fopt.engine_probe = strcmp(cfg->engine_protocol, "auto") == 0;
@@ -1385,6 +1528,8 @@ fb_bridge_run(const struct fb_config *cfg, char *why, size_t whylen)
 	fopt.noptions = cfg->noptions;
 	fopt.name = cfg->name;
 	fb_filter_init(&b->filter, &fopt);
+	if (!fb_recorder_init(&b->rec))
+		fb_log_msg(FB_LOG_WARN, "out of memory: no flight recorder");
 	fb_line_init(&b->err_framer, FB_LINE_DEFAULT_MAX);
 	direction_init(b, &b->up, &b->gui_in, &b->eng_in, true);
 	direction_init(b, &b->down, &b->eng_out, &b->gui_out, false);

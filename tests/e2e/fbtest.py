@@ -163,10 +163,13 @@ class Bridge:
             engine = [FAKE, "--events=" + self.events_path] + \
                 list(engine_opts) + [self.record]
         self.argv = WRAPPER + argv if argv else cmd(*opts, "--", *engine)
+        # A flight record (written when the engine dies) goes to the
+        # temporary folder when there is no log or config file: the test's.
         self.p = subprocess.Popen(self.argv, stdin=subprocess.PIPE,
                                   stdout=subprocess.PIPE,
                                   stderr=subprocess.PIPE, bufsize=0,
-                                  cwd=cwd or ctx.dir)
+                                  cwd=cwd or ctx.dir,
+                                  env=dict(os.environ, TMPDIR=ctx.dir))
         self.out = bytearray()
         self.pos = 0  # what expect() has handed out
         self.eof = False

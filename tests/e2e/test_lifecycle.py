@@ -5,7 +5,9 @@ engine that exits or dies mid-session, the GUI closing stdin or quitting,
 the grace period, signals sent to fenbridge, and fenbridge killed with
 SIGKILL (the engine dies with it)."""
 
+import glob
 import os
+import re
 import signal
 import time
 
@@ -73,6 +75,29 @@ def burst(n):
     return b"".join(b"info string burst %d\n" % i for i in range(1, n + 1))
 
 
+def told_with_record(ctx, rest, before, message, lines):
+    """rest is before, then message naming the flight record, which is in
+    ctx's folder (the temporary folder: no log or config file), says why
+    and holds each of lines (substrings, in order). Returns its text."""
+    check(rest.startswith(before), "the engine's output comes first")
+    tail = rest[len(before):].decode()
+    m = re.fullmatch(re.escape(message) + r"; flight record: (\S+)\n", tail)
+    check(m is not None, "the GUI is told, with the record: %r" % tail)
+    path = m.group(1)
+    eq(os.path.dirname(path), ctx.dir, "the record's folder")
+    check(re.fullmatch(r"fenbridge-\d{8}-\d{6}-\d+\.txt",
+                       os.path.basename(path)), "its name: %s" % path)
+    text = open(path, encoding="utf-8").read()
+    check(text.startswith("fenbridge flight record: the engine "),
+          "it says why: %r" % text[:80])
+    at = 0
+    for want in lines:
+        i = text.find(want, at)
+        check(i >= 0, "the record holds %r after offset %d" % (want, at))
+        at = i + len(want)
+    return text
+
+
 @test()
 def engine_exits_mid_session(ctx):
     b = ctx.bridge()
@@ -80,11 +105,15 @@ def engine_exits_mid_session(ctx):
     b.expect(b"uciok\n")
     b.send(b"fake-exit 3 5000\n")
     rc, rest = b.wait()
-    eq(rest, burst(5000) +
-       b"info string fenbridge: the engine exited with status 3\n",
-       "what the GUI received")
+    told_with_record(ctx, rest, burst(5000),
+                     "info string fenbridge: the engine exited with status 3",
+                     ["gui>     uci", "engine>  uciok",
+                      ">engine  fake-exit 3 5000",
+                      "engine>  info string burst 5000"])
     eq(rc, 3, "exit status")
     check(b"exited with status 3" in b.stderr(), "stderr tells")
+    check(b"flight record (the engine exited with status 3) written to "
+          in b.stderr(), "stderr names the record")
 
 
 @test()
@@ -94,9 +123,14 @@ def engine_dies_mid_session(ctx):
     b.expect(b"done=1\n")
     b.send(b"fake-die %d 5000\n" % signal.SIGSEGV)
     rc, rest = b.wait()
-    eq(rest, burst(5000) +
-       b"tellusererror fenbridge: the engine died of SIGSEGV (11)\n",
-       "what the GUI received")
+    text = told_with_record(
+        ctx, rest, burst(5000),
+        "tellusererror fenbridge: the engine died of SIGSEGV (11)",
+        ["GUI protocol xboard, engine protocol xboard, variant normal",
+         "the position now: rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w "
+         "HAha - 0 1", "gui>     xboard", "gui>     protover 2",
+         ">engine  fake-die 11 5000", "engine>  info string burst 1\n"])
+    check("burst 5000" in text, "the last line is kept")
     eq(rc, 128 + signal.SIGSEGV, "exit status")
 
     b = ctx.bridge(name="engine2")
@@ -104,9 +138,9 @@ def engine_dies_mid_session(ctx):
     b.expect(b"uciok\n")
     b.send(b"fake-die %d 10\n" % signal.SIGKILL)
     rc, rest = b.wait()
-    eq(rest, burst(10) +
-       b"info string fenbridge: the engine died of SIGKILL (9)\n",
-       "what the GUI received")
+    told_with_record(ctx, rest, burst(10),
+                     "info string fenbridge: the engine died of SIGKILL (9)",
+                     [">engine  fake-die 9 10"])
     eq(rc, 128 + signal.SIGKILL, "exit status")
 
 
@@ -123,9 +157,9 @@ def engine_exits_while_gui_paused(ctx):
     time.sleep(0.5)
     check(b.p.poll() is None, "fenbridge waits for the GUI")
     rc, rest = b.wait(timeout=10)
-    eq(rest, burst(n) +
-       b"info string fenbridge: the engine exited with status 3\n",
-       "what the GUI received")
+    told_with_record(ctx, rest, burst(n),
+                     "info string fenbridge: the engine exited with status 3",
+                     ["engine>  info string burst %d\n" % n])
     eq(rc, 3, "exit status")
 
 
@@ -137,9 +171,9 @@ def engine_half_line_then_exit(ctx):
     b.expect(b"uciok\n")
     b.send(b"fake-half bestmove e2e4\n")
     rc, rest = b.wait()
-    eq(rest, b"bestmove e2e4\n"
-       b"info string fenbridge: the engine exited with status 0\n",
-       "what the GUI received")
+    told_with_record(ctx, rest, b"bestmove e2e4\n",
+                     "info string fenbridge: the engine exited with status 0",
+                     ["engine>  bestmove e2e4"])
     eq(rc, 0, "exit status")
 
 
