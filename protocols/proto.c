@@ -46,8 +46,8 @@ fb_proto_report(const struct fb_sink *out, enum fb_level level,
 }
 
 void
-fb_proto_vline(void (*fn)(void *, const char *, size_t), void *ctx,
-	       const char *fmt, va_list ap)
+fb_proto_vline(const struct fb_sink *out, enum fb_dir d, const char *fmt,
+	       va_list ap)
 {
 	char buf[FB_OWN_LINE_MAX + 1]; /* room for a long pv */
 	int n = vsnprintf(buf, sizeof buf - 1, fmt, ap);
@@ -57,26 +57,26 @@ fb_proto_vline(void (*fn)(void *, const char *, size_t), void *ctx,
 	if ((size_t)n > sizeof buf - 2)
 		n = (int)sizeof buf - 2;
 	buf[n++] = '\n';
-	fn(ctx, buf, (size_t)n);
+	fb_sink_put(out, d, buf, (size_t)n);
 }
 
 void
-fb_proto_reply(const struct fb_sink *out, const char *fmt, ...)
+fb_proto_gui(const struct fb_sink *out, const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	fb_proto_vline(out->reply, out->ctx, fmt, ap);
+	fb_proto_vline(out, FB_TO_GUI, fmt, ap);
 	va_end(ap);
 }
 
 void
-fb_proto_inject(const struct fb_sink *out, const char *fmt, ...)
+fb_proto_engine(const struct fb_sink *out, const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	fb_proto_vline(out->emit, out->ctx, fmt, ap);
+	fb_proto_vline(out, FB_TO_ENGINE, fmt, ap);
 	va_end(ap);
 }
 
@@ -108,18 +108,18 @@ fb_proto_buf_str(struct fb_buf *b, const char *s)
 }
 
 void
-fb_proto_emit_edited(const char *text, size_t len, size_t term,
-		     const struct fb_edit *edits, unsigned n,
-		     const struct fb_sink *out)
+fb_proto_emit_edited(const struct fb_sink *out, enum fb_dir d,
+		     const char *text, size_t len, size_t term,
+		     const struct fb_edit *edits, unsigned n)
 {
 	size_t at = 0;
 
 	for (unsigned i = 0; i < n; i++) {
-		out->emit(out->ctx, text + at, edits[i].off - at);
-		out->emit(out->ctx, edits[i].text, edits[i].tlen);
+		fb_sink_put(out, d, text + at, edits[i].off - at);
+		fb_sink_put(out, d, edits[i].text, edits[i].tlen);
 		at = edits[i].off + edits[i].len;
 	}
-	out->emit(out->ctx, text + at, len + term - at);
+	fb_sink_put(out, d, text + at, len + term - at);
 }
 
 /* Longer than any FEN of a board fenbridge reads (10x8 with every square
@@ -174,10 +174,10 @@ fb_proto_print_fen(const struct fb_fen *fen, const struct fb_fen_style *style,
 }
 
 bool
-fb_proto_splice_fen(const char *text, size_t len, size_t term, size_t b,
-		    size_t e, const struct fb_fen_style *style, bool standard,
-		    const char *what, const struct fb_sink *out,
-		    struct fb_fen *fen)
+fb_proto_splice_fen(const struct fb_sink *out, enum fb_dir d, const char *text,
+		    size_t len, size_t term, size_t b, size_t e,
+		    const struct fb_fen_style *style, bool standard,
+		    const char *what, struct fb_fen *fen)
 {
 	char buf[FEN_MAX];
 	struct fb_fen scratch, printed;
@@ -198,7 +198,7 @@ fb_proto_splice_fen(const char *text, size_t len, size_t term, size_t b,
 	}
 	if (rc > 0)
 		edit.off += b; /* the edit is relative to the FEN */
-	fb_proto_emit_edited(text, len, term, &edit, rc > 0 ? 1 : 0, out);
+	fb_proto_emit_edited(out, d, text, len, term, &edit, rc > 0 ? 1 : 0);
 	return rc >= 0;
 }
 

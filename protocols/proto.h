@@ -40,21 +40,31 @@ void
 fb_proto_report(const struct fb_sink *out, enum fb_level level,
 		const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
+/* The two directions of a session. */
+enum fb_dir { FB_TO_GUI, FB_TO_ENGINE };
+
+/* Bytes toward the GUI or the engine. */
+static inline void
+fb_sink_put(const struct fb_sink *out, enum fb_dir d, const char *data,
+	    size_t len)
+{
+	(d == FB_TO_GUI ? out->to_gui : out->to_engine)(out->ctx, data, len);
+}
+
 /*
- * Queues a whole line toward the sender (reply) or the peer (inject), built
- * from a format, with the terminator "\n".
+ * Queues a whole line of fenbridge's own toward the GUI or the engine,
+ * built from a format, with the terminator "\n"; a line is cut at
+ * FB_OWN_LINE_MAX.
  */
 void
-fb_proto_reply(const struct fb_sink *out, const char *fmt, ...)
+fb_proto_gui(const struct fb_sink *out, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void
-fb_proto_inject(const struct fb_sink *out, const char *fmt, ...)
+fb_proto_engine(const struct fb_sink *out, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-/* The same toward any line function; a line is cut at FB_OWN_LINE_MAX. */
 void
-fb_proto_vline(void (*fn)(void *, const char *, size_t), void *ctx,
-	       const char *fmt, va_list ap)
-	__attribute__((format(printf, 3, 0)));
+fb_proto_vline(const struct fb_sink *out, enum fb_dir d, const char *fmt,
+	       va_list ap) __attribute__((format(printf, 3, 0)));
 
 /* A growing byte buffer (zero it to start); oom remembers a failed
  * append, after which appends do nothing. The owner frees p. */
@@ -77,11 +87,12 @@ struct fb_edit {
 	size_t tlen;
 };
 
-/* Emits the line with the edits (in increasing offset order) applied. */
+/* Emits the line toward d with the edits (in increasing offset order)
+ * applied. */
 void
-fb_proto_emit_edited(const char *text, size_t len, size_t term,
-		     const struct fb_edit *edits, unsigned n,
-		     const struct fb_sink *out);
+fb_proto_emit_edited(const struct fb_sink *out, enum fb_dir d,
+		     const char *text, size_t len, size_t term,
+		     const struct fb_edit *edits, unsigned n);
 
 /*
  * Parses the FEN at text[b..e) into *fen, reporting what is wrong (with
@@ -106,16 +117,16 @@ fb_proto_print_fen(const struct fb_fen *fen, const struct fb_fen_style *style,
 		   size_t cap, struct fb_edit *edit);
 
 /*
- * Emits the line with the FEN at text[b..e) translated to style, or
- * unchanged when it is malformed (with a report); with standard, without
- * the rights standard notation cannot express. Returns true when the FEN
- * was understood (then *fen holds it as read, if fen is not NULL).
+ * Emits the line toward d with the FEN at text[b..e) translated to style,
+ * or unchanged when it is malformed (with a report); with standard,
+ * without the rights standard notation cannot express. Returns true when
+ * the FEN was understood (then *fen holds it as read, if fen is not NULL).
  */
 bool
-fb_proto_splice_fen(const char *text, size_t len, size_t term, size_t b,
-		    size_t e, const struct fb_fen_style *style, bool standard,
-		    const char *what, const struct fb_sink *out,
-		    struct fb_fen *fen);
+fb_proto_splice_fen(const struct fb_sink *out, enum fb_dir d, const char *text,
+		    size_t len, size_t term, size_t b, size_t e,
+		    const struct fb_fen_style *style, bool standard,
+		    const char *what, struct fb_fen *fen);
 
 /*
  * Reads the move token text[start..start+n) in g and plays it. When it

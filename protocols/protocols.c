@@ -82,7 +82,7 @@ hold_xboard(const char *text, size_t len, const struct fb_sink *out)
 
 	if (!fb_proto_is(text, start, n, "protover"))
 		return false;
-	fb_proto_reply(out, "feature done=0");
+	fb_proto_gui(out, "feature done=0");
 	return true;
 }
 

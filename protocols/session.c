@@ -96,7 +96,7 @@ to_pair(struct fb_filter *f, const char *text, size_t len, size_t term,
 	unsigned flags, const struct fb_sink *out)
 {
 	if (f->state == NULL || (flags & (FB_LINE_RAW | FB_LINE_CONT)))
-		out->emit(out->ctx, text, len + term);
+		out->to_engine(out->ctx, text, len + term);
 	else
 		f->pair->gui_line(f->state, text, len, term, out);
 }
@@ -189,7 +189,7 @@ fb_filter_gui_line(struct fb_filter *f, const char *text, size_t len,
 	}
 	if (f->held == NULL && f->held_len == 0 && f->held_cap == 0) {
 		/* The first line of a known GUI: ask the engine. */
-		out->emit(out->ctx, ASKING->probe, strlen(ASKING->probe));
+		out->to_engine(out->ctx, ASKING->probe, strlen(ASKING->probe));
 		set_timer(out, FB_PROBE_MS);
 	}
 	if (!hold(f, text, len, term, flags)) {
@@ -235,7 +235,7 @@ fb_filter_engine_line(struct fb_filter *f, const char *text, size_t len,
 		set_timer(out, 0);
 	}
 	if (f->state == NULL || (flags & (FB_LINE_RAW | FB_LINE_CONT)))
-		out->emit(out->ctx, text, len + term);
+		out->to_gui(out->ctx, text, len + term);
 	else
 		f->pair->engine_line(f->state, text, len, term, out);
 }
@@ -254,7 +254,7 @@ fb_filter_timeout(struct fb_filter *f, const struct fb_sink *out)
 		f->timing = false;
 		report(out, FB_LOG_INFO,
 		       "the engine did not end the GUI's wait: fenbridge did");
-		out->reply(out->ctx, f->gui->release, strlen(f->gui->release));
+		out->to_gui(out->ctx, f->gui->release, strlen(f->gui->release));
 	} else if (f->state != NULL && f->pair->timeout != NULL) {
 		f->pair->timeout(f->state, out);
 	}

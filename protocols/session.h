@@ -41,12 +41,13 @@ enum fb_event {
 #define FB_OWN_LINE_MAX 1023
 
 struct fb_sink {
-	/* Bytes toward the peer, in order; borrowed for the call only. */
-	void (*emit)(void *ctx, const char *data, size_t len);
-	/* Whole lines back toward the sender of the line being filtered (an
-	 * `info string` to the GUI about the GUI's own command, a resent
-	 * move to the engine about its own reply). */
-	void (*reply)(void *ctx, const char *data, size_t len);
+	/* Bytes toward the GUI and toward the engine, in order; borrowed for
+	 * the call only. The line being filtered goes on toward its peer, as
+	 * it came or rewritten, maybe in pieces; a line of fenbridge's own
+	 * (an `info string` to the GUI, a resent move to the engine) goes
+	 * whole, ended by "\n", in either direction. */
+	void (*to_gui)(void *ctx, const char *data, size_t len);
+	void (*to_engine)(void *ctx, const char *data, size_t len);
 	/* A diagnostic about the line being filtered (NUL-terminated). */
 	void (*report)(void *ctx, enum fb_level level, const char *msg);
 	/* An event of the session (may be NULL). */
@@ -136,9 +137,8 @@ struct fb_pair {
 	const struct fb_game *(*game)(const void *state);
 	/* The variant in play ("normal", "fischerandom", ...). */
 	const char *(*variant)(const void *state);
-	/* The time asked for through the sink's timer ran out; out is the
-	 * GUI-to-engine sink (emit: to the engine; reply: to the GUI). May
-	 * be NULL for a pair that never asks. */
+	/* The time asked for through the sink's timer ran out. May be NULL
+	 * for a pair that never asks. */
 	void (*timeout)(void *state, const struct fb_sink *out);
 };
 
@@ -242,8 +242,7 @@ void
 fb_filter_engine_line(struct fb_filter *f, const char *text, size_t len,
 		      size_t term, unsigned flags, const struct fb_sink *out);
 
-/* The time asked for through the sink's timer ran out: out is the
- * GUI-to-engine sink (emit: to the engine; reply: to the GUI). */
+/* The time asked for through the sink's timer ran out. */
 void
 fb_filter_timeout(struct fb_filter *f, const struct fb_sink *out);
 

@@ -286,7 +286,7 @@ uci_setoption(struct uci *u, const char *text, size_t len, size_t term,
 	bool on;
 
 	if (!parse_setoption(text, len, &nb, &ne, &vb, &ve)) {
-		out->emit(out->ctx, text, len + term);
+		out->to_engine(out->ctx, text, len + term);
 		return;
 	}
 	name = text + nb;
@@ -345,10 +345,10 @@ uci_setoption(struct uci *u, const char *text, size_t len, size_t term,
 				"setoption: value '%.*s' sent as '%.*s'",
 				(int)edit.len, text + edit.off, (int)edit.tlen,
 				edit.text);
-		fb_proto_emit_edited(text, len, term, &edit, 1, out);
+		fb_proto_emit_edited(out, FB_TO_ENGINE, text, len, term, &edit, 1);
 		return;
 	}
-	out->emit(out->ctx, text, len + term);
+	out->to_engine(out->ctx, text, len + term);
 }
 
 /* ---- position ---- */
@@ -366,7 +366,7 @@ say_once(struct uci *u, bool *logged, const struct fb_sink *out,
 	*logged = true;
 	if (!u->told_gui) {
 		u->told_gui = true;
-		fb_proto_reply(out,
+		fb_proto_gui(out,
 			       "info string fenbridge: the engine has no "
 			       "Chess960 castling; it gets only the castling "
 			       "rights standard FEN can express, and a castle "
@@ -513,7 +513,7 @@ check_chess960(struct uci *u, const struct fb_game *g,
 	if (fb_game_is_standard_castling(g) || u->c960 != SUPPORT_LISTED ||
 	    engine_in_960(u))
 		return;
-	fb_proto_inject(out, "setoption name UCI_Chess960 value true");
+	fb_proto_engine(out, "setoption name UCI_Chess960 value true");
 	u->engine_960 = true;
 	fb_proto_report(out, FB_LOG_INFO,
 			"position has Chess960 castling: sent setoption name "
@@ -622,7 +622,7 @@ uci_position(struct uci *u, const char *text, size_t len, size_t term,
 		if (u->variant == NULL ||
 		    (pos = read_base(u, p, text, len, out)) == 0) {
 			u->game_known = false;
-			out->emit(out->ctx, text, len + term);
+			out->to_engine(out->ctx, text, len + term);
 			return;
 		}
 		if (!u->variant->follow)
@@ -639,15 +639,15 @@ uci_position(struct uci *u, const char *text, size_t len, size_t term,
 		p->in.len = p->out.len = 0;
 		p->in_moves = false;
 		u->game_known = false;
-		out->emit(out->ctx, text, len + term);
+		out->to_engine(out->ctx, text, len + term);
 		return;
 	}
 	if (p->out.len == len && memcmp(p->out.p, text, len) == 0) {
-		out->emit(out->ctx, text, len + term); /* unchanged: one piece */
+		out->to_engine(out->ctx, text, len + term); /* unchanged: one piece */
 		return;
 	}
-	out->emit(out->ctx, p->out.p, p->out.len);
-	out->emit(out->ctx, text + len, term);
+	out->to_engine(out->ctx, p->out.p, p->out.len);
+	out->to_engine(out->ctx, text + len, term);
 }
 
 /* ---- moves in other lines ---- */
@@ -731,7 +731,7 @@ uci_go(struct uci *u, const char *text, size_t len, size_t term,
 			}
 		}
 	}
-	fb_proto_emit_edited(text, len, term, edits, nedits, out);
+	fb_proto_emit_edited(out, FB_TO_ENGINE, text, len, term, edits, nedits);
 }
 
 static void
@@ -753,7 +753,7 @@ uci_gui_line(void *state, const char *text, size_t len, size_t term,
 	if (fb_proto_is(text, start, n, "go"))
 		uci_go(u, text, len, term, out);
 	else
-		out->emit(out->ctx, text, len + term);
+		out->to_engine(out->ctx, text, len + term);
 	if (fb_proto_is(text, start, n, "ucinewgame"))
 		new_game(u);
 }
@@ -811,10 +811,10 @@ send_config_options(struct uci *u, const struct fb_sink *out)
 				o->value, 0, strlen(o->value), "true");
 		}
 		if (o->value[0] != '\0')
-			fb_proto_reply(out, "setoption name %s value %s",
+			fb_proto_engine(out, "setoption name %s value %s",
 				       o->name, o->value);
 		else
-			fb_proto_reply(out, "setoption name %s", o->name);
+			fb_proto_engine(out, "setoption name %s", o->name);
 	}
 }
 
@@ -863,7 +863,7 @@ engine_moves(struct uci *u, const char *text, size_t len, size_t term,
 					FB_LOG_DEBUG);
 		}
 	}
-	fb_proto_emit_edited(text, len, term, edits, nedits, out);
+	fb_proto_emit_edited(out, FB_TO_GUI, text, len, term, edits, nedits);
 }
 
 /* `id name NAME`: the quirk table, and the config's name instead. Returns
@@ -885,10 +885,10 @@ engine_id(struct uci *u, const char *text, size_t len, size_t term,
 				(int)(len - nb), text + nb, u->quirk->why);
 	if (u->opt->name == NULL)
 		return false;
-	out->emit(out->ctx, text, s2 + n);
-	out->emit(out->ctx, " ", 1);
-	out->emit(out->ctx, u->opt->name, strlen(u->opt->name));
-	out->emit(out->ctx, text + len, term);
+	out->to_gui(out->ctx, text, s2 + n);
+	out->to_gui(out->ctx, " ", 1);
+	out->to_gui(out->ctx, u->opt->name, strlen(u->opt->name));
+	out->to_gui(out->ctx, text + len, term);
 	return true;
 }
 
@@ -927,7 +927,7 @@ uci_engine_line(void *state, const char *text, size_t len, size_t term,
 	while (start < len && is_blank(text[start]))
 		start++;
 	if (start == len) {
-		out->emit(out->ctx, text, len + term);
+		out->to_gui(out->ctx, text, len + term);
 		return;
 	}
 	switch (text[start]) {
@@ -969,7 +969,7 @@ uci_engine_line(void *state, const char *text, size_t len, size_t term,
 			/* python-chess refuses Chess960 with an engine that
 			 * does not advertise it: fenbridge plays that part
 			 * and speaks standard notation to the engine. */
-			fb_proto_inject(out, "option name UCI_Chess960 type "
+			fb_proto_gui(out, "option name UCI_Chess960 type "
 					"check default false");
 			fb_proto_report(out, FB_LOG_INFO,
 					"the engine has no UCI_Chess960: "
@@ -978,7 +978,7 @@ uci_engine_line(void *state, const char *text, size_t len, size_t term,
 		}
 		break;
 	}
-	out->emit(out->ctx, text, len + term);
+	out->to_gui(out->ctx, text, len + term);
 }
 
 const struct fb_pair fb_pair_uci = {

@@ -121,23 +121,21 @@ struct uxb {
 };
 
 /* Where lines go: to the engine and to the GUI, whatever the direction of
- * the line being handled. */
+ * the line being handled (the sink's directions are absolute). */
 struct io {
-	void (*eng)(void *ctx, const char *data, size_t len);
-	void (*gui)(void *ctx, const char *data, size_t len);
 	const struct fb_sink *s;
 };
 
 static struct io
 io_gui_side(const struct fb_sink *out)
 {
-	return (struct io){out->emit, out->reply, out};
+	return (struct io){out};
 }
 
 static struct io
 io_engine_side(const struct fb_sink *out)
 {
-	return (struct io){out->reply, out->emit, out};
+	return (struct io){out};
 }
 
 /* A line toward the engine or the GUI, whichever side the input came from. */
@@ -147,7 +145,7 @@ say(const struct io *io, bool to_engine, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	fb_proto_vline(to_engine ? io->eng : io->gui, io->s->ctx, fmt, ap);
+	fb_proto_vline(io->s, to_engine ? FB_TO_ENGINE : FB_TO_GUI, fmt, ap);
 	va_end(ap);
 }
 
@@ -548,7 +546,7 @@ finish_handshake(struct uxb *x, const struct io *io)
 	variant_option(x, io);
 	GUI(io, "option name Ponder type check default false");
 	if (x->uci_len > 0)
-		io->gui(io->s->ctx, x->uci_options, x->uci_len);
+		io->s->to_gui(io->s->ctx, x->uci_options, x->uci_len);
 	for (size_t k = 0; k < x->opt->noptions; k++) {
 		const struct fb_engine_option *o = &x->opt->options[k];
 		if (o->flags & FB_OPT_SET)

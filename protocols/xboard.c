@@ -261,18 +261,19 @@ remember_castle(struct xboard *x, const char *text, size_t start, size_t n)
 }
 
 /* Follows the move token at text[start..start+n) and emits the line with
- * a castling move in notation to (FB_CASTLE_AUTO: as it was written). */
+ * a castling move in notation to (FB_CASTLE_AUTO: as it was written)
+ * toward d. */
 static void
 move_line(struct xboard *x, const char *text, size_t len, size_t term,
 	  size_t start, size_t n, enum fb_castle_notation to, const char *what,
-	  const struct fb_sink *out)
+	  const struct fb_sink *out, enum fb_dir d)
 {
 	struct fb_edit edit;
 	char pool[8];
 	bool pushed;
 
 	if (!x->game_known) {
-		out->emit(out->ctx, text, len + term);
+		fb_sink_put(out, d, text, len + term);
 		return;
 	}
 	pushed = push_history(x);
@@ -287,7 +288,7 @@ move_line(struct xboard *x, const char *text, size_t len, size_t term,
 				"next new or setboard", what, (int)n,
 				text + start);
 		x->game_known = false;
-		out->emit(out->ctx, text, len + term);
+		fb_sink_put(out, d, text, len + term);
 		return;
 	}
 	if (!pushed)
@@ -296,9 +297,9 @@ move_line(struct xboard *x, const char *text, size_t len, size_t term,
 		fb_proto_report(out, FB_LOG_DEBUG, "%s: castling '%.*s' sent "
 				"as '%.*s'", what, (int)n, text + start,
 				(int)edit.tlen, edit.text);
-		fb_proto_emit_edited(text, len, term, &edit, 1, out);
+		fb_proto_emit_edited(out, d, text, len, term, &edit, 1);
 	} else {
-		out->emit(out->ctx, text, len + term);
+		fb_sink_put(out, d, text, len + term);
 	}
 }
 
@@ -308,11 +309,11 @@ static void
 emit_line(const char *line, size_t n, const char *text, size_t len,
 	  size_t term, const struct fb_sink *out)
 {
-	out->emit(out->ctx, line, n);
+	out->to_engine(out->ctx, line, n);
 	if (term > 0)
-		out->emit(out->ctx, text + len, term);
+		out->to_engine(out->ctx, text + len, term);
 	else
-		out->emit(out->ctx, "\n", 1);
+		out->to_engine(out->ctx, "\n", 1);
 }
 
 /* `variant R` toward an engine that plays R as its base: `variant BASE`,
@@ -354,10 +355,10 @@ send_position(struct xboard *x, const char *text, size_t len, size_t term,
 	if (n < 0)
 		return; /* cannot happen: the buffer fits any board */
 	if (!x->forced)
-		fb_proto_inject(out, "force");
+		fb_proto_engine(out, "force");
 	emit_line(line, (size_t)n + 9, text, len, term, out);
 	if (!x->forced)
-		fb_proto_inject(out, "go");
+		fb_proto_engine(out, "go");
 	x->anchored = true;
 }
 
@@ -391,7 +392,7 @@ reanchor(struct xboard *x, const char *text, size_t len, size_t term,
 		/* A comment line: XBoard shows it in its debug log only,
 		 * python-chess ignores it; telluser would open a dialog in
 		 * every game of a tournament. */
-		fb_proto_reply(out, "# fenbridge: the engine does not know "
+		fb_proto_gui(out, "# fenbridge: the engine does not know "
 			       "%s; castles it cannot read are sent as the "
 			       "position after them", x->variant->name);
 		x->told = true;
@@ -412,7 +413,7 @@ gui_move(struct xboard *x, const char *text, size_t len, size_t term,
 		return;
 	if (to == FB_CASTLE_AUTO && x->game_known)
 		remember_castle(x, text, start, n);
-	move_line(x, text, len, term, start, n, to, what, out);
+	move_line(x, text, len, term, start, n, to, what, out, FB_TO_ENGINE);
 }
 
 /* A bare move: one token that reads as a move in the current game. */
@@ -499,9 +500,9 @@ xboard_gui_line(void *state, const char *text, size_t len, size_t term,
 		} else {
 			x->nhistory = 0;
 			x->anchored = false;
-			x->game_known = fb_proto_splice_fen(
+			x->game_known = fb_proto_splice_fen(out, FB_TO_ENGINE, 
 				text, len, term, start, fen_end(text, len),
-				&style, x->emulated, "setboard", out, &fen);
+				&style, x->emulated, "setboard", &fen);
 			if (x->game_known)
 				x->game = fen.pos;
 			if (!x->variant->follow)
@@ -512,7 +513,7 @@ xboard_gui_line(void *state, const char *text, size_t len, size_t term,
 		gui_move(x, text, len, term, start, n, "move", out);
 		return;
 	}
-	out->emit(out->ctx, text, len + term);
+	out->to_engine(out->ctx, text, len + term);
 }
 
 #define MAX_FEATURE_EDITS 16
@@ -676,12 +677,12 @@ engine_features(struct xboard *x, const char *text, size_t len, size_t term,
 					.text = "", .tlen = 0};
 		}
 	}
-	fb_proto_emit_edited(text, len, term, edits, nedits, out);
+	fb_proto_emit_edited(out, FB_TO_GUI, text, len, term, edits, nedits);
 	if (done) {
 		for (size_t k = 0; k < x->opt->noptions; k++) {
 			const struct fb_engine_option *o = &x->opt->options[k];
 			if (o->flags & FB_OPT_SET)
-				fb_proto_reply(out, "option %s=%s", o->name,
+				fb_proto_engine(out, "option %s=%s", o->name,
 					       o->value);
 		}
 	}
@@ -726,7 +727,7 @@ engine_error(struct xboard *x, const char *text, size_t len,
 				(int)x->sent_len, x->sent, (int)len, text,
 				(int)x->resend_len, x->resend);
 		x->resend[x->resend_len] = '\0';
-		fb_proto_reply(out, "%s", x->resend);
+		fb_proto_engine(out, "%s", x->resend);
 		x->kxr_for_oo = true;
 		x->sent_len = 0;
 		return true;
@@ -765,7 +766,7 @@ xboard_engine_line(void *state, const char *text, size_t len, size_t term,
 		x->sent_len = 0;
 		n = fb_proto_token(text, len, &pos, &start);
 		move_line(x, text, len, term, start, n, gui_notation(x),
-			  "engine move", out);
+			  "engine move", out, FB_TO_GUI);
 		return;
 	}
 	if (fb_proto_is(text, start, n, "feature")) {
@@ -784,13 +785,13 @@ xboard_engine_line(void *state, const char *text, size_t len, size_t term,
 		       memchr(text + start, '/', n) == NULL)
 			;
 		if (n > 0) {
-			fb_proto_splice_fen(text, len, term, start,
+			fb_proto_splice_fen(out, FB_TO_GUI, text, len, term, start,
 					    fen_end(text, len), &style, false,
-					    "setup", out, NULL);
+					    "setup", NULL);
 			return;
 		}
 	}
-	out->emit(out->ctx, text, len + term);
+	out->to_gui(out->ctx, text, len + term);
 }
 
 const struct fb_pair fb_pair_xboard = {

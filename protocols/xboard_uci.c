@@ -248,17 +248,17 @@ sync_variant(struct xu *x, const struct fb_sink *out)
 	want960 = x->variant->random && x->has_960;
 	if (x->vars != NULL && uci != x->engine_variant &&
 	    (name = listed(x, uci, &n)) != NULL) {
-		fb_proto_inject(out, "setoption name UCI_Variant value %.*s",
+		fb_proto_engine(out, "setoption name UCI_Variant value %.*s",
 				(int)n, name);
 		x->engine_variant = uci;
 	}
 	if (x->has_960 && want960 != x->engine_960) {
-		fb_proto_inject(out, "setoption name UCI_Chess960 value %s",
+		fb_proto_engine(out, "setoption name UCI_Chess960 value %s",
 				want960 ? "true" : "false");
 		x->engine_960 = want960;
 	}
 	if (x->has_ponder && x->hard != x->engine_ponder) {
-		fb_proto_inject(out, "setoption name Ponder value %s",
+		fb_proto_engine(out, "setoption name Ponder value %s",
 				x->hard ? "true" : "false");
 		x->engine_ponder = x->hard;
 	}
@@ -396,7 +396,7 @@ send_position(struct xu *x, const struct fb_sink *out)
 				"out of memory: no position for the engine");
 		return;
 	}
-	out->emit(out->ctx, x->line.p, x->line.len);
+	out->to_engine(out->ctx, x->line.p, x->line.len);
 }
 
 /* ---- searches ---- */
@@ -407,7 +407,7 @@ stop_search(struct xu *x, const struct fb_sink *out)
 {
 	if (x->search == SEARCH_NONE)
 		return;
-	fb_proto_inject(out, "stop");
+	fb_proto_engine(out, "stop");
 	x->stale++;
 	x->search = SEARCH_NONE;
 }
@@ -462,7 +462,7 @@ send_go(struct xu *x, const char *go0, const struct fb_sink *out)
 		size_t n = strlen(go);
 		snprintf(go + n, sizeof go - n, " depth %d", x->sd);
 	}
-	fb_proto_inject(out, "%s", go);
+	fb_proto_engine(out, "%s", go);
 }
 
 static void
@@ -472,7 +472,7 @@ start_search(struct xu *x, const struct fb_sink *out)
 	sync_variant(x, out);
 	send_position(x, out);
 	if (x->analyze) {
-		fb_proto_inject(out, "go infinite");
+		fb_proto_engine(out, "go infinite");
 		x->search = SEARCH_ANALYZE;
 		return;
 	}
@@ -592,7 +592,7 @@ gui_level(struct xu *x, const char *text, size_t len, size_t pos,
 	if (!ok || n[1] == 0 || n[2] == 0 || mps < 0 || mps > 10000) {
 		x->mps = 0;
 		fb_proto_report(out, FB_LOG_WARN, "level: not understood");
-		fb_proto_reply(out, "Error (bad level): %.*s", (int)len, text);
+		fb_proto_gui(out, "Error (bad level): %.*s", (int)len, text);
 		return;
 	}
 	x->mps = (int)mps;
@@ -617,10 +617,10 @@ send_config_options(struct xu *x, const struct fb_sink *out)
 		if (!(o->flags & FB_OPT_SET) || o->value == NULL)
 			continue;
 		if (o->value[0] != '\0')
-			fb_proto_inject(out, "setoption name %s value %s",
+			fb_proto_engine(out, "setoption name %s value %s",
 					o->name, o->value);
 		else
-			fb_proto_inject(out, "setoption name %s", o->name);
+			fb_proto_engine(out, "setoption name %s", o->name);
 	}
 }
 
@@ -629,15 +629,14 @@ ask_engine(struct xu *x, const struct fb_sink *out)
 {
 	if (x->phase != PHASE_IDLE)
 		return;
-	fb_proto_inject(out, "uci");
+	fb_proto_engine(out, "uci");
 	x->phase = PHASE_ASKED;
 	set_timer(out, UCIOK_MS);
 }
 
-/* The feature lines, through fn toward the GUI. */
+/* The feature lines toward the GUI. */
 static void
-send_features(struct xu *x, void (*fn)(void *, const char *, size_t),
-	      void *ctx)
+send_features(struct xu *x, const struct fb_sink *out)
 {
 	char line[1024];
 	size_t n;
@@ -667,10 +666,10 @@ send_features(struct xu *x, void (*fn)(void *, const char *, size_t),
 				      x->has_syzygy ? " egt=\"syzygy\"" : "");
 	if (n >= sizeof line)
 		n = sizeof line - 1;
-	fn(ctx, line, n);
+	out->to_gui(out->ctx, line, n);
 	if (x->feat_options.len > 0 && !x->feat_options.oom)
-		fn(ctx, x->feat_options.p, x->feat_options.len);
-	fn(ctx, "feature done=1\n", 15);
+		out->to_gui(out->ctx, x->feat_options.p, x->feat_options.len);
+	out->to_gui(out->ctx, "feature done=1\n", 15);
 }
 
 static const struct option *
@@ -700,7 +699,7 @@ gui_option(struct xu *x, const char *text, size_t len, size_t pos,
 		;
 	o = find_option(x, text + b, eq - b);
 	if (o == NULL) {
-		fb_proto_reply(out, "Error (unknown option): %.*s",
+		fb_proto_gui(out, "Error (unknown option): %.*s",
 			       (int)(e - b), text + b);
 		return;
 	}
@@ -712,13 +711,13 @@ gui_option(struct xu *x, const char *text, size_t len, size_t pos,
 		return;
 	}
 	if (eq == e) {
-		fb_proto_inject(out, "setoption name %s", o->name);
+		fb_proto_engine(out, "setoption name %s", o->name);
 	} else if (o->type == 'c') {
 		bool on = e > eq + 1 && text[eq + 1] != '0';
-		fb_proto_inject(out, "setoption name %s value %s", o->name,
+		fb_proto_engine(out, "setoption name %s value %s", o->name,
 				on ? "true" : "false");
 	} else {
-		fb_proto_inject(out, "setoption name %s value %.*s", o->name,
+		fb_proto_engine(out, "setoption name %s value %.*s", o->name,
 				(int)(e - eq - 1), text + eq + 1);
 	}
 }
@@ -740,7 +739,7 @@ gui_resource(struct xu *x, const char *uci, bool has, const char *text,
 				(int)len, text, uci);
 		return;
 	}
-	fb_proto_inject(out, "setoption name %s value %.*s", uci,
+	fb_proto_engine(out, "setoption name %s value %.*s", uci,
 			(int)(len - b), text + b);
 }
 
@@ -760,7 +759,7 @@ gui_setboard(struct xu *x, const char *text, size_t len, size_t pos,
 	if (b == e ||
 	    fb_proto_parse_fen(text, b, e, "setboard", out, &fen) < 0 ||
 	    fen.pos.width != x->variant->width) {
-		fb_proto_reply(out, "tellusererror Illegal position");
+		fb_proto_gui(out, "tellusererror Illegal position");
 		return;
 	}
 	x->start = fen.pos;
@@ -781,7 +780,7 @@ gui_setboard(struct xu *x, const char *text, size_t len, size_t pos,
 					"sent to the engine (variant %s)",
 					dropped, dropped > 1 ? "s" : "",
 					x->variant->name);
-			fb_proto_reply(out,
+			fb_proto_gui(out,
 				       "telluser fenbridge: %u castling "
 				       "right%s of this position need "
 				       "Chess960 (variant fischerandom); "
@@ -801,7 +800,7 @@ gui_variant(struct xu *x, const char *text, size_t len, size_t pos,
 	const struct fb_variant *v = fb_variant_find(text + start, n), *uci;
 
 	if (v == NULL || !engine_plays(x, v, &uci)) {
-		fb_proto_reply(out, "Error (unsupported variant): %.*s", (int)n,
+		fb_proto_gui(out, "Error (unsupported variant): %.*s", (int)n,
 			       text + start);
 		return;
 	}
@@ -819,21 +818,21 @@ gui_move(struct xu *x, const char *text, size_t start, size_t n,
 
 	if (fb_game_parse_move(&x->cur, text + start, n, &m) < 0 ||
 	    m.null || !fb_moves_is_legal(&x->cur, &m)) {
-		fb_proto_reply(out, "Illegal move: %.*s", (int)n,
+		fb_proto_gui(out, "Illegal move: %.*s", (int)n,
 			       text + start);
 		return;
 	}
 	if (x->search == SEARCH_PONDER && same_move(&m, &x->ponder) &&
 	    !x->force && game_push(x, &m)) {
 		/* the expected reply: that search now gives the move */
-		fb_proto_inject(out, "ponderhit");
+		fb_proto_engine(out, "ponderhit");
 		x->search = SEARCH_THINK;
 		return;
 	}
 	stop_search(x, out); /* analyze, pondering, a move while thinking */
 	if (!game_push(x, &m)) {
 		fb_proto_report(out, FB_LOG_ERROR, "out of memory");
-		fb_proto_reply(out, "Illegal move (out of memory): %.*s",
+		fb_proto_gui(out, "Illegal move (out of memory): %.*s",
 			       (int)n, text + start);
 		return;
 	}
@@ -878,13 +877,13 @@ ping(struct xu *x, const char *text, size_t len, size_t pos,
 
 	if (x->npings == sizeof x->pings / sizeof x->pings[0]) {
 		/* A GUI does not have 16 pings out; answer the oldest. */
-		fb_proto_reply(out, "pong %lld", x->pings[0]);
+		fb_proto_gui(out, "pong %lld", x->pings[0]);
 		memmove(x->pings, x->pings + 1,
 			--x->npings * sizeof x->pings[0]);
 	}
 	/* pong only after everything before it: the engine's readyok. */
 	x->pings[x->npings++] = ok ? v : 0;
-	fb_proto_inject(out, "isready");
+	fb_proto_engine(out, "isready");
 }
 
 /* Commands XBoard sends that need nothing from a UCI engine. */
@@ -907,7 +906,7 @@ gui_game_command(struct xu *x, const char *text, size_t len, size_t pos,
 		x->sd = 0;
 		x->st_ms = 0;
 		x->time_cs = x->otim_cs = -1;
-		fb_proto_inject(out, "ucinewgame");
+		fb_proto_engine(out, "ucinewgame");
 	} else if (fb_proto_is(text, start, n, "variant")) {
 		gui_variant(x, text, len, pos, out);
 	} else if (fb_proto_is(text, start, n, "setboard")) {
@@ -941,7 +940,7 @@ gui_game_command(struct xu *x, const char *text, size_t len, size_t pos,
 		x->ended = true;
 	} else if (fb_proto_is(text, start, n, "?")) {
 		if (x->search == SEARCH_THINK)
-			fb_proto_inject(out, "stop"); /* its move is wanted */
+			fb_proto_engine(out, "stop"); /* its move is wanted */
 	} else if (fb_proto_is(text, start, n, "analyze")) {
 		x->analyze = true;
 		start_search(x, out);
@@ -989,9 +988,9 @@ xu_gui_line(void *state, const char *text, size_t len, size_t term,
 		ask_engine(x, out);
 		x->protover = true;
 		if (x->phase == PHASE_READY)
-			send_features(x, out->reply, out->ctx);
+			send_features(x, out);
 		else
-			fb_proto_reply(out, "feature done=0");
+			fb_proto_gui(out, "feature done=0");
 	} else if (fb_proto_is(text, start, n, "ping")) {
 		ping(x, text, len, pos, out);
 	} else if (fb_proto_is(text, start, n, "post")) {
@@ -1015,7 +1014,7 @@ xu_gui_line(void *state, const char *text, size_t len, size_t term,
 					"egtpath: only syzygy is passed on");
 	} else if (fb_proto_is(text, start, n, "quit")) {
 		stop_search(x, out);
-		fb_proto_inject(out, "quit");
+		fb_proto_engine(out, "quit");
 	} else if (looks_like_move(text, start, n)) {
 		gui_move(x, text, start, n, out);
 	} else {
@@ -1028,7 +1027,7 @@ xu_gui_line(void *state, const char *text, size_t len, size_t term,
 			}
 		fb_proto_report(out, FB_LOG_WARN, "unknown command '%.*s'",
 				(int)len, text);
-		fb_proto_reply(out, "Error (unknown command): %.*s", (int)n,
+		fb_proto_gui(out, "Error (unknown command): %.*s", (int)n,
 			       text + start);
 	}
 }
@@ -1227,12 +1226,9 @@ engine_uciok(struct xu *x, const struct fb_sink *out)
 	}
 	set_timer(out, 0);
 	x->phase = PHASE_READY;
-	send_config_options(x, &(struct fb_sink){.emit = out->reply,
-						 .ctx = out->ctx,
-						 .report = out->report,
-						 .min_level = out->min_level});
+	send_config_options(x, out);
 	if (x->protover)
-		send_features(x, out->emit, out->ctx);
+		send_features(x, out);
 }
 
 /* Writes v in decimal to p; returns the length. */
@@ -1385,7 +1381,7 @@ engine_info(struct xu *x, const char *text, size_t len,
 	h += put_num(head + h, time_ms / 10);
 	head[h++] = ' ';
 	h += put_num(head + h, nodes);
-	out->emit(out->ctx, head, h);
+	out->to_gui(out->ctx, head, h);
 	{
 		struct fb_edit edits[MAX_EDITS];
 		char pool[MAX_EDITS][8];
@@ -1404,12 +1400,12 @@ engine_info(struct xu *x, const char *text, size_t len,
 				ne++;
 		p = pv; /* the blank before the pv's first move */
 		for (unsigned i = 0; i < ne; i++) {
-			out->emit(out->ctx, text + p, edits[i].off - p);
-			out->emit(out->ctx, edits[i].text, edits[i].tlen);
+			out->to_gui(out->ctx, text + p, edits[i].off - p);
+			out->to_gui(out->ctx, edits[i].text, edits[i].tlen);
 			p = edits[i].off + edits[i].len;
 		}
-		out->emit(out->ctx, text + p, len - p);
-		out->emit(out->ctx, "\n", 1);
+		out->to_gui(out->ctx, text + p, len - p);
+		out->to_gui(out->ctx, "\n", 1);
 	}
 }
 
@@ -1424,11 +1420,11 @@ claim_end(struct xu *x, const struct fb_sink *out)
 		return;
 	x->ended = true;
 	if (e == FB_END_STALEMATE)
-		fb_proto_inject(out, "1/2-1/2 {Stalemate}");
+		fb_proto_gui(out, "1/2-1/2 {Stalemate}");
 	else if (x->cur.side == FB_BLACK)
-		fb_proto_inject(out, "1-0 {White mates}");
+		fb_proto_gui(out, "1-0 {White mates}");
 	else
-		fb_proto_inject(out, "0-1 {Black mates}");
+		fb_proto_gui(out, "0-1 {Black mates}");
 }
 
 static void
@@ -1478,7 +1474,7 @@ engine_bestmove(struct xu *x, const char *text, size_t len,
 		fb_proto_report(out, FB_LOG_ERROR,
 				"the engine's move is illegal: %.*s", (int)len,
 				text);
-		fb_proto_inject(out,
+		fb_proto_gui(out,
 				"tellusererror fenbridge: the engine played "
 				"an illegal move (%.*s); it is not passed on",
 				(int)n, text + start);
@@ -1489,14 +1485,9 @@ engine_bestmove(struct xu *x, const char *text, size_t len,
 		fb_proto_report(out, FB_LOG_ERROR, "out of memory");
 		return;
 	}
-	fb_proto_inject(out, "move %.*s", k, mv);
+	fb_proto_gui(out, "move %.*s", k, mv);
 	claim_end(x, out);
-	{
-		struct fb_sink to_engine = *out;
-		to_engine.emit = out->reply;
-		to_engine.reply = out->emit;
-		start_ponder(x, text, len, pos, &to_engine);
-	}
+	start_ponder(x, text, len, pos, out);
 }
 
 static void
@@ -1506,7 +1497,7 @@ engine_readyok(struct xu *x, const struct fb_sink *out)
 		fb_proto_report(out, FB_LOG_DEBUG, "readyok: no ping waits");
 		return;
 	}
-	fb_proto_inject(out, "pong %lld", x->pings[0]);
+	fb_proto_gui(out, "pong %lld", x->pings[0]);
 	memmove(x->pings, x->pings + 1, --x->npings * sizeof x->pings[0]);
 }
 
@@ -1592,13 +1583,13 @@ xu_timeout(void *state, const struct fb_sink *out)
 	fb_proto_report(out, FB_LOG_ERROR,
 			"the engine did not answer uci with uciok in %u s",
 			UCIOK_MS / 1000);
-	fb_proto_reply(out,
+	fb_proto_gui(out,
 		       "tellusererror fenbridge: the engine did not finish "
 		       "its UCI handshake (no uciok in %u s)",
 		       UCIOK_MS / 1000);
 	x->phase = PHASE_READY;
 	if (x->protover)
-		send_features(x, out->reply, out->ctx);
+		send_features(x, out);
 }
 
 static void *

@@ -543,7 +543,7 @@ queue_own_line(struct direction *d, const char *data, size_t len)
 		log_queued(d, before);
 }
 
-/* Lines back toward the sender of the line being filtered. */
+/* Lines of fenbridge's own toward the other side than d's peer. */
 static void
 sink_reply(void *ctx, const char *data, size_t len)
 {
@@ -1383,8 +1383,10 @@ direction_init(struct fb_bridge *b, struct direction *d, struct endpoint *src,
 	d->q.at_line_start = true;
 	d->in_tag = to_engine ? FB_TAG_GUI_IN : FB_TAG_ENGINE_IN;
 	d->out_tag = to_engine ? FB_TAG_ENGINE_OUT : FB_TAG_GUI_OUT;
-	d->sink.emit = sink_emit;
-	d->sink.reply = sink_reply;
+	/* The line being filtered goes on in pieces on its own direction's
+	 * queue; fenbridge's own lines toward the other side go whole. */
+	d->sink.to_engine = to_engine ? sink_emit : sink_reply;
+	d->sink.to_gui = to_engine ? sink_reply : sink_emit;
 	d->sink.report = sink_report;
 	d->sink.event = sink_event;
 	d->sink.timer = sink_timer;

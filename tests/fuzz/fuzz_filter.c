@@ -64,6 +64,27 @@ sink_emit(void *ctx, const char *data, size_t len)
 	fz_buf_add(&p->out[p->dir], data, len);
 }
 
+static void sink_reply(void *ctx, const char *data, size_t len);
+
+/* The sink's directions are absolute: what goes toward the line's own peer
+ * is the line passed on (emit), the other direction gets whole lines of
+ * fenbridge's own (reply). A timeout counts as a GUI line. */
+static void
+sink_to_engine(void *ctx, const char *data, size_t len)
+{
+	struct peer *p = ctx;
+
+	(p->dir == TO_ENGINE ? sink_emit : sink_reply)(ctx, data, len);
+}
+
+static void
+sink_to_gui(void *ctx, const char *data, size_t len)
+{
+	struct peer *p = ctx;
+
+	(p->dir == TO_GUI ? sink_emit : sink_reply)(ctx, data, len);
+}
+
 static void
 sink_reply(void *ctx, const char *data, size_t len)
 {
@@ -120,7 +141,7 @@ run_filter(struct peer *p, int dir, const char *text, size_t len, size_t term,
 	   unsigned flags, const char **o)
 {
 	/* Any other field zero: every report, debug included, is made. */
-	const struct fb_sink sink = {.emit = sink_emit, .reply = sink_reply,
+	const struct fb_sink sink = {.to_engine = sink_to_engine, .to_gui = sink_to_gui,
 				     .report = fz_check_report, .ctx = p};
 	size_t before = p->out[dir].len;
 

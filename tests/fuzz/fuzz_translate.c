@@ -47,6 +47,27 @@ sink_emit(void *ctx, const char *data, size_t len)
 	fz_buf_add(&s->out[s->dir], data, len);
 }
 
+static void sink_reply(void *ctx, const char *data, size_t len);
+
+/* The sink's directions are absolute: what goes toward the line's own peer
+ * is the line passed on (emit), the other direction gets whole lines of
+ * fenbridge's own (reply). A timeout counts as a GUI line. */
+static void
+sink_to_engine(void *ctx, const char *data, size_t len)
+{
+	struct session *s = ctx;
+
+	(s->dir == TO_ENGINE ? sink_emit : sink_reply)(ctx, data, len);
+}
+
+static void
+sink_to_gui(void *ctx, const char *data, size_t len)
+{
+	struct session *s = ctx;
+
+	(s->dir == TO_GUI ? sink_emit : sink_reply)(ctx, data, len);
+}
+
 static void
 sink_reply(void *ctx, const char *data, size_t len)
 {
@@ -74,8 +95,8 @@ sink_timer(void *ctx, unsigned ms)
 }
 
 static const struct fb_sink sink = {
-	.emit = sink_emit,
-	.reply = sink_reply,
+	.to_engine = sink_to_engine,
+	.to_gui = sink_to_gui,
 	.report = sink_report,
 	.timer = sink_timer,
 };

@@ -86,16 +86,16 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (end == i) {
 			;
 		} else if (d[i] == '!') {
-			s.emit = whole_lines;
-			s.reply = whole_lines;
+			s.to_engine = whole_lines;
+			s.to_gui = whole_lines;
 			fb_filter_timeout(&f, &s);
 		} else if (d[i] == '>') {
-			s.emit = whole_lines;
-			s.reply = one_line;
+			s.to_gui = whole_lines;
+			s.to_engine = one_line;
 			fb_filter_engine_line(&f, text, len, 0, 0, &s);
 		} else {
-			s.emit = whole_lines;
-			s.reply = whole_lines;
+			s.to_engine = whole_lines;
+			s.to_gui = whole_lines;
 			fb_filter_gui_line(&f, text, len, 0, 0, &s);
 		}
 		CHECK(written <= MAX_LINE_OUT + 4 * len);

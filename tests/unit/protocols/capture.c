@@ -81,12 +81,26 @@ filter_init(struct fb_filter *f, const struct fb_protocol *proto,
 	fb_filter_init(f, &opt);
 }
 
+/* A capture of a GUI line: out is what the engine gets, back what the
+ * GUI gets. */
 struct fb_sink
 sink_of(struct capture *c)
 {
 	memset(c, 0, sizeof *c);
-	return (struct fb_sink){.emit = cap_emit,
-				.reply = cap_reply,
+	return (struct fb_sink){.to_engine = cap_emit,
+				.to_gui = cap_reply,
+				.report = cap_report,
+				.ctx = c};
+}
+
+/* A capture of an engine line: out is what the GUI gets, back what the
+ * engine gets. */
+struct fb_sink
+engine_sink_of(struct capture *c)
+{
+	memset(c, 0, sizeof *c);
+	return (struct fb_sink){.to_gui = cap_emit,
+				.to_engine = cap_reply,
 				.report = cap_report,
 				.ctx = c};
 }
@@ -112,7 +126,7 @@ split_term(const char *line, size_t *len, size_t *term)
 void
 feed(struct fb_filter *f, bool gui, const char *line, struct capture *c)
 {
-	struct fb_sink s = sink_of(c);
+	struct fb_sink s = gui ? sink_of(c) : engine_sink_of(c);
 	size_t len, term;
 
 	split_term(line, &len, &term);

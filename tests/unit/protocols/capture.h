@@ -47,6 +47,8 @@ filter_init(struct fb_filter *f, const struct fb_protocol *proto,
 	    enum fb_notation engine_fen, enum fb_notation gui_fen);
 struct fb_sink
 sink_of(struct capture *c);
+struct fb_sink
+engine_sink_of(struct capture *c);
 void
 feed(struct fb_filter *f, bool gui, const char *line, struct capture *c);
 void

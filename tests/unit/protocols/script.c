@@ -67,10 +67,10 @@ script_start(struct script *s, const struct fb_filter_options *opt)
 	s->line_start = true;
 	s->timer = -1;
 	s->from_gui = (struct fb_sink){
-		.emit = to_engine, .reply = to_gui, .report = report,
+		.to_engine = to_engine, .to_gui = to_gui, .report = report,
 		.timer = timer, .ctx = s, .min_level = FB_LOG_DEBUG};
 	s->from_engine = (struct fb_sink){
-		.emit = to_gui, .reply = to_engine, .report = report,
+		.to_gui = to_gui, .to_engine = to_engine, .report = report,
 		.timer = timer, .ctx = s, .min_level = FB_LOG_DEBUG};
 	fb_filter_init(&s->f, opt);
 }

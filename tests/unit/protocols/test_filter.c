@@ -128,7 +128,7 @@ test_filter_raw_and_cont_pieces_pass_unchanged(void **state)
 	s = sink_of(&c);
 	fb_filter_gui_line(&f, "\n", 0, 1, FB_LINE_CONT, &s);
 	expect_out(&c, "\n", "\n", 0);
-	s = sink_of(&c);
+	s = engine_sink_of(&c);
 	fb_filter_engine_line(&f, "\n", 0, 1, FB_LINE_CONT, &s);
 	expect_out(&c, "\n", "\n", 0);
 	fb_filter_free(&f);
@@ -140,14 +140,14 @@ test_filter_raw_and_cont_pieces_pass_unchanged(void **state)
 	s = sink_of(&c);
 	fb_filter_gui_line(&f, setb, sizeof setb - 2, 1, FB_LINE_RAW, &s);
 	expect_out(&c, setb, setb, 0);
-	s = sink_of(&c);
+	s = engine_sink_of(&c);
 	fb_filter_engine_line(&f, setup, sizeof setup - 2, 1, FB_LINE_RAW, &s);
 	expect_out(&c, setup, setup, 0);
 	s = sink_of(&c);
 	fb_filter_gui_line(&f, setb, sizeof setb - 2, 1,
 			   FB_LINE_RAW | FB_LINE_UNTERMINATED, &s);
 	expect_out(&c, setb, setb, 0);
-	s = sink_of(&c);
+	s = engine_sink_of(&c);
 	fb_filter_engine_line(&f, "\n", 0, 1, FB_LINE_CONT, &s);
 	expect_out(&c, "\n", "\n", 0);
 	/* An unterminated last line that is not raw is filtered. */

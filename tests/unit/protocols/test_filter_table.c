@@ -1094,8 +1094,9 @@ cap_event(void *ctx, enum fb_event ev)
 static void
 feed(struct fb_filter *f, char dir, const char *text, struct capture *c)
 {
-	struct fb_sink s = {.emit = cap_emit,
-			    .reply = cap_reply,
+	/* out: what the line's peer gets; back: what its sender gets. */
+	struct fb_sink s = {.to_engine = dir == 'G' ? cap_emit : cap_reply,
+			    .to_gui = dir == 'G' ? cap_reply : cap_emit,
 			    .report = cap_report,
 			    .event = cap_event,
 			    .ctx = c,

@@ -83,10 +83,10 @@ start(void)
 	assert_non_null(s);
 	s->timer = -1;
 	s->from_gui = (struct fb_sink){
-		.emit = to_engine, .reply = to_gui, .report = report,
+		.to_engine = to_engine, .to_gui = to_gui, .report = report,
 		.timer = timer, .ctx = s, .min_level = FB_LOG_DEBUG};
 	s->from_engine = (struct fb_sink){
-		.emit = to_gui, .reply = to_engine, .report = report,
+		.to_gui = to_gui, .to_engine = to_engine, .report = report,
 		.timer = timer, .ctx = s, .min_level = FB_LOG_DEBUG};
 	fb_filter_init(&s->f, &opt);
 	return s;

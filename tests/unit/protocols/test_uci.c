@@ -316,7 +316,7 @@ test_filter_uci_config_chess960_sets_the_mode(void **state)
 	};
 	struct fb_filter f;
 	struct capture c;
-	struct fb_sink s = sink_of(&c);
+	struct fb_sink s = engine_sink_of(&c);
 
 	(void)state;
 	fb_filter_init(&f, &opt);
@@ -328,7 +328,7 @@ test_filter_uci_config_chess960_sets_the_mode(void **state)
 	assert_non_null(strstr(c.back, "setoption name UCI_Chess960 value "
 				       "true\n"));
 	/* The GUI's own setoption is dropped, but noted for its side. */
-	sink_of(&c);
+	s = sink_of(&c);
 	fb_filter_gui_line(&f, "setoption name UCI_Chess960 value true\n", 38,
 			   1, 0, &s);
 	assert_int_equal(c.nout, 0);
