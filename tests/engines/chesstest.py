@@ -103,6 +103,16 @@ def start_fen(rank, xfen=False):
         rank.lower(), "p" * w, w, w, w, w, "P" * w, rank, castle)
 
 
+def opened_start(rank, xfen=False):
+    """start_fen() of rank with the pieces between the king and the rooks
+    taken off both sides: castling is legal from the first move."""
+    rooks = [i for i, p in enumerate(rank) if p == "R"]
+    row = "".join(p if p in "KR" or not rooks[0] < i < rooks[-1] else "1"
+                  for i, p in enumerate(rank))
+    return re.sub(r"1{2,}", lambda m: str(len(m.group(0))),
+                  start_fen(row, xfen))
+
+
 # ---------------------------------------------------------------- boards
 
 def parse_board(placement):

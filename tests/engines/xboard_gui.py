@@ -68,32 +68,19 @@ TOTAL_TIMEOUT = 270         # the whole run, below meson's timeout
 INNER = "rn2k1r1/ppp1pp1p/3p2p1/5bn1/P7/2N2B2/1PPPPP2/2BNK1RR w Gga - 4 11"
 
 
-def opened(rank):
-    """A start back rank with the pieces between the king and the rooks
-    taken off: castling is legal from the first move."""
-    rooks = [i for i, p in enumerate(rank) if p == "R"]
-    return "".join(p if p in "KR" or not rooks[0] < i < rooks[-1]
-                   else "1" for i, p in enumerate(rank))
-
-
-def compact(fen):
-    """Runs of '1' in a placement made by opened() -> digits."""
-    return re.sub(r"1{2,}", lambda m: str(len(m.group(0))), fen)
-
-
 def positions(variant):
     """The start positions of the match, one per game."""
     if variant == "fischerandom":
         ranks = [chesstest.scharnagl(n) for n in (296, 714, 18)]
-        fens = [compact(chesstest.start_fen(opened(ranks[0]), xfen=True)),
-                compact(chesstest.start_fen(opened(ranks[1]))),
+        fens = [chesstest.opened_start(ranks[0], xfen=True),
+                chesstest.opened_start(ranks[1]),
                 INNER,
                 chesstest.start_fen(ranks[2], xfen=True)]
     else:
         rng = random.Random(12)
         ranks = [chesstest.caparandom_rank(rng) for _ in range(2)]
-        fens = [compact(chesstest.start_fen(opened(ranks[0]), xfen=True)),
-                compact(chesstest.start_fen(opened(ranks[1])))]
+        fens = [chesstest.opened_start(ranks[0], xfen=True),
+                chesstest.opened_start(ranks[1])]
     return fens
 
 
