@@ -621,6 +621,15 @@ number(const char *text, size_t start, size_t n, bool *ok)
 	return neg ? -v : v;
 }
 
+/* The number in the token at or after pos (a command's argument). */
+static long long
+next_number(const char *text, size_t len, size_t pos, bool *ok)
+{
+	size_t start, n = fb_proto_token(text, len, &pos, &start);
+
+	return number(text, start, n, ok);
+}
+
 /* Seconds, maybe with a fraction (level's increment 0.5), in ms; 0 for
  * what is no number of seconds up to a year. */
 static long long
@@ -679,9 +688,8 @@ static void
 gui_clock(long long *cs, const char *text, size_t len, size_t pos,
 	  const struct fb_sink *out)
 {
-	size_t start, n = fb_proto_token(text, len, &pos, &start);
 	bool ok;
-	long long v = number(text, start, n, &ok);
+	long long v = next_number(text, len, pos, &ok);
 
 	if (!ok) {
 		fb_proto_report(out, FB_LOG_WARN,
@@ -981,9 +989,8 @@ static void
 ping(struct xu *x, const char *text, size_t len, size_t pos,
      const struct fb_sink *out)
 {
-	size_t start, n = fb_proto_token(text, len, &pos, &start);
 	bool ok;
-	long long v = number(text, start, n, &ok);
+	long long v = next_number(text, len, pos, &ok);
 
 	if (x->npings == sizeof x->pings / sizeof x->pings[0]) {
 		/* A GUI does not have 16 pings out; answer the oldest. */
@@ -1063,11 +1070,8 @@ gui_game_command(struct xu *x, const char *text, size_t len, size_t pos,
 		n = fb_proto_token(text, len, &pos, &start);
 		x->st_ms = seconds_ms(text, start, n);
 	} else if (fb_proto_is(text, start, n, "sd")) {
-		n = fb_proto_token(text, len, &pos, &start);
-		{
-			long long d = number(text, start, n, &ok);
-			x->sd = ok && d > 0 && d < 1000 ? (int)d : 0;
-		}
+		long long d = next_number(text, len, pos, &ok);
+		x->sd = ok && d > 0 && d < 1000 ? (int)d : 0;
 	} else if (fb_proto_is(text, start, n, "time")) {
 		gui_clock(&x->time_cs, text, len, pos, out);
 	} else if (fb_proto_is(text, start, n, "otim")) {

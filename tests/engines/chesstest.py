@@ -588,3 +588,26 @@ def log_entries(path):
                            parts[3] if len(parts) > 3 else b"")
     except OSError:
         pass
+
+
+CLAIM_RE = re.compile(rb"^(1-0|0-1|1/2-1/2) \{")
+
+
+def result_claims(path):
+    """Result claims fenbridge sent toward an XBoard GUI, from its --log:
+    (claims, stray ones).  A claim belongs to the engine's side when the
+    engine's move ended the game: `engine> bestmove M`, `>gui move M`,
+    the claim.  One after any other engine line (`bestmove (none)` after
+    the GUI's own mate: the losing side claiming too) is stray."""
+    claims = stray = 0
+    last, moved = b"", False
+    for tag, payload in log_entries(path):
+        if tag == "engine>":
+            last, moved = payload, False
+        elif tag == ">gui" and payload.startswith(b"move "):
+            moved = True
+        elif tag == ">gui" and CLAIM_RE.match(payload):
+            claims += 1
+            stray += not (moved and last.startswith(b"bestmove ") and
+                          not re.match(rb"bestmove +(\(none\)|0000)", last))
+    return claims, stray

@@ -19,6 +19,9 @@ client (games.py's XboardGui and game machinery), refereed by stockfish
   * analyze mode (thinking output follows the moves, exit), ping/pong,
     the handshake's features;
   * pondering (`hard`): ponderhit on the expected reply, stop otherwise;
+  * mates: the GUI's own mate starts no search and no claim (the losing
+    side's), the engine's is claimed once; in every pairing a claim
+    follows only the engine's own move;
   * a control: the same GUI with --engine-protocol=same gets no features.
 
 Every game is whole (up to the ply limit or its end) with undo; a move
@@ -172,6 +175,13 @@ def pairing(fenbridge, logdir, label, engine, cfg, starts, seed):
             ok = False
             lines.append("  FAIL: %d %s, expected %d or more"
                          % (got, what, least))
+    # Claims only after the engine's own move: the GUI's mate or
+    # stalemate starts no search (the loser would claim too).
+    claims, stray = chesstest.result_claims(log)
+    if stray:
+        ok = False
+        lines.append("  FAIL: %d of %d result claims not after the "
+                     "engine's own move" % (stray, claims))
     # One info line per game at most; never a dialog (telluser).
     if infos > st["games"] or tells:
         ok = False
@@ -318,6 +328,43 @@ def ponder_game(fenbridge, logdir, seed):
         ["  " + p for p in problems]
 
 
+def mates(fenbridge, logdir):
+    """The GUI mates toga2 (fool's mate, with the engine to reply): no
+    search, so no claim from the losing side; then toga2 mates the GUI
+    and fenbridge claims that once (issue 17, item 12)."""
+    log = os.path.join(logdir, "mates.log")
+    proc = chesstest.Engine(fb_argv(fenbridge, log, TOGA), "mates")
+    problems = []
+    try:
+        handshake(proc)
+        proc.send("new", "force", "f2f3", "e7e5", "g2g4", "playother",
+                  "usermove d8h4")
+        lines = proc.ping(10)
+        time.sleep(0.5)
+        lines += proc.ping(10)
+        proc.send("result 0-1 {Black mates}")
+        if any(RESULT_RE.match(l) for l in lines):
+            problems.append("a claim after the GUI's mate: %s" % lines)
+        proc.send("new", "force", "f2f3", "e7e5", "g2g4", "sd 4", "go")
+        lines = proc.wait_for(r"^move ", 10)
+        lines += proc.ping(10)
+        got = [l for l in lines if RESULT_RE.match(l)]
+        if "move d8h4" not in lines or got != ["0-1 {Black mates}"]:
+            problems.append("the engine's mate: %s" % lines)
+    except chesstest.EngineError as e:
+        problems.append(str(e))
+        problems.append(proc.tail(20))
+    finally:
+        proc.close()
+    claims, stray = chesstest.result_claims(log)
+    if not problems and (claims, stray) != (1, 0):
+        problems.append("%d claims in the log, %d stray" % (claims, stray))
+    return not problems, ["mates (toga2): GUI's mate unclaimed, engine's "
+                          "claimed once: %s" % ("ok" if not problems
+                                                else "FAIL")] + \
+        ["  " + p for p in problems]
+
+
 def control(fenbridge, logdir):
     """Without the pair (the GUI's protocol on both sides) the XBoard GUI
     gets no features from a UCI engine: the test above must fail."""
@@ -402,6 +449,8 @@ def main():
             futs.append(ex.submit(ponder_game, args.fenbridge, logdir,
                                   args.seed))
             futs.append(ex.submit(control, args.fenbridge, logdir))
+            if os.access(TOGA, os.X_OK):
+                futs.append(ex.submit(mates, args.fenbridge, logdir))
             for f in futs:
                 good, lines = f.result()
                 ok = ok and good
