@@ -103,6 +103,10 @@ struct xu {
 	struct fb_move *moves;
 	size_t nmoves, cap_moves;
 
+	/* What this game's log and GUI were told already (once per game:
+	 * every search rebuilds the position, a tournament has many games). */
+	bool logged_anchor, logged_rights, logged_clock, told_gui;
+
 	/* Mode and clocks. */
 	bool force, analyze, post, ended;
 	bool hard;                /* the GUI allows pondering */
@@ -168,9 +172,13 @@ base_of(const struct fb_variant *v)
 
 /*
  * Whether the engine can play v, and how: through UCI_Variant with v
- * itself (*uci = v), or with v's fixed-start sibling plus UCI_Chess960
- * (fischerandom: normal + UCI_Chess960). Only variants whose castling
- * game.c follows are offered: the moves must be checked.
+ * itself (*uci = v), or with v's fixed-start sibling (fischerandom:
+ * normal; caparandom: capablanca, which the engine must list), in Chess960
+ * mode when it has UCI_Chess960 and otherwise in standard notation, as
+ * protocols/uci.c plays such an engine: only the castling rights standard
+ * FEN expresses, and a castle it cannot read as the position after it
+ * (send_position). Only variants whose castling game.c follows are
+ * offered: the moves must be checked.
  */
 static bool
 engine_plays(const struct xu *x, const struct fb_variant *v,
@@ -187,7 +195,7 @@ engine_plays(const struct xu *x, const struct fb_variant *v,
 	if (listed(x, v, &n) != NULL)
 		return true;
 	*uci = b;
-	return v->random && x->has_960 && b != NULL &&
+	return v->random && b != NULL &&
 	       (b == fb_variant_normal || listed(x, b, &n) != NULL);
 }
 
@@ -198,6 +206,17 @@ engine_in_960(const struct xu *x)
 {
 	return x->engine_960 ||
 	       (x->engine_variant != NULL && x->engine_variant->random);
+}
+
+/* The engine will play the variant in play in Chess960 mode (sync_variant
+ * sets it before the next search); otherwise in standard notation. */
+static bool
+variant_in_960(const struct xu *x)
+{
+	const struct fb_variant *uci;
+
+	return x->variant->random && engine_plays(x, x->variant, &uci) &&
+	       (x->has_960 || (uci != NULL && uci->random));
 }
 
 static enum fb_castle_notation
@@ -272,6 +291,8 @@ game_reset(struct xu *x, const struct fb_variant *v)
 	x->variant = v;
 	x->nmoves = 0;
 	x->ended = false;
+	x->logged_anchor = x->logged_rights = x->logged_clock = false;
+	x->told_gui = false;
 	fb_game_start(&x->start, fb_variant_start_row(v));
 	x->cur = x->start;
 	x->startpos = v == fb_variant_normal;
@@ -330,6 +351,30 @@ print_move(const struct fb_game *g, const struct fb_move *m,
 	return k;
 }
 
+/*
+ * Says what fenbridge does for an engine that plays the game in standard
+ * notation: msg to the log at info level once per game (*logged), at
+ * debug level after that (each search rebuilds the position, so the same
+ * castle would be told on every move); to the GUI once per game as a `#`
+ * comment line, as protocols/xboard.c does: XBoard shows it in its debug
+ * log only, while telluser would open a dialog in every game of a
+ * tournament.
+ */
+static void
+say_once(struct xu *x, bool *logged, const struct fb_sink *out,
+	 const char *msg)
+{
+	fb_proto_report(out, *logged ? FB_LOG_DEBUG : FB_LOG_INFO, "%s", msg);
+	*logged = true;
+	if (!x->told_gui) {
+		x->told_gui = true;
+		fb_proto_gui(out, "# fenbridge: the engine has no Chess960 "
+			       "castling; it gets only the castling rights "
+			       "standard FEN can express, and a castle it "
+			       "cannot read as the position after it");
+	}
+}
+
 static void
 add_fen(struct xu *x, const struct fb_game *g, bool standard)
 {
@@ -372,14 +417,19 @@ send_position(struct xu *x, const struct fb_sink *out)
 
 		if (m->castle >= 0 && standard &&
 		    !fb_game_is_standard_castle(&g, m)) {
+			char msg[160];
+			k = print_move(&g, m, FB_CASTLE_KXR, mv);
 			fb_game_play(&g, m);
 			x->line.len = 0;
 			add_fen(x, &g, standard);
 			moves = false;
-			fb_proto_report(out, FB_LOG_INFO,
-					"position: the engine has no Chess960 "
-					"castling: it gets the position after "
-					"the castle at ply %zu", i + 1);
+			snprintf(msg, sizeof msg,
+				 "position: re-anchored: the castle %.*s at "
+				 "ply %zu cannot be written in standard "
+				 "notation; the engine gets the position "
+				 "after it",
+				 k, mv, i + 1);
+			say_once(x, &x->logged_anchor, out, msg);
 			continue;
 		}
 		k = print_move(&g, m, to, mv);
@@ -454,9 +504,11 @@ send_go(struct xu *x, const char *go0, const struct fb_sink *out)
 	else if (x->sd == 0) {
 		snprintf(go + strlen(go), sizeof go - strlen(go),
 			 " movetime 1000");
-		fb_proto_report(out, FB_LOG_INFO,
+		fb_proto_report(out, x->logged_clock ? FB_LOG_DEBUG
+						     : FB_LOG_INFO,
 				"go: no level, st or sd from the GUI: the "
 				"engine gets 1 s");
+		x->logged_clock = true;
 	}
 	if (x->sd > 0) {
 		size_t n = strlen(go);
@@ -500,6 +552,15 @@ start_ponder(struct xu *x, const char *text, size_t len, size_t pos,
 	    !fb_moves_is_legal(&x->cur, &m) || !game_push(x, &m)) {
 		fb_proto_report(out, FB_LOG_DEBUG,
 				"no pondering on '%.*s': not a legal move",
+				(int)n, text + start);
+		return;
+	}
+	if (fb_moves_end(&x->cur) != FB_END_NONE) {
+		/* nothing to ponder: that reply ends the game */
+		x->nmoves--;
+		game_replay(x);
+		fb_proto_report(out, FB_LOG_DEBUG,
+				"no pondering on '%.*s': it ends the game",
 				(int)n, text + start);
 		return;
 	}
@@ -558,6 +619,15 @@ number(const char *text, size_t start, size_t n, bool *ok)
 	return neg ? -v : v;
 }
 
+/* The number in the token at or after pos (a command's argument). */
+static long long
+next_number(const char *text, size_t len, size_t pos, bool *ok)
+{
+	size_t start, n = fb_proto_token(text, len, &pos, &start);
+
+	return number(text, start, n, ok);
+}
+
 /* Seconds, maybe with a fraction (level's increment 0.5), in ms; 0 for
  * what is no number of seconds up to a year. */
 static long long
@@ -607,6 +677,25 @@ gui_level(struct xu *x, const char *text, size_t len, size_t pos,
 	x->inc_ms = seconds_ms(text, s[2], n[2]);
 	x->level = true;
 	x->st_ms = 0;
+}
+
+/* `time N` / `otim N` (centiseconds) into *cs. What is no number leaves
+ * the clock as it was (maybe not told): read as 0 it would give the
+ * engine a 1 ms clock. */
+static void
+gui_clock(long long *cs, const char *text, size_t len, size_t pos,
+	  const struct fb_sink *out)
+{
+	bool ok;
+	long long v = next_number(text, len, pos, &ok);
+
+	if (!ok) {
+		fb_proto_report(out, FB_LOG_WARN,
+				"'%.*s': not a number of centiseconds; the "
+				"clock stays as it was", (int)len, text);
+		return;
+	}
+	*cs = v;
 }
 
 static void
@@ -743,6 +832,43 @@ gui_resource(struct xu *x, const char *uci, bool has, const char *text,
 			(int)(len - b), text + b);
 }
 
+/*
+ * The engine plays the new start in standard notation: rights on inner
+ * rooks or off the e-file king cannot reach it. Never silently. In a
+ * random variant that is how an engine without Chess960 plays (told once
+ * per game); in another the user may have meant fischerandom (a warning
+ * each time, and a comment line to the GUI: no dialog in every game).
+ */
+static void
+note_dropped(struct xu *x, const struct fb_sink *out)
+{
+	struct fb_game c = x->start;
+	unsigned dropped = fb_game_drop_nonstandard(&c);
+	char msg[200];
+
+	if (dropped == 0)
+		return;
+	if (x->variant->random) {
+		snprintf(msg, sizeof msg,
+			 "setboard: %u castling right%s that standard "
+			 "notation cannot express not sent to the engine "
+			 "(it has no Chess960)",
+			 dropped, dropped > 1 ? "s" : "");
+		say_once(x, &x->logged_rights, out, msg);
+		return;
+	}
+	fb_proto_report(out, FB_LOG_WARN,
+			"setboard: %u castling right%s that standard chess "
+			"cannot express not sent to the engine (variant %s)",
+			dropped, dropped > 1 ? "s" : "", x->variant->name);
+	fb_proto_gui(out,
+		       "# fenbridge: %u castling right%s of this position "
+		       "need Chess960 (variant fischerandom); the engine "
+		       "plays without %s",
+		       dropped, dropped > 1 ? "s" : "",
+		       dropped > 1 ? "them" : "it");
+}
+
 static void
 gui_setboard(struct xu *x, const char *text, size_t len, size_t pos,
 	     const struct fb_sink *out)
@@ -767,28 +893,8 @@ gui_setboard(struct xu *x, const char *text, size_t len, size_t pos,
 	x->nmoves = 0;
 	x->ended = false;
 	x->startpos = false;
-	if (!x->variant->random) {
-		/* Outside a random variant the engine plays standard chess:
-		 * rights on inner rooks or off the e-file king cannot reach
-		 * it. Never silently: the user may have meant fischerandom. */
-		struct fb_game c = x->start;
-		unsigned dropped = fb_game_drop_nonstandard(&c);
-		if (dropped > 0) {
-			fb_proto_report(out, FB_LOG_WARN,
-					"setboard: %u castling right%s that "
-					"standard chess cannot express not "
-					"sent to the engine (variant %s)",
-					dropped, dropped > 1 ? "s" : "",
-					x->variant->name);
-			fb_proto_gui(out,
-				       "telluser fenbridge: %u castling "
-				       "right%s of this position need "
-				       "Chess960 (variant fischerandom); "
-				       "the engine plays without %s",
-				       dropped, dropped > 1 ? "s" : "",
-				       dropped > 1 ? "them" : "it");
-		}
-	}
+	if (!variant_in_960(x))
+		note_dropped(x, out);
 	after_change(x, out);
 }
 
@@ -836,6 +942,15 @@ gui_move(struct xu *x, const char *text, size_t start, size_t n,
 			       (int)n, text + start);
 		return;
 	}
+	if (fb_moves_end(&x->cur) != FB_END_NONE) {
+		/* The GUI's move mates or stalemates: the GUI knows the
+		 * result. A search would make the engine's side, the loser,
+		 * claim it too. */
+		x->ended = true;
+		fb_proto_report(out, FB_LOG_DEBUG,
+				"%.*s ends the game: no search", (int)n,
+				text + start);
+	}
 	after_change(x, out);
 }
 
@@ -871,9 +986,8 @@ static void
 ping(struct xu *x, const char *text, size_t len, size_t pos,
      const struct fb_sink *out)
 {
-	size_t start, n = fb_proto_token(text, len, &pos, &start);
 	bool ok;
-	long long v = number(text, start, n, &ok);
+	long long v = next_number(text, len, pos, &ok);
 
 	if (x->npings == sizeof x->pings / sizeof x->pings[0]) {
 		/* A GUI does not have 16 pings out; answer the oldest. */
@@ -953,17 +1067,12 @@ gui_game_command(struct xu *x, const char *text, size_t len, size_t pos,
 		n = fb_proto_token(text, len, &pos, &start);
 		x->st_ms = seconds_ms(text, start, n);
 	} else if (fb_proto_is(text, start, n, "sd")) {
-		n = fb_proto_token(text, len, &pos, &start);
-		{
-			long long d = number(text, start, n, &ok);
-			x->sd = ok && d > 0 && d < 1000 ? (int)d : 0;
-		}
+		long long d = next_number(text, len, pos, &ok);
+		x->sd = ok && d > 0 && d < 1000 ? (int)d : 0;
 	} else if (fb_proto_is(text, start, n, "time")) {
-		n = fb_proto_token(text, len, &pos, &start);
-		x->time_cs = number(text, start, n, &ok);
+		gui_clock(&x->time_cs, text, len, pos, out);
 	} else if (fb_proto_is(text, start, n, "otim")) {
-		n = fb_proto_token(text, len, &pos, &start);
-		x->otim_cs = number(text, start, n, &ok);
+		gui_clock(&x->otim_cs, text, len, pos, out);
 	} else {
 		return false;
 	}
@@ -1463,10 +1572,12 @@ engine_bestmove(struct xu *x, const char *text, size_t len,
 	n = fb_proto_token(text, len, &pos, &start);
 	if (fb_moves_end(&x->cur) != FB_END_NONE) {
 		/* `bestmove (none)` or 0000 on a mate or stalemate the GUI
-		 * did not see as the end (after setboard): say the result. */
+		 * did not see as the end (after setboard): say the result;
+		 * not when it was said or the GUI's move made it. */
 		fb_proto_report(out, FB_LOG_INFO, "%.*s: the game is over",
 				(int)len, text);
-		claim_end(x, out);
+		if (!x->ended)
+			claim_end(x, out);
 		return;
 	}
 	if (fb_game_parse_move(&x->cur, text + start, n, &m) < 0 || m.null ||

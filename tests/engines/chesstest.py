@@ -103,6 +103,16 @@ def start_fen(rank, xfen=False):
         rank.lower(), "p" * w, w, w, w, w, "P" * w, rank, castle)
 
 
+def opened_start(rank, xfen=False):
+    """start_fen() of rank with the pieces between the king and the rooks
+    taken off both sides: castling is legal from the first move."""
+    rooks = [i for i, p in enumerate(rank) if p == "R"]
+    row = "".join(p if p in "KR" or not rooks[0] < i < rooks[-1] else "1"
+                  for i, p in enumerate(rank))
+    return re.sub(r"1{2,}", lambda m: str(len(m.group(0))),
+                  start_fen(row, xfen))
+
+
 # ---------------------------------------------------------------- boards
 
 def parse_board(placement):
@@ -578,3 +588,26 @@ def log_entries(path):
                            parts[3] if len(parts) > 3 else b"")
     except OSError:
         pass
+
+
+CLAIM_RE = re.compile(rb"^(1-0|0-1|1/2-1/2) \{")
+
+
+def result_claims(path):
+    """Result claims fenbridge sent toward an XBoard GUI, from its --log:
+    (claims, stray ones).  A claim belongs to the engine's side when the
+    engine's move ended the game: `engine> bestmove M`, `>gui move M`,
+    the claim.  One after any other engine line (`bestmove (none)` after
+    the GUI's own mate: the losing side claiming too) is stray."""
+    claims = stray = 0
+    last, moved = b"", False
+    for tag, payload in log_entries(path):
+        if tag == "engine>":
+            last, moved = payload, False
+        elif tag == ">gui" and payload.startswith(b"move "):
+            moved = True
+        elif tag == ">gui" and CLAIM_RE.match(payload):
+            claims += 1
+            stray += not (moved and last.startswith(b"bestmove ") and
+                          not re.match(rb"bestmove +(\(none\)|0000)", last))
+    return claims, stray

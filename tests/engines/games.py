@@ -570,6 +570,8 @@ def play_game(gui, ref, cfg, start, rng, stats, trace):
     start_pos = Pos(start)
     gui.new_game(start_pos)
     gui_colour = rng.choice("wb")
+    if cfg.get("gui_first"):
+        gui_colour = start_pos.stm      # the game opens with a GUI move
     prelude = rng.choice(cfg.get("preludes", [0, 10, 14, 18]))
     if start_pos.inner_right():
         prelude = 0     # an inner-rook castling is legal right now

@@ -4,11 +4,22 @@ fenbridge's translation makes XBoard engines (issue 12):
 
     xboard -mg N -variant fischerandom
            -fcp "fenbridge --engine-protocol=uci -- stockfish"  (both sides)
+    xboard -mg N -variant fischerandom
+           -fcp "fenbridge --engine-protocol=uci -- toga2"
+           -scp "fenbridge --engine-protocol=uci -- stockfish"
     xboard -mg N -variant caparandom
            -fcp "fenbridge --engine-protocol=uci -- fairy-stockfish"
 
+Toga II has no UCI_Chess960: fenbridge offers it fischerandom all the
+same and plays it in standard notation (issue 17): only standard rights
+reach it, a castle it cannot read (stockfish's, across the board) goes as
+the position after it (re-anchored), its own e8g8 reaches XBoard as O-O.
+Its starts add a king on e with rooks on a and h and two with standard
+rights on one side only (XBoard alternates colours: toga2 gets them with
+each colour).
+
 XBoard runs under an Xvfb of our own (-displayfd picks a free display),
-both matches at once, each game from a position of a -loadPositionFile
+the matches at once, each game from a position of a -loadPositionFile
 (-lpi -1: the next position each game): Chess960 / Capablanca-random
 starts with the pieces between king and rooks taken off both sides (so
 that castling is legal at once and the engines do castle), in X-FEN and
@@ -26,6 +37,11 @@ final FENs, -nameOfDebugFile protocol log):
     an engine and no XBoard error; fenbridge's logs show the engines got
     UCI `position fen` lines;
   * castles occurred (O-O / O-O-O in the PGN) in each variant;
+  * fenbridge claims a result only after its engine's own move, never
+    for the side that lost to the other's mate (the last game of the
+    fischerandom matches is a mate in 2);
+  * toga2: fenbridge re-anchored castles, said at info level at most once
+    per game;
   * the games replay legally: fischerandom with chessops (npm, as
     pgn_files.py; skipped without node/npm), both variants with a
     referee engine (stockfish / fairy-stockfish in Chess960 mode, SAN
@@ -37,7 +53,7 @@ bare behind fenbridge and XBoard cannot play it.  `--engines=xboard` runs
 the harness against fairy-stockfish's own XBoard mode (`fenbridge --
 fairy-stockfish`), a control that needs no translation.
 
-Exits 77 when xboard, Xvfb or an engine is missing.  About 45 s.
+Exits 77 when xboard, Xvfb or an engine is missing.  About 60 s.
 """
 
 import argparse
@@ -55,9 +71,12 @@ import time
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import chesstest  # noqa: E402
-from chesstest import FAIRY, SKIP, STOCKFISH  # noqa: E402
+from chesstest import FAIRY, SKIP, STOCKFISH, TOGA  # noqa: E402
 
 XBOARD = "/usr/games/xboard"
+# fenbridge's --engine-protocol for the UCI engines, in this one place
+# (another change makes `auto` the default; then this can go).
+ENGINE_PROTOCOL = "uci"
 DEPTH = 8                   # XBoard's -depth (sd N): fast moves, no flag fall
 MATCH_TIMEOUT = 200         # the matches (about 60 s alone; CI runs
                             # another test beside this one)
@@ -68,32 +87,38 @@ TOTAL_TIMEOUT = 270         # the whole run, below meson's timeout
 INNER = "rn2k1r1/ppp1pp1p/3p2p1/5bn1/P7/2N2B2/1PPPPP2/2BNK1RR w Gga - 4 11"
 
 
-def opened(rank):
-    """A start back rank with the pieces between the king and the rooks
-    taken off: castling is legal from the first move."""
-    rooks = [i for i, p in enumerate(rank) if p == "R"]
-    return "".join(p if p in "KR" or not rooks[0] < i < rooks[-1]
-                   else "1" for i, p in enumerate(rank))
+# Start 502 (RQBNKBNR: king on e, rooks on a and h, the rights standard
+# FEN expresses) for one side, 296 (QBNRBKRN) for the other: toga2 (white
+# in odd games, XBoard alternates) gets 502 with each colour.
+ONE_SIDE = ["qbnrbkrn/pppppppp/8/8/8/8/PPPPPPPP/RQBNKBNR w HAgd - 0 1",
+            "rqbnkbnr/pppppppp/8/8/8/8/PPPPPPPP/QBNRBKRN w GDha - 0 1"]
 
 
-def compact(fen):
-    """Runs of '1' in a placement made by opened() -> digits."""
-    return re.sub(r"1{2,}", lambda m: str(len(m.group(0))), fen)
+# A mate in 2 for white (Kb6 Kb8 Rh8#), last in an odd-numbered game:
+# the first engine mates and claims it; the loser behind the other
+# fenbridge must not claim as well.
+MATE_IN_2 = "k7/8/2K5/8/8/8/8/7R w - - 0 1"
 
 
-def positions(variant):
+def positions(name):
     """The start positions of the match, one per game."""
-    if variant == "fischerandom":
+    if name == "fischerandom-toga2":
+        ranks = [chesstest.scharnagl(n) for n in (296, 714, 502)]
+        return [chesstest.opened_start(ranks[0], xfen=True),
+                chesstest.opened_start(ranks[1]),
+                INNER, chesstest.start_fen(ranks[2])] + ONE_SIDE + \
+            [MATE_IN_2]
+    if name == "fischerandom":
         ranks = [chesstest.scharnagl(n) for n in (296, 714, 18)]
-        fens = [compact(chesstest.start_fen(opened(ranks[0]), xfen=True)),
-                compact(chesstest.start_fen(opened(ranks[1]))),
+        fens = [chesstest.opened_start(ranks[0], xfen=True),
+                chesstest.opened_start(ranks[1]),
                 INNER,
-                chesstest.start_fen(ranks[2], xfen=True)]
+                chesstest.start_fen(ranks[2], xfen=True), MATE_IN_2]
     else:
         rng = random.Random(12)
         ranks = [chesstest.caparandom_rank(rng) for _ in range(2)]
-        fens = [compact(chesstest.start_fen(opened(ranks[0]), xfen=True)),
-                compact(chesstest.start_fen(opened(ranks[1])))]
+        fens = [chesstest.opened_start(ranks[0], xfen=True),
+                chesstest.opened_start(ranks[1])]
     return fens
 
 
@@ -144,11 +169,11 @@ def group_members(pgid):
 # ---------------------------------------------------------------- a match
 
 class Match:
-    def __init__(self, variant, engine_cmd, uci, tmp, display):
-        self.variant, self.uci = variant, uci
-        self.dir = os.path.join(tmp, variant)
+    def __init__(self, name, variant, engine_cmd, uci, tmp, display):
+        self.name, self.variant, self.uci = name, variant, uci
+        self.dir = os.path.join(tmp, name)
         os.mkdir(self.dir)
-        self.fens = positions(variant)
+        self.fens = positions(name)
         self.games = len(self.fens)
         self.posfile = self.path("positions.fen")
         with open(self.posfile, "w") as f:
@@ -289,9 +314,10 @@ def referee_replay(width, games):
                 moves.append(u)
                 fen, legal = ref.step(start, moves)
             end = fen
-            if "long game" in last:
+            if re.search(r"long game|repetition|mate", last):
                 # XBoard saves the position before the last move of a
-                # game it stops at the move limit.
+                # game it stops at the move limit, a repetition or a
+                # mate.
                 fen = ref.step(start, moves[:-1])[0] if moves else fen
             finals.append((end, fen))
     finally:
@@ -312,8 +338,35 @@ XBOARD_BAD = re.compile(r"xboard: .*(error|failed|illegal)|"
                         r"Illegal move|False illegal-move claim", re.I)
 
 
+def claims(res, m):
+    """The result claims fenbridge sent XBoard: each after its engine's
+    own move (a mate or stalemate); the losing side must not claim too
+    (chesstest.result_claims)."""
+    got = [chesstest.result_claims(m.path("fenbridge-%s.log" % side))
+           for side in ("first", "second")]
+    res.check("%s: result claims only after the engine's own move (%d "
+              "claims)" % (m.name, sum(c for c, _ in got)),
+              not any(s for _, s in got),
+              "stray claims: first %d, second %d" % (got[0][1], got[1][1]))
+
+
+def reanchoring(res, m):
+    """toga2 (the first engine) has no Chess960: fenbridge re-anchored the
+    castles it cannot read, said so at info level at most once per game,
+    and toga2's own castles reached XBoard as O-O / O-O-O."""
+    infos, castles = 0, 0
+    for tag, payload in chesstest.log_entries(m.path("fenbridge-first.log")):
+        infos += tag == "info" and b"re-anchored" in payload
+        castles += tag == ">gui" and payload.startswith(b"move O-O")
+    res.check("%s: castles re-anchored for toga2 in %d games, said at "
+              "info level once in each" % (m.name, infos),
+              0 < infos <= m.games, "games: %d" % m.games)
+    res.check("%s: toga2 castled (%d moves O-O / O-O-O to XBoard)"
+              % (m.name, castles), castles > 0)
+
+
 def check_match(res, m, npm):
-    name = m.variant
+    name = m.name
     res.check("%s: xboard ended the %d-game match itself (exit 0, %.0f s)"
               % (name, m.games, m.seconds),
               m.rc == 0 and "final score" in m.output,
@@ -361,6 +414,10 @@ def check_match(res, m, npm):
                   if s.startswith("O-O"))
     res.check("%s: castles occurred (%d O-O / O-O-O)" % (name, castles),
               castles >= 1)
+    if m.uci:
+        claims(res, m)
+    if TOGA in m.engines:
+        reanchoring(res, m)
 
     try:
         with open(m.final) as f:
@@ -412,18 +469,20 @@ def find_npm():
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("fenbridge")
-    ap.add_argument("--engine-protocol", default="uci",
+    ap.add_argument("--engine-protocol", default=ENGINE_PROTOCOL,
                     help="fenbridge's --engine-protocol (same: the control "
                     "that must fail)")
     ap.add_argument("--engines", choices=("uci", "xboard"), default="uci",
                     help="xboard: fairy-stockfish in its own XBoard mode "
                     "for both variants (a harness check)")
-    ap.add_argument("--only", choices=("fischerandom", "caparandom"))
+    ap.add_argument("--only", choices=("fischerandom", "fischerandom-toga2",
+                                       "caparandom"))
     ap.add_argument("-v", action="store_true")
     a = ap.parse_args()
     fb = os.path.abspath(a.fenbridge)
 
-    need = [XBOARD, FAIRY] + ([STOCKFISH] if a.engines == "uci" else [])
+    need = [XBOARD, FAIRY] + ([STOCKFISH, TOGA] if a.engines == "uci"
+                              else [])
     for exe in need:
         if not os.access(exe, os.X_OK):
             print("SKIP: no " + exe)
@@ -445,22 +504,28 @@ def main():
         return SKIP
     matches = []
     try:
-        for variant in ("fischerandom", "caparandom"):
-            if a.only and a.only != variant:
+        for name, variant, engines in (
+                ("fischerandom", "fischerandom", (STOCKFISH, STOCKFISH)),
+                ("fischerandom-toga2", "fischerandom", (TOGA, STOCKFISH)),
+                ("caparandom", "caparandom", (FAIRY, FAIRY))):
+            if a.only and a.only != name:
                 continue
             if a.engines == "xboard":
-                engine, proto = FAIRY, []
+                if TOGA in engines:
+                    continue        # no XBoard mode of its own
+                engines, proto = (FAIRY, FAIRY), []
             else:
-                engine = STOCKFISH if variant == "fischerandom" else FAIRY
                 proto = ["--engine-protocol=" + a.engine_protocol]
 
-            def engine_cmd(side, d, engine=engine, proto=proto):
+            def engine_cmd(side, d, engines=engines, proto=proto):
                 # XBoard splits -fcp at blanks (no shell); no quoting
                 # needed for these paths.
+                engine = engines[side == "second"]
                 return " ".join([fb] + proto + ["--log=%s/fenbridge-%s.log"
                                                  % (d, side), "--", engine])
-            matches.append(Match(variant, engine_cmd, a.engines == "uci",
-                                 tmp, xvfb[1]))
+            matches.append(Match(name, variant, engine_cmd,
+                                 a.engines == "uci", tmp, xvfb[1]))
+            matches[-1].engines = engines
         deadline = time.monotonic() + MATCH_TIMEOUT
         for m in matches:
             m.wait(deadline)

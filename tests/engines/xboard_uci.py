@@ -7,11 +7,21 @@ client (games.py's XboardGui and game machinery), refereed by stockfish
   * stockfish, fischerandom from random Chess960 starts and inner-rook
     starts (castling written O-O by the GUI, king takes rook to the
     engine), and normal chess (castling as the king's move);
-  * toga2 (no UCI_Chess960), normal chess;
+  * toga2 (no UCI_Chess960), normal chess, and fischerandom played in
+    standard notation (issue 17): only standard rights reach it, every
+    castle it cannot read is re-anchored, its own castles (e8g8) reach
+    the GUI as O-O; from random Chess960 starts, and from starts where the
+    GUI's side castles at once (the pieces between king and rooks taken
+    off, inner-rook rights, a king on e with standard rights on one side
+    only); the re-anchoring is logged at info level once per game, the
+    GUI gets no telluser;
   * fairy-stockfish, caparandom (10x8) through UCI_Variant;
   * analyze mode (thinking output follows the moves, exit), ping/pong,
     the handshake's features;
   * pondering (`hard`): ponderhit on the expected reply, stop otherwise;
+  * mates: the GUI's own mate starts no search and no claim (the losing
+    side's), the engine's is claimed once; in every pairing a claim
+    follows only the engine's own move;
   * a control: the same GUI with --engine-protocol=same gets no features.
 
 Every game is whole (up to the ply limit or its end) with undo; a move
@@ -35,9 +45,16 @@ import chesstest  # noqa: E402
 import games  # noqa: E402
 from chesstest import FAIRY, SKIP, STOCKFISH, TOGA  # noqa: E402
 
+# fenbridge's --engine-protocol, in this one place (another change makes
+# `auto` the default; then this can go).
+ENGINE_PROTOCOL = ["--engine-protocol=uci"]
+
 THINK_RE = re.compile(r"^(\d+) (-?\d+) (\d+) (\d+) (\S.*)$")
 RESULT_RE = re.compile(r"^(1-0|0-1|1/2-1/2) \{")
 CLAIMS = collections.Counter()  # results claimed, by pairing label
+# castles by the GUI and by the engine, games opened by a GUI castle; by
+# pairing label
+CASTLES = collections.defaultdict(collections.Counter)
 
 
 class Gui(games.XboardGui):
@@ -48,6 +65,17 @@ class Gui(games.XboardGui):
     def __init__(self, proc, cfg):
         super().__init__(proc, cfg)
         self.notation = cfg.get("notation", "oo")
+        self.count = CASTLES[cfg["label"]]
+        self.ply = 0
+
+    def new_game(self, start_pos):
+        super().new_game(start_pos)
+        self.ply = 0
+        self.count["games"] += 1
+
+    def takeback(self, n):
+        super().takeback(n)
+        self.ply -= n
 
     def sync(self, what):
         lines = super().sync(what)
@@ -57,6 +85,13 @@ class Gui(games.XboardGui):
 
     def gui_move(self, move, pos):
         m = games.to_notation(move, pos, self.notation)
+        if pos.castle_wing(move):
+            self.count["gui"] += 1
+            if self.ply == 0 and self.count["opened_in"] < \
+                    self.count["games"]:
+                self.count["opened"] += 1       # once per game
+                self.count["opened_in"] = self.count["games"]
+        self.ply += 1
         self.proc.send(self.prefix + m)
         self.sync(self.prefix + m)
 
@@ -69,15 +104,40 @@ class Gui(games.XboardGui):
         t = lines[-1].split()
         if t[0] != "move" or len(t) < 2:
             raise games.GameError("engine answered go with: " + lines[-1])
-        return games.from_notation(t[1], pos, legal, self.notation)
+        move = games.from_notation(t[1], pos, legal, self.notation)
+        self.count["engine"] += pos.castle_wing(move) is not None
+        self.ply += 1
+        return move
 
 
 games.XboardGui = Gui   # run_games builds its GUI by that name
 
 
-def fb_argv(fenbridge, log, engine, proto="uci"):
-    return [fenbridge, "--log=" + log, "--grace=2",
-            "--engine-protocol=" + proto, "--", engine]
+def fb_argv(fenbridge, log, engine, proto=None):
+    return [fenbridge, "--log=" + log, "--grace=2"] + \
+        (ENGINE_PROTOCOL if proto is None else proto) + ["--", engine]
+
+
+def reanchoring(log):
+    """What fenbridge's log says of re-anchoring: (castles re-anchored,
+    info-level lines, telluser lines to the GUI).  Each search rebuilds
+    the position and says it again at debug level, so a castle counts
+    once: its ply, in the game its info line opened."""
+    castles, infos, tells, plies = 0, 0, 0, set()
+    for tag, payload in chesstest.log_entries(log):
+        text = payload.decode("latin-1")
+        if tag == ">gui" and text.startswith("telluser"):
+            tells += 1
+        m = re.search(r"re-anchored: the castle \S+ at ply (\d+)", text)
+        if not m:
+            continue
+        if tag == "info":
+            infos += 1
+            plies = set()
+        if m.group(1) not in plies:
+            plies.add(m.group(1))
+            castles += 1
+    return castles, infos, tells
 
 
 def pairing(fenbridge, logdir, label, engine, cfg, starts, seed):
@@ -89,11 +149,15 @@ def pairing(fenbridge, logdir, label, engine, cfg, starts, seed):
     st, err, report = games.run_games(
         fb_argv(fenbridge, log, engine), "fenbridge+" +
         os.path.basename(engine), dict(cfg, label=label), starts, seed, log)
+    c = CASTLES[label]
+    anchored, infos, tells = reanchoring(log)
     lines = ["%s: %d games, %d plies, castled in %d (gui %d, engine %d), "
-             "%d with an inner rook, %d takebacks, ends %s, %d results "
+             "%d castles (gui %d, engine %d, %d inner-rook, %d opening a "
+             "game), %d re-anchored, %d takebacks, ends %s, %d results "
              "claimed by fenbridge, %.1f s"
              % (label, st["games"], st["plies"], st["castled"], st["gui"],
-                st["engine"], st["inner"], st["takebacks"],
+                st["engine"], c["gui"] + c["engine"], c["gui"], c["engine"],
+                st["inner"], c["opened"], anchored, st["takebacks"],
                 dict(st["ends"]), CLAIMS[label], time.monotonic() - t0)]
     ok = err is None and st["games"] == len(starts)
     if err:
@@ -101,7 +165,52 @@ def pairing(fenbridge, logdir, label, engine, cfg, starts, seed):
     elif st["castled"] < cfg.get("min_castled", 1):
         ok = False
         lines.append("  FAIL: no game castled")
+    for what, got, least in (
+            ("re-anchored castles", anchored, cfg.get("min_anchored", 0)),
+            ("engine castles", c["engine"], cfg.get("min_engine", 0)),
+            ("games opened by a GUI castle", c["opened"],
+             cfg.get("min_opened", 0)),
+            ("inner-rook castles", st["inner"], cfg.get("min_inner", 0))):
+        if got < least:
+            ok = False
+            lines.append("  FAIL: %d %s, expected %d or more"
+                         % (got, what, least))
+    # Claims only after the engine's own move: the GUI's mate or
+    # stalemate starts no search (the loser would claim too).
+    claims, stray = chesstest.result_claims(log)
+    if stray:
+        ok = False
+        lines.append("  FAIL: %d of %d result claims not after the "
+                     "engine's own move" % (stray, claims))
+    # One info line per game at most; never a dialog (telluser).
+    if infos > st["games"] or tells:
+        ok = False
+        lines.append("  FAIL: %d info-level re-anchoring lines in %d games,"
+                     " %d telluser to the GUI" % (infos, st["games"], tells))
     return ok, lines
+
+
+# A king on e with standard rights for black, the GUI's white castling
+# with king f1 and rooks b1 / g1: the engine's own castle e8g8 must reach
+# the GUI as O-O (XBoard rejected it as a king move).
+ONE_SIDE = "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/1R3KR1 w GBha - 0 1"
+
+
+# The Chess960 starts with king on e and rooks on a and h: their rights
+# reach toga2 (K/Q), which castles as e1g1 / e8c8.
+STANDARD_RIGHTS = [r for r in map(chesstest.scharnagl, range(960))
+                   if r[::7] == "RR" and r[4] == "K" and r != "RNBQKBNR"]
+
+
+def opening_castles(rng):
+    """Starts in which the side to move (the GUI's, with gui_first)
+    can castle at once: two random Chess960 starts with the pieces between
+    king and rooks taken off, one with king on e and rooks
+    on a and h (standard rights, nothing to re-anchor), ONE_SIDE."""
+    other = [r for r in map(chesstest.scharnagl, range(960))
+             if r[::7] != "RR" or r[4] != "K"]
+    ks = rng.sample(other, 2) + [rng.choice(STANDARD_RIGHTS)]
+    return [chesstest.opened_start(k) for k in ks] + [ONE_SIDE]
 
 
 def handshake(proc):
@@ -219,11 +328,49 @@ def ponder_game(fenbridge, logdir, seed):
         ["  " + p for p in problems]
 
 
+def mates(fenbridge, logdir):
+    """The GUI mates toga2 (fool's mate, with the engine to reply): no
+    search, so no claim from the losing side; then toga2 mates the GUI
+    and fenbridge claims that once (issue 17, item 12)."""
+    log = os.path.join(logdir, "mates.log")
+    proc = chesstest.Engine(fb_argv(fenbridge, log, TOGA), "mates")
+    problems = []
+    try:
+        handshake(proc)
+        proc.send("new", "force", "f2f3", "e7e5", "g2g4", "playother",
+                  "usermove d8h4")
+        lines = proc.ping(10)
+        time.sleep(0.5)
+        lines += proc.ping(10)
+        proc.send("result 0-1 {Black mates}")
+        if any(RESULT_RE.match(l) for l in lines):
+            problems.append("a claim after the GUI's mate: %s" % lines)
+        proc.send("new", "force", "f2f3", "e7e5", "g2g4", "sd 4", "go")
+        lines = proc.wait_for(r"^move ", 10)
+        lines += proc.ping(10)
+        got = [l for l in lines if RESULT_RE.match(l)]
+        if "move d8h4" not in lines or got != ["0-1 {Black mates}"]:
+            problems.append("the engine's mate: %s" % lines)
+    except chesstest.EngineError as e:
+        problems.append(str(e))
+        problems.append(proc.tail(20))
+    finally:
+        proc.close()
+    claims, stray = chesstest.result_claims(log)
+    if not problems and (claims, stray) != (1, 0):
+        problems.append("%d claims in the log, %d stray" % (claims, stray))
+    return not problems, ["mates (toga2): GUI's mate unclaimed, engine's "
+                          "claimed once: %s" % ("ok" if not problems
+                                                else "FAIL")] + \
+        ["  " + p for p in problems]
+
+
 def control(fenbridge, logdir):
     """Without the pair (the GUI's protocol on both sides) the XBoard GUI
     gets no features from a UCI engine: the test above must fail."""
     log = os.path.join(logdir, "control.log")
-    proc = chesstest.Engine(fb_argv(fenbridge, log, STOCKFISH, "same"),
+    proc = chesstest.Engine(fb_argv(fenbridge, log, STOCKFISH,
+                                    ["--engine-protocol=same"]),
                             "control")
     try:
         proc.send("xboard", "protover 2")
@@ -249,6 +396,7 @@ def main():
         return SKIP
     chesstest.backstop("xboard_uci", 85)
     rng = random.Random(args.seed)
+    trng = random.Random(args.seed + 1)     # toga2's starts
     n = args.games
     common = {"protocol": "xboard", "plies": 40, "verbose": args.verbose,
               "depths": [1, 2, 3], "preludes": [0, 6, 10]}
@@ -264,6 +412,11 @@ def main():
          dict(common, xvariant="normal", notation="king"), std),
         ("toga2 normal", TOGA,
          dict(common, xvariant="normal", notation="king"), std),
+        # no UCI_Chess960: standard notation, castles re-anchored
+        ("toga2 fischerandom", TOGA,
+         dict(common, xvariant="fischerandom", min_anchored=1),
+         games.random_960_starts(trng, n) + [
+             chesstest.start_fen(r) for r in trng.sample(STANDARD_RIGHTS, 2)]),
         ("fairy-stockfish caparandom", FAIRY,
          dict(common, xvariant="caparandom", width=10, depths=[4, 5, 6]),
          capa),
@@ -275,6 +428,11 @@ def main():
             jobs.append(("stockfish fischerandom, inner-rook starts",
                          STOCKFISH, dict(common, xvariant="fischerandom",
                                          preludes=[0]), inner))
+            jobs.append(("toga2 fischerandom, GUI castles first", TOGA,
+                         dict(common, xvariant="fischerandom", preludes=[0],
+                              gui_first=True, min_anchored=3, min_opened=3,
+                              min_inner=1, min_engine=1),
+                         opening_castles(trng) + inner))
             if os.access(FAIRY, os.X_OK):
                 inner = games.inner_rook_starts(rng, 1, 10)
                 jobs.append(("fairy-stockfish caparandom, inner-rook start",
@@ -291,6 +449,8 @@ def main():
             futs.append(ex.submit(ponder_game, args.fenbridge, logdir,
                                   args.seed))
             futs.append(ex.submit(control, args.fenbridge, logdir))
+            if os.access(TOGA, os.X_OK):
+                futs.append(ex.submit(mates, args.fenbridge, logdir))
             for f in futs:
                 good, lines = f.result()
                 ok = ok and good

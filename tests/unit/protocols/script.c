@@ -55,9 +55,16 @@ timer(void *ctx, unsigned ms)
 static void
 report(void *ctx, enum fb_level level, const char *msg)
 {
-	(void)ctx;
-	(void)level;
+	static const char *const names[] = {"debug", "info", "warn", "error"};
+	struct script *s = ctx;
+	int n;
+
 	assert_non_null(msg);
+	assert_true(level >= FB_LOG_DEBUG && level <= FB_LOG_ERROR);
+	n = snprintf(s->log + s->nlog, sizeof s->log - s->nlog, "%s: %s\n",
+		     names[level], msg);
+	if (n > 0 && (size_t)n < sizeof s->log - s->nlog)
+		s->nlog += (size_t)n;
 }
 
 void
@@ -80,6 +87,8 @@ script_step(struct script *s, const char *script)
 {
 	s->n = 0;
 	s->text[0] = '\0';
+	s->nlog = 0;
+	s->log[0] = '\0';
 	while (*script != '\0') {
 		const char *nl = strchr(script, '\n');
 		size_t len = nl != NULL ? (size_t)(nl - script) : strlen(script);

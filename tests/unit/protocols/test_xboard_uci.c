@@ -214,7 +214,8 @@ test_xboard_uci_fischerandom_castling(void **st)
 }
 
 /* A Chess960 position set up in variant normal: the inner-rook rights
- * cannot reach the engine, and the GUI's user is told so. */
+ * cannot reach the engine, and the GUI is told so in a comment line (a
+ * telluser would be a dialog in every game of a tournament). */
 static void
 test_xboard_uci_normal_drops_rights_aloud(void **st)
 {
@@ -227,12 +228,13 @@ test_xboard_uci_normal_drops_rights_aloud(void **st)
 		 "rn2k1r1/ppp1pp1p/3p2p1/5bn1/P7/2N2B2/1PPPPP2/2BNK1RR w Gga - "
 		 "4 11\ng go\n",
 	     "> ucinewgame\n"
-	     "< telluser fenbridge: 2 castling rights of this position need "
+	     "< # fenbridge: 2 castling rights of this position need "
 	     "Chess960 (variant fischerandom); the engine plays without "
 	     "them\n"
 	     "> position fen rn2k1r1/ppp1pp1p/3p2p1/5bn1/P7/2N2B2/1PPPPP2/"
 	     "2BNK1RR w q - 4 11\n"
 	     "> go movetime 1000\n");
+	assert_non_null(strstr(s.log, "warn: setboard: 2 castling rights"));
 	script_end(&s);
 }
 
@@ -332,8 +334,41 @@ test_xboard_uci_caparandom_inner_rook(void **st)
 	script_end(&s);
 }
 
-/* An engine without UCI_Chess960 gets only standard rights, and a castle
- * it cannot read as the position after it (re-anchoring). */
+/* The comment line an engine without Chess960 makes, once per game. */
+#define TOLD_STANDARD                                                       \
+	"< # fenbridge: the engine has no Chess960 castling; it gets only "  \
+	"the castling rights standard FEN can express, and a castle it "     \
+	"cannot read as the position after it\n"
+
+/* How often needle occurs in hay. */
+static int
+count(const char *hay, const char *needle)
+{
+	int n = 0;
+
+	for (const char *p = hay; (p = strstr(p, needle)) != NULL; p++)
+		n++;
+	return n;
+}
+
+/* Toga II's handshake (no UCI_Chess960): fischerandom is offered all the
+ * same, to be played in standard notation (issue 17, item 1). */
+static void
+handshake_standard(struct script *s)
+{
+	step(s, "g xboard\ng protover 2\ne id name Toga II 3.0\ne uciok\n",
+	     "> uci\ntimer 10000\n< feature done=0\ntimer 0\n"
+	     "< feature myname=\"Toga II 3.0\" setboard=1 usermove=1 ping=1 "
+	     "playother=1 sigint=0 sigterm=0 analyze=1 colors=0 reuse=1 "
+	     "san=0 time=1 draw=0 variants=\"normal,fischerandom\"\n"
+	     "< feature done=1\n");
+}
+
+/* fischerandom with an engine without UCI_Chess960: only standard rights
+ * reach it, a castle it cannot read goes as the position after it
+ * (re-anchoring), said once per game to the log at info level (with the
+ * word "re-anchored") and to the GUI in a comment line; every later
+ * search re-anchors again at debug level. */
 static void
 test_xboard_uci_standard_engine_reanchors(void **st)
 {
@@ -341,26 +376,163 @@ test_xboard_uci_standard_engine_reanchors(void **st)
 
 	(void)st;
 	start(&s, FB_XFEN);
-	step(&s, "g xboard\ng protover 2\ne id name Toga II 3.0\ne uciok\n",
-	     "> uci\ntimer 10000\n< feature done=0\ntimer 0\n"
-	     "< feature myname=\"Toga II 3.0\" setboard=1 usermove=1 ping=1 "
-	     "playother=1 sigint=0 sigterm=0 analyze=1 colors=0 reuse=1 "
-	     "san=0 time=1 draw=0 variants=\"normal\"\n"
-	     "< feature done=1\n");
-	step(&s, "g variant fischerandom\n",
-	     "< Error (unsupported variant): fischerandom\n");
-	/* Its rights cannot reach the engine: said, not silent. */
-	step(&s, "g new\ng force\ng setboard " F960_SH "\ng go\n",
-	     "> ucinewgame\n"
-	     "< telluser fenbridge: 4 castling rights of this position need "
-	     "Chess960 (variant fischerandom); the engine plays without "
-	     "them\n"
+	handshake_standard(&s);
+	/* No UCI_Chess960 to set; its rights cannot reach the engine. */
+	step(&s, "g new\ng variant fischerandom\ng force\ng setboard " F960_SH
+		 "\ng go\n",
+	     "> ucinewgame\n" TOLD_STANDARD
 	     "> position fen bqnbrkrn/pppppppp/8/8/8/8/PPPPPPPP/BQNBRKRN w - "
 	     "- 0 1\n> go movetime 1000\n");
+	assert_int_equal(count(s.log, "info: setboard: 4 castling rights "
+				      "that standard notation cannot express "
+				      "not sent to the engine"), 1);
+	/* The GUI's O-O is f1g1 (king f1, rook g1): re-anchored. */
 	step(&s, "e bestmove c2c3\ng force\ng usermove c7c6\ng O-O\n"
 		 "g d7d6\ng go\n",
 	     "< move c2c3\n> position fen bqnbrkrn/pp1ppppp/2p5/8/8/2P5/"
 	     "PP1PPPPP/BQNBRRKN b - - 1 2 moves d7d6\n> go movetime 1000\n");
+	assert_int_equal(count(s.log, "info: position: re-anchored: the "
+				      "castle f1g1 at ply 3"), 1);
+	/* The next search rebuilds the position: quietly now. */
+	step(&s, "e bestmove d2d4\ng usermove e7e5\n",
+	     "< move d2d4\n> position fen bqnbrkrn/pp1ppppp/2p5/8/8/2P5/"
+	     "PP1PPPPP/BQNBRRKN b - - 1 2 moves d7d6 d2d4 e7e5\n"
+	     "> go movetime 1000\n");
+	assert_int_equal(count(s.log, "re-anchored"), 1);
+	assert_int_equal(count(s.log, "debug: position: re-anchored"), 1);
+	assert_int_equal(count(s.log, "info:"), 0);
+	script_end(&s);
+}
+
+/* A new game is told again. The engine's castle in the king's notation
+ * (e1g1) reaches the GUI as O-O, in its pv too; the GUI's standard O-O
+ * goes as e1g1, its castle with the king on f8 and the rook on g8 as the
+ * position after it. White: king e1, rooks a1, h1 (standard rights);
+ * black: king f8, rooks b8, g8 (dropped). */
+#define MIXED "1r3kr1/pppppppp/8/8/8/8/PPPPPPPP/R3K2R"
+
+static void
+test_xboard_uci_standard_engine_castles(void **st)
+{
+	struct script s;
+
+	(void)st;
+	start(&s, FB_XFEN);
+	handshake_standard(&s);
+	step(&s, "g new\ng variant fischerandom\ng setboard " F960_SH "\n",
+	     "> ucinewgame\n" TOLD_STANDARD);
+	step(&s, "g new\ng variant fischerandom\ng post\ng setboard " MIXED
+		 " w HAgb - 0 1\ng go\n",
+	     "> ucinewgame\n" TOLD_STANDARD
+	     "> position fen " MIXED " w KQ - 0 1\n> go movetime 1000\n");
+	assert_int_equal(count(s.log, "info: setboard: 2 castling rights"),
+			 1);
+	step(&s, "e info depth 2 score cp 9 time 10 nodes 50 pv e1g1 f8g8\n"
+		 "e bestmove e1g1 ponder f8g8\n",
+	     "< 2 9 1 50 O-O O-O\n< move O-O\n");
+	step(&s, "g usermove O-O\n",
+	     "> position fen 1r3rk1/pppppppp/8/8/8/8/PPPPPPPP/R4RK1 w - - 2 "
+	     "2\n> go movetime 1000\n");
+	assert_int_equal(count(s.log, "info: position: re-anchored: the "
+				      "castle f8g8 at ply 2"), 1);
+	step(&s, "e bestmove a2a3\n", "< move a2a3\n");
+	/* The GUI's standard castle needs no re-anchoring. */
+	step(&s, "g new\ng variant fischerandom\ng force\ng setboard " MIXED
+		 " w HAgb - 0 1\ng usermove O-O-O\ng go\n",
+	     "> ucinewgame\n" TOLD_STANDARD
+	     "> position fen " MIXED " w KQ - 0 1 moves e1c1\n"
+	     "> go movetime 1000\n");
+	assert_int_equal(count(s.log, "re-anchored"), 0);
+	/* the engine's move is checked on the real game: e8g8 is no move
+	 * of black's (the king is on f8) */
+	step(&s, "e bestmove e8g8\n",
+	     "< tellusererror fenbridge: the engine played an illegal move "
+	     "(e8g8); it is not passed on\n");
+	script_end(&s);
+}
+
+/* caparandom for an engine without UCI_Chess960 that plays 10x8
+ * (capablanca in UCI_Variant): played as capablanca in standard notation,
+ * the king on f1 castling to i1. An engine that lists no 10x8 variant
+ * is not offered caparandom (handshake_standard). */
+#define CAPA_STD "r4k3r/pppppppppp/10/10/10/10/PPPPPPPPPP/R4K3R"
+
+static void
+test_xboard_uci_standard_engine_caparandom(void **st)
+{
+	struct script s;
+
+	(void)st;
+	start(&s, FB_XFEN);
+	step(&s, "g xboard\ng protover 2\ne id name Capa 1\n"
+		 "e option name UCI_Variant type combo default chess var "
+		 "chess var capablanca\ne uciok\n",
+	     "> uci\ntimer 10000\n< feature done=0\ntimer 0\n"
+	     "< feature myname=\"Capa 1\" setboard=1 usermove=1 ping=1 "
+	     "playother=1 sigint=0 sigterm=0 analyze=1 colors=0 reuse=1 "
+	     "san=0 time=1 draw=0 "
+	     "variants=\"normal,fischerandom,capablanca,caparandom\"\n"
+	     "< feature done=1\n");
+	step(&s, "g new\ng variant caparandom\ng force\ng setboard " CAPA_STD
+		 " w JAja - 0 1\ng usermove O-O\ng go\n",
+	     "> ucinewgame\n> setoption name UCI_Variant value capablanca\n"
+	     "> position fen " CAPA_STD " w KQkq - 0 1 moves f1i1\n"
+	     "> go movetime 1000\n");
+	step(&s, "e bestmove f8c8\n", "< move O-O-O\n");
+	script_end(&s);
+}
+
+/* Malformed time / otim: the clock stays as it was (or not told), with
+ * a warning; never a 1 ms clock (issue 17, item 6). */
+static void
+test_xboard_uci_bad_clock_kept(void **st)
+{
+	struct script s;
+
+	(void)st;
+	start(&s, FB_XFEN);
+	handshake(&s);
+	step(&s, "g new\ng level 40 5 0\ng time 30000\ng otim 29000\n"
+		 "g time abc\ng otim 12x\ng time\ng usermove e2e4\n",
+	     "> ucinewgame\n> position startpos moves e2e4\n"
+	     "> go wtime 290000 btime 300000 winc 0 binc 0 movestogo 40\n");
+	assert_int_equal(count(s.log, "warn: "), 3);
+	assert_non_null(strstr(s.log, "warn: 'time abc': not a number"));
+	/* never told in this game: the engine gets the level's base, not a
+	 * 1 ms clock */
+	step(&s, "g new\ng time -\ng otim 5e3\ng usermove e2e4\n",
+	     "> stop\n> ucinewgame\n> position startpos moves e2e4\n"
+	     "> go wtime 300000 btime 300000 winc 0 binc 0 movestogo 40\n");
+	script_end(&s);
+}
+
+/* The GUI's move mates: XBoard knows the result; the engine's side (the
+ * loser) neither searches nor claims it, nor ponders on that reply
+ * (issue 17, item 12). */
+static void
+test_xboard_uci_gui_mate_not_claimed(void **st)
+{
+	struct script s;
+
+	(void)st;
+	start(&s, FB_XFEN);
+	handshake(&s);
+	step(&s, "g new\ng force\ng f2f3\ng e7e5\ng go\n",
+	     "> ucinewgame\n> position startpos moves f2f3 e7e5\n"
+	     "> go movetime 1000\n");
+	step(&s, "e bestmove g2g4\n", "< move g2g4\n");
+	step(&s, "g usermove d8h4\n", "");
+	step(&s, "g result 0-1 {Black mates}\n", "");
+	/* pondering: no go ponder on a reply that mates the engine */
+	step(&s, "g new\ng hard\ng force\ng f2f3\ng e7e5\ng go\n",
+	     "> ucinewgame\n> setoption name Ponder value true\n"
+	     "> position startpos moves f2f3 e7e5\n> go movetime 1000\n");
+	step(&s, "e bestmove g2g4 ponder d8h4\n", "< move g2g4\n");
+	step(&s, "g usermove d8h4\n", "");
+	/* a stalemating move likewise */
+	step(&s, "g new\ng force\ng setboard 7k/8/6K1/8/8/8/8/5Q2 w - - 0 1\n"
+		 "g playother\ng usermove f1f7\n",
+	     "> ucinewgame\n");
 	script_end(&s);
 }
 
@@ -505,6 +677,10 @@ main(void)
 		cmocka_unit_test(test_xboard_uci_caparandom),
 		cmocka_unit_test(test_xboard_uci_caparandom_inner_rook),
 		cmocka_unit_test(test_xboard_uci_standard_engine_reanchors),
+		cmocka_unit_test(test_xboard_uci_standard_engine_castles),
+		cmocka_unit_test(test_xboard_uci_standard_engine_caparandom),
+		cmocka_unit_test(test_xboard_uci_bad_clock_kept),
+		cmocka_unit_test(test_xboard_uci_gui_mate_not_claimed),
 		cmocka_unit_test(test_xboard_uci_ponder),
 		cmocka_unit_test(test_xboard_uci_ping),
 		cmocka_unit_test(test_xboard_uci_stale_bestmove),
