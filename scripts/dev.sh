@@ -2,7 +2,8 @@
 # fenbridge developer entry point (Debian 12, as root or with sudo):
 #   scripts/dev.sh demo   install what is missing, build, run fenbridge -- stockfish
 #   scripts/dev.sh test   install what is missing, build with -Werror, run every suite
-#                         (also under ASan+UBSan and valgrind, and the fuzzers), and
+#                         (also under ASan+UBSan and valgrind, and the fuzzers under
+#                         ASan+UBSan and MSan), and
 #                         the Windows build's tests under Wine
 #   scripts/dev.sh deps   only install what is missing
 #   scripts/dev.sh windows  build fenbridge.exe and its zip with MinGW-w64 and
@@ -16,6 +17,10 @@ packages=(
 	meson ninja-build pkg-config gcc libc6-dev libuv1-dev libcmocka-dev libinih-dev python3 valgrind
 	stockfish fairy-stockfish toga2 glaurung gnuchess sjaakii polyglot fairymax pgn-extract
 	xboard xvfb xfonts-base # tests/engines/xboard_gui.py: the real GUI under Xvfb (its "fixed" font)
+	# tests/fuzz/run.sh: libFuzzer and the ASan, UBSan and MSan runtimes
+	# (libclang-rt-14-dev), llvm-symbolizer (llvm), dpkg-source for the
+	# MSan build's inih from source (dpkg-dev)
+	clang libclang-rt-14-dev llvm dpkg-dev
 )
 
 deps() {
@@ -61,7 +66,8 @@ demo)
 test)
 	# Every suite in a -Werror build; again with AddressSanitizer and
 	# UndefinedBehaviorSanitizer; the unit and end-to-end tests under
-	# valgrind memcheck; each fuzz target for a bounded time.
+	# valgrind memcheck; each fuzz target for a bounded time under
+	# ASan+UBSan and under MemorySanitizer.
 	deps
 	passed=0 failed=0 skipped=0 status=0
 	mtest() { # mtest NAME DIR [meson test args...]
@@ -90,13 +96,16 @@ test)
 	mtest valgrind build-ci --setup=valgrind --suite unit
 	mtest valgrind-e2e build-ci --setup=valgrinde2e --suite e2e
 	if [ -x tests/fuzz/run.sh ]; then
+		# Each target under ASan+UBSan, then under MemorySanitizer; every
+		# target of each build counts once.
 		echo "== fuzz" >&2
-		if tests/fuzz/run.sh "${FUZZ_SECONDS:-30}" | tee build-ci/summary-fuzz.txt; then
-			passed=$((passed + 1))
-		else
-			failed=$((failed + 1))
-			status=1
-		fi
+		tests/fuzz/run.sh "${FUZZ_SECONDS:-30}" "${FUZZ_MSAN_SECONDS:-15}" |
+			tee build-ci/summary-fuzz.txt || status=1
+		ok=$(sed -n 's/^fuzz: \([0-9]*\) passed, [0-9]* failed$/\1/p' build-ci/summary-fuzz.txt)
+		fail=$(sed -n 's/^fuzz: [0-9]* passed, \([0-9]*\) failed$/\1/p' build-ci/summary-fuzz.txt)
+		passed=$((passed + ${ok:-0}))
+		failed=$((failed + ${fail:-0}))
+		[ -n "$ok" ] || failed=$((failed + 1)) # run.sh itself failed
 	fi
 	# The Windows build: its unit tests and the Wine suite (scripts/windows.sh;
 	# about 10 s once its third-party sources are built, 2 min before).

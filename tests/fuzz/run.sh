@@ -1,100 +1,141 @@
 #!/usr/bin/env bash
-# Runs every libFuzzer target of fenbridge for a while.
+# Runs every libFuzzer target of fenbridge for a while, in two builds.
 #
-#   tests/fuzz/run.sh [SECONDS]     SECONDS per target (default 60; 0 only
-#                                   replays the seed corpus and regressions)
+#   tests/fuzz/run.sh [SECONDS [MSAN_SECONDS]]
+#       SECONDS per target under ASan+UBSan (default 60), MSAN_SECONDS per
+#       target under MemorySanitizer (default SECONDS / 2); 0 only replays
+#       the seed corpus and regressions
 #
-# Installs what is missing (clang, libFuzzer's runtime, the build's own
-# packages) with apt-get, sets up build-fuzz with clang, ASan and UBSan if it
-# is not there, builds the targets, then for each target:
+# Installs what is missing (clang, compiler-rt with libFuzzer and the
+# sanitizer runtimes, llvm-symbolizer, the build's own packages) with
+# apt-get, and sets up each build that is not there:
+#   asan  build-fuzz: clang, AddressSanitizer + UndefinedBehaviorSanitizer
+#         (and LeakSanitizer);
+#   msan  build-fuzz-msan: clang, MemorySanitizer with origins. Every library
+#         linked must be instrumented, so inih is built from Debian's source
+#         package (apt-get source through a deb-src entry, as
+#         scripts/windows.sh does) into build-fuzz-msan/inih; snprintf and
+#         vsnprintf are msan_printf.c's, which check their arguments.
+# Then for each build and target:
 #   1. replays tests/fuzz/corpus/<target> and tests/fuzz/regressions/<target>
 #      (every input once: a fixed bug stays fixed);
-#   2. fuzzes for SECONDS from a copy of the corpus in a temporary folder (the
-#      repository stays clean), with -rss_limit_mb=2048 and a per-target
-#      -max_len and dictionary.
-# Any crash, leak, UBSan report, property violation, timeout or OOM fails the
-# target; its report is printed and the input is kept under
-# build-fuzz/fuzz-findings/<target>/. Prints the executions per target and in
-# total, and last `fuzz: N passed, M failed`; exits 1 when any target failed.
+#   2. fuzzes for SECONDS (MSAN_SECONDS) from a copy of the corpus in a
+#      temporary folder (the repository stays clean), with -rss_limit_mb=2048
+#      and a per-target -max_len and dictionary.
+# Any crash, leak, UBSan or MSan report, property violation, timeout or OOM
+# fails the target; its report is printed and the input is kept under
+# <build>/fuzz-findings/<target>/. Prints a line per target and build
+# (`fuzz_fen (msan): ok, N executions in 15s`), one per build (`fuzz (msan):
+# P passed, F failed, N executions, T s`), and last `fuzz: N passed, M failed`
+# over both builds (what scripts/dev.sh counts); exits 1 when any failed.
 #
-# Environment: FUZZ_BUILD (build folder, default build-fuzz), FUZZ_TARGETS
-# (a subset, e.g. "fen line"), FUZZ_KEEP_CORPUS=DIR (copy the grown corpora
-# there to merge them by hand).
+# Environment: FUZZ_BUILD (the ASan build folder, default build-fuzz),
+# FUZZ_MSAN_BUILD (default build-fuzz-msan), FUZZ_SANITIZERS (default
+# "asan msan"; one of them alone), FUZZ_TARGETS (a subset, e.g. "fen line"),
+# FUZZ_KEEP_CORPUS=DIR (copy the grown corpora there to merge them by hand).
 set -uo pipefail
 
 root=$(cd "$(dirname "$0")/../.." && pwd)
 here=$root/tests/fuzz
 secs=${1:-60}
-build=${FUZZ_BUILD:-$root/build-fuzz}
-targets=(${FUZZ_TARGETS:-fen line filter game config pgn translate movegen uci_xboard})
+msan_secs=${2-}
+targets=(${FUZZ_TARGETS:-fen line filter game config pgn translate codec movegen uci_xboard})
+sanitizers=(${FUZZ_SANITIZERS:-asan msan})
 
-case $secs in
-'' | *[!0-9]*)
-	echo "usage: tests/fuzz/run.sh [SECONDS]" >&2
-	exit 2
-	;;
-esac
+for n in "$secs" "${msan_secs:-0}"; do
+	case $n in
+	'' | *[!0-9]*)
+		echo "usage: tests/fuzz/run.sh [SECONDS [MSAN_SECONDS]]" >&2
+		exit 2
+		;;
+	esac
+done
+msan_secs=${msan_secs:-$((secs / 2))}
+
+passed=0 failed=0
+# give_up WHY [BUILDS]: every target of BUILDS builds (default 1) counts as
+# failed.
+give_up() {
+	echo "fuzz: $1" >&2
+	failed=$((failed + ${#targets[@]} * ${2:-1}))
+}
+summary() {
+	echo "fuzz: $passed passed, $failed failed"
+	[ "$failed" -eq 0 ]
+	exit
+}
 
 # ---- tools ----
-packages=(clang libclang-rt-14-dev meson ninja-build pkg-config libc6-dev
-	libuv1-dev libinih-dev)
+# llvm: llvm-symbolizer, for reports with file and line; dpkg-dev:
+# dpkg-source, which unpacks inih's source package.
+packages=(clang libclang-rt-14-dev llvm meson ninja-build pkg-config libc6-dev
+	libuv1-dev libinih-dev dpkg-dev)
 missing=()
 for p in "${packages[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
 		missing+=("$p")
 done
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo=sudo
 if [ ${#missing[@]} -gt 0 ]; then
 	echo "fuzz: installing ${missing[*]}" >&2
-	sudo=""
-	[ "$(id -u)" -eq 0 ] || sudo=sudo
 	$sudo apt-get update -q >&2 &&
 		DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q \
 			--no-install-recommends "${missing[@]}" >&2 || {
-		echo "fuzz: cannot install ${missing[*]}" >&2
-		echo "fuzz: 0 passed, ${#targets[@]} failed"
-		exit 1
+		give_up "cannot install ${missing[*]}" ${#sanitizers[@]}
+		summary
 	}
 fi
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/fenbridge-fuzz.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
-# libFuzzer must link (libclang-rt-14-dev ships it).
-printf 'int LLVMFuzzerTestOneInput(const unsigned char *d, unsigned long n)\n{ (void)d; (void)n; return 0; }\n' >"$tmp/probe.c"
-if ! clang -fsanitize=fuzzer,address,undefined "$tmp/probe.c" -o "$tmp/probe" 2>"$tmp/probe.log"; then
-	cat "$tmp/probe.log" >&2
-	echo "fuzz: clang -fsanitize=fuzzer does not link here" >&2
-	echo "fuzz: 0 passed, ${#targets[@]} failed"
-	exit 1
-fi
-
-# ---- build ----
-if [ ! -f "$build/build.ninja" ]; then
-	echo "fuzz: setting up $build" >&2
-	if ! CC=clang meson setup "$build" "$root" -Dfuzz=true \
-		-Db_sanitize=address,undefined -Db_lundef=false \
-		>"$tmp/setup.log" 2>&1; then
-		cat "$tmp/setup.log" >&2
-		echo "fuzz: meson setup failed" >&2
-		echo "fuzz: 0 passed, ${#targets[@]} failed"
-		exit 1
+# ---- inih for MemorySanitizer ----
+# Debian's source package: trixie's r59 (bookworm's r55 is no longer
+# downloadable), built with inih's defaults like the Windows build. The
+# deb-src entry is scripts/windows.sh's: source entries only, the binary
+# packages installed stay bookworm's.
+src_list=/etc/apt/sources.list.d/fenbridge-src.sources
+msan_inih() { # msan_inih DIR: DIR/lib/libinih.a and DIR/lib/pkgconfig/inih.pc
+	local dir=$1
+	[ -f "$dir/lib/pkgconfig/inih.pc" ] && return 0
+	if [ ! -f "$src_list" ]; then
+		echo "fuzz: adding deb-src entries in $src_list" >&2
+		$sudo tee "$src_list" >/dev/null <<'EOF'
+# fenbridge scripts/windows.sh: source packages for the Windows build
+Types: deb-src
+URIs: http://deb.debian.org/debian
+Suites: bookworm trixie
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+EOF
+		$sudo apt-get update -q >&2 || return 1
 	fi
-fi
-ninja_targets=()
-for t in "${targets[@]}"; do
-	ninja_targets+=("tests/fuzz/fuzz_$t")
-done
-if ! ninja -C "$build" "${ninja_targets[@]}" >"$tmp/build.log" 2>&1; then
-	tail -n 40 "$tmp/build.log" >&2
-	echo "fuzz: building the targets failed (is $build a clang build with -Dfuzz=true?" \
-		"delete it to set it up again)" >&2
-	echo "fuzz: 0 passed, ${#targets[@]} failed"
-	exit 1
-fi
+	rm -rf "$dir"
+	mkdir -p "$dir/dl" "$dir/lib/pkgconfig" "$dir/include"
+	if ! { (cd "$dir/dl" && apt-get source --download-only libinih/trixie) &&
+		dpkg-source -x "$dir"/dl/*.dsc "$dir/src" &&
+		clang -O1 -g -fsanitize=memory -fsanitize-memory-track-origins \
+			-fno-omit-frame-pointer -c "$dir/src/ini.c" -o "$dir/ini.o" &&
+		ar rcs "$dir/lib/libinih.a" "$dir/ini.o" &&
+		cp "$dir/src/ini.h" "$dir/include/"; } >"$tmp/inih.log" 2>&1; then
+		cat "$tmp/inih.log" >&2
+		return 1
+	fi
+	cat >"$dir/lib/pkgconfig/inih.pc" <<EOF
+prefix=$dir
+Name: inih
+Description: inih built with MemorySanitizer for tests/fuzz
+Version: 59
+Libs: -L\${prefix}/lib -linih
+Cflags: -I\${prefix}/include
+EOF
+}
 
-# ---- run ----
+# ---- one build ----
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:symbolize=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:abort_on_error=1:print_stacktrace=1}
+export MSAN_OPTIONS=${MSAN_OPTIONS:-halt_on_error=1:abort_on_error=1:symbolize=1}
 
 max_len() {
 	case $1 in
@@ -113,63 +154,127 @@ dict() {
 	esac
 }
 
-passed=0 failed=0 total=0
-for t in "${targets[@]}"; do
-	exe=$build/tests/fuzz/fuzz_$t
-	work=$tmp/$t
-	findings=$build/fuzz-findings/$t
-	mkdir -p "$work/corpus" "$work/artifacts"
-	cp -r "$here/corpus/fuzz_$t/." "$work/corpus/" 2>/dev/null
-	ok=1 execs=0
+# fuzz_build SAN: sets up, builds and runs every target in SAN's build.
+fuzz_build() {
+	local san=$1 build s sanitize env=() started=$SECONDS built
+	not_built() {
+		give_up "$san: $*"
+		echo "fuzz ($san): 0 passed, ${#targets[@]} failed (not built)"
+	}
+	case $san in
+	asan)
+		build=${FUZZ_BUILD:-$root/build-fuzz} s=$secs
+		sanitize=address,undefined
+		;;
+	msan)
+		build=${FUZZ_MSAN_BUILD:-$root/build-fuzz-msan} s=$msan_secs
+		sanitize=memory
+		env=(PKG_CONFIG_PATH="$build/inih/lib/pkgconfig")
+		;;
+	*)
+		not_built "unknown in FUZZ_SANITIZERS (asan, msan)"
+		return
+		;;
+	esac
 
-	# 1. every seed and regression input once
-	seeds=("$here/corpus/fuzz_$t")
-	[ -d "$here/regressions/fuzz_$t" ] && seeds+=("$here/regressions/fuzz_$t")
-	if ! "$exe" -runs=0 -rss_limit_mb=2048 -timeout=10 \
-		-artifact_prefix="$work/artifacts/" "${seeds[@]}" \
-		>"$work/replay.log" 2>&1; then
-		ok=0
-		echo "== fuzz_$t: a seed or regression input fails:" >&2
-		grep -E 'property violated|ERROR|SUMMARY|^    #[0-9] ' "$work/replay.log" |
-			head -n 30 >&2
+	# libFuzzer must link with the sanitizer (libclang-rt-14-dev ships both).
+	printf 'int LLVMFuzzerTestOneInput(const unsigned char *d, unsigned long n)\n{ (void)d; (void)n; return 0; }\n' >"$tmp/probe.c"
+	if ! clang -fsanitize=fuzzer,$sanitize "$tmp/probe.c" -o "$tmp/probe" \
+		2>"$tmp/probe.log"; then
+		cat "$tmp/probe.log" >&2
+		not_built "clang -fsanitize=fuzzer,$sanitize does not link here"
+		return
 	fi
 
-	# 2. fuzz
-	if [ "$ok" -eq 1 ] && [ "$secs" -gt 0 ]; then
-		d=$(dict "$t")
-		"$exe" -max_total_time="$secs" -rss_limit_mb=2048 \
-			-max_len="$(max_len "$t")" -timeout=10 \
-			-print_final_stats=1 -artifact_prefix="$work/artifacts/" \
-			${d:+-dict="$d"} "$work/corpus" >"$work/fuzz.log" 2>&1
-		rc=$?
-		execs=$(sed -n 's/^stat::number_of_executed_units: *//p' \
-			"$work/fuzz.log" | tail -n 1)
-		execs=${execs:-0}
-		if [ "$rc" -ne 0 ] || ls "$work/artifacts/" | grep -q .; then
+	if [ ! -f "$build/build.ninja" ]; then
+		echo "fuzz: setting up $build" >&2
+		if [ "$san" = msan ] && ! msan_inih "$build/inih"; then
+			not_built "cannot build inih from Debian's source package"
+			return
+		fi
+		if ! env "${env[@]}" CC=clang meson setup "$build" "$root" -Dfuzz=true \
+			-Db_sanitize=$sanitize -Db_lundef=false \
+			>"$tmp/setup.log" 2>&1; then
+			cat "$tmp/setup.log" >&2
+			not_built "meson setup failed"
+			return
+		fi
+	fi
+	local ninja_targets=()
+	for t in "${targets[@]}"; do
+		ninja_targets+=("tests/fuzz/fuzz_$t")
+	done
+	if ! ninja -C "$build" "${ninja_targets[@]}" >"$tmp/build.log" 2>&1; then
+		tail -n 40 "$tmp/build.log" >&2
+		not_built "building the targets failed (is $build a clang build" \
+			"with -Dfuzz=true? delete it to set it up again)"
+		return
+	fi
+	built=$((SECONDS - started))
+
+	local ok execs total=0 p=0 f=0 exe work findings d rc
+	for t in "${targets[@]}"; do
+		exe=$build/tests/fuzz/fuzz_$t
+		work=$tmp/$san/$t
+		findings=$build/fuzz-findings/$t
+		mkdir -p "$work/corpus" "$work/artifacts"
+		cp -r "$here/corpus/fuzz_$t/." "$work/corpus/" 2>/dev/null
+		ok=1 execs=0
+
+		# 1. every seed and regression input once
+		seeds=("$here/corpus/fuzz_$t")
+		[ -d "$here/regressions/fuzz_$t" ] && seeds+=("$here/regressions/fuzz_$t")
+		if ! "$exe" -runs=0 -rss_limit_mb=2048 -timeout=10 \
+			-artifact_prefix="$work/artifacts/" "${seeds[@]}" \
+			>"$work/replay.log" 2>&1; then
 			ok=0
-			echo "== fuzz_$t: finding (exit $rc):" >&2
-			grep -E -A 40 'property violated|ERROR: |==ERROR|deadly signal|out-of-memory|timeout' \
-				"$work/fuzz.log" | head -n 60 >&2
+			echo "== fuzz_$t ($san): a seed or regression input fails:" >&2
+			grep -E 'property violated|ERROR|WARNING: MemorySanitizer|SUMMARY|^Running:|^    #[0-9] |was created by' \
+				"$work/replay.log" | head -n 40 >&2
 		fi
-		if [ -n "${FUZZ_KEEP_CORPUS:-}" ]; then
-			mkdir -p "$FUZZ_KEEP_CORPUS/fuzz_$t"
-			cp -r "$work/corpus/." "$FUZZ_KEEP_CORPUS/fuzz_$t/"
-		fi
-	fi
 
-	total=$((total + execs))
-	if [ "$ok" -eq 1 ]; then
-		passed=$((passed + 1))
-		echo "fuzz_$t: ok, $execs executions in ${secs}s"
-	else
-		failed=$((failed + 1))
-		mkdir -p "$findings"
-		cp "$work"/*.log "$findings/" 2>/dev/null
-		cp -r "$work/artifacts/." "$findings/" 2>/dev/null
-		echo "fuzz_$t: FAILED after $execs executions; inputs and logs in $findings" \
-			"(replay: $exe FILE; minimise: $exe -minimize_crash=1 -runs=100000 FILE)"
-	fi
+		# 2. fuzz
+		if [ "$ok" -eq 1 ] && [ "$s" -gt 0 ]; then
+			d=$(dict "$t")
+			"$exe" -max_total_time="$s" -rss_limit_mb=2048 \
+				-max_len="$(max_len "$t")" -timeout=10 \
+				-print_final_stats=1 -artifact_prefix="$work/artifacts/" \
+				${d:+-dict="$d"} "$work/corpus" >"$work/fuzz.log" 2>&1
+			rc=$?
+			execs=$(sed -n 's/^stat::number_of_executed_units: *//p' \
+				"$work/fuzz.log" | tail -n 1)
+			execs=${execs:-0}
+			if [ "$rc" -ne 0 ] || ls "$work/artifacts/" | grep -q .; then
+				ok=0
+				echo "== fuzz_$t ($san): finding (exit $rc):" >&2
+				grep -E -A 40 'property violated|ERROR: |==ERROR|WARNING: MemorySanitizer|deadly signal|out-of-memory|timeout' \
+					"$work/fuzz.log" | head -n 60 >&2
+			fi
+			if [ -n "${FUZZ_KEEP_CORPUS:-}" ]; then
+				mkdir -p "$FUZZ_KEEP_CORPUS/fuzz_$t"
+				cp -r "$work/corpus/." "$FUZZ_KEEP_CORPUS/fuzz_$t/"
+			fi
+		fi
+
+		total=$((total + execs))
+		if [ "$ok" -eq 1 ]; then
+			p=$((p + 1))
+			echo "fuzz_$t ($san): ok, $execs executions in ${s}s"
+		else
+			f=$((f + 1))
+			mkdir -p "$findings"
+			cp "$work"/*.log "$findings/" 2>/dev/null
+			cp -r "$work/artifacts/." "$findings/" 2>/dev/null
+			echo "fuzz_$t ($san): FAILED after $execs executions; inputs and logs in $findings" \
+				"(replay: $exe FILE; minimise: $exe -minimize_crash=1 -runs=100000 FILE)"
+		fi
+	done
+	echo "fuzz ($san): $p passed, $f failed, $total executions," \
+		"$((SECONDS - started)) s (setup and build $built s)"
+	passed=$((passed + p)) failed=$((failed + f))
+}
+
+for san in "${sanitizers[@]}"; do
+	fuzz_build "$san"
 done
-echo "fuzz: $total executions in total"
-echo "fuzz: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+summary
