@@ -82,6 +82,7 @@ struct session {
 	char *buf;    /* bytes read, not consumed yet */
 	size_t len;
 	bool failed;
+	bool told; /* an informational line was shown */
 };
 
 #define SBUF (256 * 1024)

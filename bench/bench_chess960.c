@@ -88,6 +88,20 @@ patch_add(struct patches *ps, size_t off, char c)
 	ps->v[ps->n++] = (struct patch){off, c};
 }
 
+/* `nodes N nps N hashfull N tbhits 0 time N` of an info line. */
+static char *
+put_stats(char *p, uint64_t nodes, uint64_t h, uint64_t ms)
+{
+	p = put_s(p, "nodes ");
+	p = put_u(p, nodes);
+	p = put_s(p, " nps ");
+	p = put_u(p, 900000 + (h >> 40) % 1200000);
+	p = put_s(p, " hashfull ");
+	p = put_u(p, (h >> 5) % 1000);
+	p = put_s(p, " tbhits 0 time ");
+	return put_u(p, ms);
+}
+
 /*
  * Writes `info` line i of the flood (numbers varying with i) at p, which is
  * at offset `at` of the stream; where castling in king-takes-rook notation
@@ -116,14 +130,7 @@ info_line(char *p, size_t at, uint64_t i, struct patches *ps)
 		return p;
 	}
 	if (kind == 1) { /* periodic statistics */
-		p = put_s(p, "nodes ");
-		p = put_u(p, nodes);
-		p = put_s(p, " nps ");
-		p = put_u(p, 900000 + (h >> 40) % 1200000);
-		p = put_s(p, " hashfull ");
-		p = put_u(p, (h >> 5) % 1000);
-		p = put_s(p, " tbhits 0 time ");
-		p = put_u(p, ms);
+		p = put_stats(p, nodes, h, ms);
 		*p++ = '\n';
 		return p;
 	}
@@ -148,14 +155,8 @@ info_line(char *p, size_t at, uint64_t i, struct patches *ps)
 			p = put_s(p, (h >> 38) & 1 ? " lowerbound"
 						   : " upperbound");
 	}
-	p = put_s(p, " nodes ");
-	p = put_u(p, nodes);
-	p = put_s(p, " nps ");
-	p = put_u(p, 900000 + (h >> 40) % 1200000);
-	p = put_s(p, " hashfull ");
-	p = put_u(p, (h >> 5) % 1000);
-	p = put_s(p, " tbhits 0 time ");
-	p = put_u(p, ms);
+	*p++ = ' ';
+	p = put_stats(p, nodes, h, ms);
 	p = put_s(p, " pv");
 	{
 		unsigned n = 6 + (unsigned)((h >> 50) % (pv_len[o] - 5));

@@ -328,54 +328,6 @@ send_line(struct session *s, const char *line)
 		session_fail(s, "writing '%s': %s", line, strerror(errno));
 }
 
-/*
- * Reads lines until one equal to want; a line starting with capture is
- * copied to cbuf. False (and the session failed) at EOF.
- */
-bool
-expect_line(struct session *s, const char *want, const char *capture,
-	    char *cbuf, size_t ccap)
-{
-	size_t wl = strlen(want);
-
-	for (;;) {
-		char *nl = memchr(s->buf, '\n', s->len);
-		if (nl != NULL) {
-			size_t n = (size_t)(nl - s->buf);
-			bool match = n == wl && memcmp(s->buf, want, wl) == 0;
-			if (capture != NULL &&
-			    n >= strlen(capture) &&
-			    memcmp(s->buf, capture, strlen(capture)) == 0) {
-				size_t k = n < ccap - 1 ? n : ccap - 1;
-				memcpy(cbuf, s->buf, k);
-				cbuf[k] = '\0';
-			}
-			s->len -= n + 1;
-			memmove(s->buf, nl + 1, s->len);
-			if (match)
-				return true;
-			continue;
-		}
-		if (s->len == SBUF) {
-			session_fail(s, "a line of %d bytes while waiting for "
-				     "'%s'", SBUF, want);
-			return false;
-		}
-		{
-			ssize_t r = read(s->from, s->buf + s->len,
-					 SBUF - s->len);
-			if (r < 0 && errno == EINTR)
-				continue;
-			if (r <= 0) {
-				session_fail(s, "end of output while waiting "
-					     "for '%s'", want);
-				return false;
-			}
-			s->len += (size_t)r;
-		}
-	}
-}
-
 /* The next line (without its newline, cut to cap - 1 bytes) into out.
  * False (and the session failed) at EOF. */
 bool
@@ -408,6 +360,27 @@ next_line(struct session *s, char *out, size_t cap)
 			s->len += (size_t)r;
 		}
 	}
+}
+
+/*
+ * Reads lines until one equal to want; a line starting with capture is
+ * copied to cbuf. False (and the session failed) at EOF.
+ */
+bool
+expect_line(struct session *s, const char *want, const char *capture,
+	    char *cbuf, size_t ccap)
+{
+	char line[1024];
+
+	while (next_line(s, line, sizeof line)) {
+		if (capture != NULL &&
+		    strncmp(line, capture, strlen(capture)) == 0)
+			snprintf(cbuf, ccap, "%s", line);
+		if (strcmp(line, want) == 0)
+			return true;
+	}
+	session_fail(s, "(that was while waiting for '%s')", want);
+	return false;
 }
 
 long

@@ -18,19 +18,32 @@
 
 #include "bench.h"
 
-/* The next line from s must be want (it fails the session if not). */
+/*
+ * The next line from s but informational ones (`info ...` toward a UCI
+ * GUI, `#` and `telluser` toward XBoard: a bridge may tell the user
+ * something; the first is shown) must be want; it fails the session if not.
+ */
 static bool
 expect_exact(struct session *s, const char *want)
 {
 	char got[256];
 
-	if (!next_line(s, got, sizeof got))
-		return false;
-	if (strcmp(got, want) != 0) {
-		session_fail(s, "got '%s' where '%s' was due", got, want);
-		return false;
+	for (;;) {
+		if (!next_line(s, got, sizeof got))
+			return false;
+		if (strcmp(got, want) == 0)
+			return true;
+		if (strncmp(got, "info ", 5) != 0 && got[0] != '#' &&
+		    strncmp(got, "telluser ", 9) != 0) {
+			session_fail(s, "got '%s' where '%s' was due", got,
+				     want);
+			return false;
+		}
+		if (!s->told)
+			fprintf(stderr, "bench_bridge: %s: '%s' (not counted)\n",
+				s->name, got);
+		s->told = true;
 	}
-	return true;
 }
 
 static void

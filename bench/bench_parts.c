@@ -336,22 +336,16 @@ engine_main(int argc, char **argv)
 	}
 }
 
-/* The minimal relay: the engine on two pipes, poll, read, write. */
-int
-relay_main(char **argv)
+/* Starts the engine argv on two pipes: *to its stdin, *from its stdout.
+ * Its pid, or -1. */
+static pid_t
+spawn_engine(char **argv, int *to, int *from)
 {
-	int in[2], out[2], st;
-	struct pollfd pf[2];
-	static char buf[IO_SIZE];
+	int in[2], out[2];
 	pid_t pid;
 
-	if (argv[0] == NULL)
-		return 2;
-	if (pipe(in) < 0 || pipe(out) < 0)
-		return 2;
-	pid = fork();
-	if (pid < 0)
-		return 2;
+	if (pipe(in) < 0 || pipe(out) < 0 || (pid = fork()) < 0)
+		return -1;
 	if (pid == 0) {
 		dup2(in[0], STDIN_FILENO);
 		dup2(out[1], STDOUT_FILENO);
@@ -364,8 +358,37 @@ relay_main(char **argv)
 	}
 	close(in[0]);
 	close(out[1]);
+	*to = in[1];
+	*from = out[0];
+	return pid;
+}
+
+/* The engine's exit status, as a shell gives it. */
+static int
+reap(pid_t pid)
+{
+	int st;
+
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+/* The minimal relay: the engine on two pipes, poll, read, write. */
+int
+relay_main(char **argv)
+{
+	int to, from;
+	struct pollfd pf[2];
+	static char buf[IO_SIZE];
+	pid_t pid;
+
+	if (argv[0] == NULL)
+		return 2;
+	if ((pid = spawn_engine(argv, &to, &from)) < 0)
+		return 2;
 	pf[0] = (struct pollfd){.fd = STDIN_FILENO, .events = POLLIN};
-	pf[1] = (struct pollfd){.fd = out[0], .events = POLLIN};
+	pf[1] = (struct pollfd){.fd = from, .events = POLLIN};
 	for (;;) {
 		ssize_t r;
 		if (poll(pf, 2, -1) < 0) {
@@ -374,7 +397,7 @@ relay_main(char **argv)
 			break;
 		}
 		if (pf[1].revents != 0) {
-			r = read(out[0], buf, sizeof buf);
+			r = read(from, buf, sizeof buf);
 			if (r <= 0)
 				break; /* the engine is done */
 			if (write_all(STDOUT_FILENO, buf, (size_t)r) < 0)
@@ -382,17 +405,15 @@ relay_main(char **argv)
 		}
 		if (pf[0].fd >= 0 && pf[0].revents != 0) {
 			r = read(STDIN_FILENO, buf, sizeof buf);
-			if (r <= 0 || write_all(in[1], buf, (size_t)r) < 0) {
-				close(in[1]);
+			if (r <= 0 || write_all(to, buf, (size_t)r) < 0) {
+				close(to);
 				pf[0].fd = -1;
 			}
 		}
 	}
 	if (pf[0].fd >= 0)
-		close(in[1]);
-	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-		;
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+		close(to);
+	return reap(pid);
 }
 
 /* One direction of the line relay. */
@@ -443,30 +464,15 @@ line_pass(struct ldir *d)
 int
 linerelay_main(char **argv)
 {
-	int in[2], out[2], st;
+	int to, from;
 	struct pollfd pf[2];
 	struct ldir up = {.from = STDIN_FILENO}, down = {.to = STDOUT_FILENO};
 	pid_t pid;
 
-	if (argv[0] == NULL || pipe(in) < 0 || pipe(out) < 0)
+	if (argv[0] == NULL || (pid = spawn_engine(argv, &to, &from)) < 0)
 		return 2;
-	pid = fork();
-	if (pid < 0)
-		return 2;
-	if (pid == 0) {
-		dup2(in[0], STDIN_FILENO);
-		dup2(out[1], STDOUT_FILENO);
-		close(in[0]);
-		close(in[1]);
-		close(out[0]);
-		close(out[1]);
-		execv(argv[0], argv);
-		_exit(127);
-	}
-	close(in[0]);
-	close(out[1]);
-	up.to = in[1];
-	down.from = out[0];
+	up.to = to;
+	down.from = from;
 	for (struct ldir *d = &up; d != NULL; d = d == &up ? &down : NULL) {
 		d->cap = IO_SIZE;
 		if ((d->buf = malloc(d->cap)) == NULL ||
@@ -474,7 +480,7 @@ linerelay_main(char **argv)
 			return 2;
 	}
 	pf[0] = (struct pollfd){.fd = STDIN_FILENO, .events = POLLIN};
-	pf[1] = (struct pollfd){.fd = out[0], .events = POLLIN};
+	pf[1] = (struct pollfd){.fd = from, .events = POLLIN};
 	for (;;) {
 		if (poll(pf, 2, -1) < 0) {
 			if (errno == EINTR)
@@ -484,15 +490,13 @@ linerelay_main(char **argv)
 		if (pf[1].revents != 0 && !line_pass(&down))
 			break; /* the engine is done */
 		if (pf[0].fd >= 0 && pf[0].revents != 0 && !line_pass(&up)) {
-			close(in[1]);
+			close(to);
 			pf[0].fd = -1;
 		}
 	}
 	if (pf[0].fd >= 0)
-		close(in[1]);
-	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-		;
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+		close(to);
+	return reap(pid);
 }
 
 /*
