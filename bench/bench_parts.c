@@ -496,6 +496,10 @@ linerelay_main(char **argv)
 	}
 	if (pf[0].fd >= 0)
 		close(to);
+	for (struct ldir *d = &up; d != NULL; d = d == &up ? &down : NULL) {
+		free(d->buf);
+		free(d->out);
+	}
 	return reap(pid);
 }
 
