@@ -807,8 +807,16 @@ main(int argc, char **argv)
 		resent = make_positions(&pos_in, &pos_out, z.pos_lines);
 	if (do_fens || do_mem)
 		make_bulk(&fens_in, &fens_out, z.fens_lines);
-	if (do_game || do_gamego || do_xboard || do_mem)
+	if (do_game || do_gamego || do_xboard || do_mem) {
+		unsigned plies = 0, castles = 0;
 		games = load_games(games_path, &games_file, &ngames);
+		for (unsigned i = 0; i < ngames; i++) {
+			plies += games[i].n;
+			castles += games[i].castles;
+		}
+		fprintf(stderr, "bench_bridge: %s: %u games, %u plies, %u "
+			"castles\n", games_path, ngames, plies, castles);
+	}
 	/* count: games; by default rounds of the file */
 	game_n = count >= 0 ? (unsigned long)count
 			    : (unsigned long)z.games * ngames;
