@@ -18,12 +18,12 @@
 # Usage: bench/speed.sh [--reps=N] BENCH_BRIDGE FENBRIDGE [FENBRIDGE...]
 # e.g.   bench/speed.sh build-bench/bench/bench_bridge \
 #            /tmp/before-build/fenbridge build-bench/fenbridge
-# About 2 minutes per binary on a 2-core machine. The full output of each
+# About a minute per binary on a 2-core machine. The full output of each
 # part goes to stderr; the table at the end to stdout.
 set -eu
 reps=3
 case ${1:-} in --reps=*) reps=${1#--reps=}; shift ;; esac
-[ $# -ge 2 ] || { sed -n '2,/^set -eu/p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
+[ $# -ge 2 ] || { sed -n '3,/^set -eu/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 2; }
 here=$(dirname "$(realpath "$0")")
 bench=$(realpath "$1")
 shift
