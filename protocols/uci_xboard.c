@@ -9,6 +9,9 @@
  * - Handshake: `uci` -> `xboard`, `protover 2`; the engine's features are
  *   answered `accepted`/`rejected` and collected until `done=1` (or 2 s of
  *   silence for a protover-1 engine; `done=0` extends the wait to 30 s).
+ *   An engine that has said nothing at all gets an empty line every
+ *   100 ms of that wait (GNU Chess 6.2.7 hangs at start until a line
+ *   comes, see nudge()).
  *   Then the GUI gets `id name` (myname, or the config's name), the
  *   engine's `feature option=` lines as UCI options, UCI_Chess960 and
  *   UCI_Variant for the variants it lists (from the variant table), Ponder,
@@ -20,17 +23,23 @@
  *   any other gets `new`, `force`, `variant V`, `setboard FEN` (`edit` for
  *   a setboard=0 engine) and the moves.
  * - Search: `go` with clocks -> `level`, `time`, `otim`, `go`; `movetime` ->
- *   `st`; `depth` -> `sd`; `nodes` -> `nps` + `st 1`; `infinite` and
- *   `ponder` -> `analyze`; `stop` -> `?` (or `exit` from analysis, with the
- *   pv's first move as bestmove); `ponderhit` -> `exit` and a real search.
+ *   `st` (whole seconds, rounded up) and `?` at the GUI's deadline; `depth`
+ *   -> `sd` (or `?` when the thinking output reaches it, for an engine
+ *   that rejects sd); `nodes` -> `nps` + `st 1`; `infinite` and `ponder`
+ *   -> `analyze`; `stop` -> `?` (or `exit` from analysis, with the pv's
+ *   first move as bestmove); `ponderhit` -> `exit` and a real search.
  * - Engine -> GUI: thinking output -> `info depth score time nodes pv`
- *   (a SAN pv read with movegen, castling in the GUI's notation), `move M`
- *   -> `bestmove M` (checked legal), resign and result claims, errors and
- *   `telluser` -> `info string`.
+ *   (a SAN pv read with movegen, castling in the GUI's notation, cut at a
+ *   move to fit a line), `move M` -> `bestmove M` (checked legal; GNU
+ *   Chess's second announcement of the same move is dropped), resign and
+ *   result claims, errors and `telluser` -> `info string`.
  *
  * An engine that lists `normal` but not `fischerandom` plays Chess960 as
  * normal chess, as in xboard.c: standard castling rights only, and a castle
- * it cannot read as `setboard` of the position after it.
+ * it cannot read re-anchored: `setboard` of the position after it, or for
+ * an engine without setboard `new`, `force`, `a2a3` when Black is to move
+ * (CECP's own way: edit keeps the side to move), and `edit`. The time
+ * control goes again before the next search.
  *
  * No I/O in this file.
  */
@@ -43,9 +52,11 @@
 #include "proto.h"
 
 /* CECP: a GUI waits 2 s for the features of a protover-2 engine; done=0
- * asks it to wait for done=1, which a broken engine may never send. */
+ * asks it to wait for done=1, which a broken engine may never send. A
+ * silent engine is nudged every NUDGE_MS of the wait. */
 #define FEATURE_MS 2000
 #define FEATURE_DONE0_MS 30000
+#define NUDGE_MS 100
 
 /* CECP mate scores: 100000 + N for mate in N moves, -100000 - N. */
 #define MATE_SCORE 100000
@@ -54,6 +65,8 @@
 #define SD_UNLIMITED 64
 /* How long a stopped analysis may take to show its first pv. */
 #define STOP_WAIT_MS 5000
+/* A go movetime this long goes as st alone (a second is little of it). */
+#define DEADLINE_MAX_MS 60000
 #define OPTIONS_MAX 64
 
 /* What the engine can do, from its features (CECP defaults). */
@@ -83,6 +96,18 @@ enum search {
 	SEARCH_ANALYZING, /* go infinite or go ponder: analyze mode */
 };
 
+/* What the session's one timer (fb_sink.timer) waits for. */
+enum wait {
+	WAIT_NONE,
+	WAIT_FEATURES, /* the features (nudging a silent engine) */
+	WAIT_PV,       /* a stopped analysis's first pv */
+	WAIT_DEADLINE, /* the end of a go movetime: then `?` */
+};
+
+/* The forms of a move announcement (CECP "move M", the old "N. ... M",
+ * GNU Chess's "My move is : M"). */
+enum form { FORM_MOVE, FORM_OLD, FORM_MY_MOVE };
+
 struct uxb {
 	const struct fb_filter_options *opt;
 	enum phase phase;
@@ -94,6 +119,9 @@ struct uxb {
 	size_t uci_len;
 	unsigned pending_ready; /* isready before uciok */
 	unsigned ping_sent, pong_seen;
+	enum wait wait;
+	bool heard;       /* any line from the engine since protover 2 */
+	unsigned nudges;  /* empty lines sent to a silent engine */
 
 	/* What the GUI chose. */
 	bool gui_960;
@@ -107,6 +135,13 @@ struct uxb {
 	struct fb_game game;
 	bool emulated; /* Chess960 played as normal chess */
 
+	/* What was said of this game (reset by ucinewgame or a new start):
+	 * the log hears of emulation and re-anchoring at info level once per
+	 * game, the GUI once per game. */
+	char start[256];
+	size_t start_len;
+	bool logged_emulation, logged_anchor, told_gui;
+
 	/* The search. */
 	enum search search;
 	bool pondering;      /* the analysis is a go ponder */
@@ -117,7 +152,16 @@ struct uxb {
 	 * when it changes. */
 	char control[64];
 	bool depth_set; /* an sd of a go depth is in force */
-	bool stop_waiting; /* stop came before the analysis had a pv */
+	bool no_sd;     /* the engine rejected sd */
+	bool no_movenow; /* the engine rejected ? (Fairy-Max: after its move) */
+	bool analysed;   /* no setboard, and no timed search since analysis */
+	bool restored;   /* xboard mode restored since the last analysis */
+	long long depth_goal; /* this search's go depth, or 0 */
+	/* The last move taken from the engine, and in which form: a second
+	 * announcement in another form is the same move (GNU Chess writes
+	 * "1. ... g1f3", then "My move is : g1f3"). */
+	char echo[24];
+	enum form echo_form;
 };
 
 /* Where lines go: to the engine and to the GUI, whatever the direction of
@@ -154,6 +198,15 @@ static void bestmove_from_pv(struct uxb *x, const struct io *io);
 
 #define ENG(io, ...) say(io, true, __VA_ARGS__)
 #define GUI(io, ...) say(io, false, __VA_ARGS__)
+
+/* Sets the one timer to wait ms for w (0: for nothing). */
+static void
+set_wait(struct uxb *x, enum wait w, unsigned ms, const struct io *io)
+{
+	x->wait = ms > 0 ? w : WAIT_NONE;
+	if (io->s->timer != NULL)
+		io->s->timer(io->s->ctx, ms);
+}
 
 static bool
 is_blank(char c)
@@ -312,48 +365,79 @@ add_uci_option(struct uxb *x, const char *line, size_t n)
 	x->uci_len += n + 1;
 }
 
-/* `NAME -combo A /// *B /// C` -> ` default B var A var B var C`. */
-static int
+/* The next value of a combo's `A /// *B /// C` from *v (n bytes left):
+ * its bytes without blanks around them and the `*` of the default. */
+struct combo_value {
+	const char *p;
+	size_t n;
+	bool def;
+};
+
+static bool
+combo_next(const char **v, size_t *n, struct combo_value *out)
+{
+	const char *p = *v;
+	size_t len = *n, end = len, b = 0;
+
+	if (p == NULL)
+		return false;
+	for (size_t i = 0; i + 3 <= len; i++)
+		if (memcmp(p + i, "///", 3) == 0) {
+			end = i;
+			break;
+		}
+	*v = end < len ? p + end + 3 : NULL;
+	*n = end < len ? len - end - 3 : 0;
+	while (b < end && is_blank(p[b]))
+		b++;
+	while (end > b && is_blank(p[end - 1]))
+		end--;
+	out->def = b < end && p[b] == '*';
+	b += out->def;
+	out->p = p + b;
+	out->n = end - b;
+	return true;
+}
+
+/*
+ * `NAME -combo A /// *B /// C` -> ` default B var A var B var C` in out
+ * (cap bytes). Values that do not fit are left out whole (the default is
+ * always kept: the first value when none has a `*`); returns how many.
+ */
+static unsigned
 combo_values(const char *v, size_t n, char *out, size_t cap)
 {
-	char vars[600];
-	size_t k = 0, def_b = 0, def_n = 0;
-	bool have_def = false;
+	struct combo_value c, def = {NULL, 0, false};
+	const char *p = v;
+	size_t left = n, k, room;
+	unsigned dropped = 0;
+	bool def_out = false;
 
-	while (n > 0) {
-		const char *sep = NULL;
-		size_t len, b = 0;
-		for (size_t i = 0; i + 3 <= n; i++)
-			if (memcmp(v + i, "///", 3) == 0) {
-				sep = v + i;
-				break;
-			}
-		len = sep != NULL ? (size_t)(sep - v) : n;
-		while (b < len && is_blank(v[b]))
-			b++;
-		while (len > b && is_blank(v[len - 1]))
-			len--;
-		if (b < len && v[b] == '*') {
-			b++;
-			have_def = true;
-			def_b = k + 5;
-			def_n = len - b;
-		} else if (!have_def && k == 0) {
-			def_b = 5;
-			def_n = len - b;
+	while (combo_next(&p, &left, &c))
+		if (c.def || def.p == NULL)
+			def = c;
+	if (def.p == NULL || cap < 16)
+		return 0;
+	if (def.n > cap / 2 - 14)
+		def.n = cap / 2 - 14; /* a default too long for any line */
+	k = (size_t)snprintf(out, cap, " default %.*s", (int)def.n, def.p);
+	p = v;
+	left = n;
+	while (combo_next(&p, &left, &c)) {
+		bool is_def = !def_out && c.p == def.p;
+		/* Room kept for the default's var until it is out. */
+		room = cap - 1 - k - (def_out || is_def ? 0 : def.n + 5);
+		if (5 + c.n > room || (is_def && c.n != def.n)) {
+			dropped++;
+			continue;
 		}
-		if (k + 5 + (len - b) < sizeof vars) {
-			memcpy(vars + k, " var ", 5);
-			memcpy(vars + k + 5, v + b, len - b);
-			k += 5 + (len - b);
-		}
-		if (sep == NULL)
-			break;
-		n -= (size_t)(sep - v) + 3;
-		v = sep + 3;
+		memcpy(out + k, " var ", 5);
+		memcpy(out + k + 5, c.p, c.n);
+		k += 5 + c.n;
+		def_out |= is_def;
 	}
-	return snprintf(out, cap, " default %.*s%.*s", (int)def_n,
-			vars + def_b, (int)k, vars);
+	out[k] = '\0';
+	return dropped;
 }
 
 /*
@@ -426,8 +510,19 @@ engine_option(struct uxb *x, const char *v, size_t n, const struct io *io)
 			snprintf(rest, sizeof rest,
 				 " default %lld min %lld max %lld", d, lo, hi);
 		} else if (fb_proto_is(v, tb, tn, "combo")) {
+			unsigned d;
 			type = "combo";
-			combo_values(a, an, rest, sizeof rest);
+			/* line holds "option name N type combo" and rest. */
+			d = combo_values(a, an, rest,
+					 sizeof line - 30 - nl < sizeof rest
+						 ? sizeof line - 30 - nl
+						 : sizeof rest);
+			if (d > 0)
+				fb_proto_report(io->s, FB_LOG_INFO,
+						"engine option '%.*s': %u of "
+						"its values do not fit a line; "
+						"not shown to the GUI",
+						(int)nl, v, d);
 		}
 	}
 	if (type == NULL) {
@@ -533,8 +628,7 @@ finish_handshake(struct uxb *x, const struct io *io)
 						    : "XBoard engine";
 
 	x->phase = PHASE_READY;
-	if (io->s->timer != NULL)
-		io->s->timer(io->s->ctx, 0);
+	set_wait(x, WAIT_NONE, 0, io);
 	/* Thinking output on; no pondering of the engine's own: go ponder
 	 * is analysis. */
 	ENG(io, "post");
@@ -606,8 +700,8 @@ engine_features(struct uxb *x, const char *text, size_t len,
 		return;
 	if (done)
 		finish_handshake(x, io);
-	else if (done0 && io->s->timer != NULL)
-		io->s->timer(io->s->ctx, FEATURE_DONE0_MS);
+	else if (done0)
+		set_wait(x, WAIT_FEATURES, FEATURE_DONE0_MS, io);
 }
 
 /*
@@ -639,24 +733,52 @@ no_pv_bestmove(struct uxb *x, const struct io *io)
 	GUI(io, "bestmove %s", mv);
 }
 
+/*
+ * GNU Chess 6.2.7 hangs at start in about 9 runs of 10 when its input is a
+ * pipe: its adapter thread calls setbuf(stdin) while its input thread
+ * waits in fgets holding stdin's lock, so nothing happens (not even its
+ * banner) until a line arrives and the adapter wins the lock in the moment
+ * the input thread lets it go (fixed in 6.2.8: "Do not modify stdin/stdout
+ * buffering from adapter thread"). XBoard gets it going with the commands
+ * it sends when its own wait of 10 s runs out. An empty line is what CECP
+ * engines ignore (GNU Chess says "Invalid move: ", Fairy-Stockfish
+ * "Error (unkown command): ", both logged only); one every 100 ms starts
+ * GNU Chess within a few tries (measured: at most 8 in 30 starts).
+ */
+static void
+nudge(struct uxb *x, const struct io *io)
+{
+	x->nudges++;
+	io->eng(io->s->ctx, "\n", 1);
+	set_wait(x, WAIT_FEATURES, NUDGE_MS, io);
+}
+
 static void
 uxb_timeout(void *state, const struct fb_sink *out)
 {
 	struct uxb *x = state;
 	struct io io = io_gui_side(out);
+	enum wait w = x->wait;
 
-	if (x->stop_waiting) {
-		x->stop_waiting = false;
+	x->wait = WAIT_NONE;
+	if (w == WAIT_PV) {
 		end_analysis(x, &io);
 		no_pv_bestmove(x, &io);
-		return;
+	} else if (w == WAIT_DEADLINE) {
+		if (x->search == SEARCH_THINKING && !x->stop_sent) {
+			ENG(&io, "?"); /* CECP: move now */
+			x->stop_sent = true;
+		}
+	} else if (w == WAIT_FEATURES && x->phase == PHASE_FEATURES) {
+		if (!x->heard && (x->nudges + 1) * NUDGE_MS < FEATURE_MS) {
+			nudge(x, &io);
+			return;
+		}
+		fb_proto_report(out, FB_LOG_INFO,
+				"no feature done=1 from the engine in time: "
+				"its features end here (a protover 1 engine)");
+		finish_handshake(x, &io);
 	}
-	if (x->phase != PHASE_FEATURES)
-		return;
-	fb_proto_report(out, FB_LOG_INFO,
-			"no feature done=1 from the engine in time: its "
-			"features end here (a protover 1 engine)");
-	finish_handshake(x, &io);
 }
 
 /* ---- GUI: setoption ---- */
@@ -735,6 +857,15 @@ bad:
 
 /* ---- GUI: position ---- */
 
+/* A new game (another start, or ucinewgame): what fenbridge says of it
+ * is said again. */
+static void
+new_game(struct uxb *x)
+{
+	x->logged_emulation = x->logged_anchor = x->told_gui = false;
+	x->start_len = 0;
+}
+
 /* Appends text[0..n) to the engine's line. */
 static bool
 have_add(struct uxb *x, const char *text, size_t n)
@@ -773,10 +904,103 @@ send_move(struct uxb *x, const struct fb_move *m, const struct io *io)
 	return true;
 }
 
-/* Sends the engine's board as a position of its own: setboard in its
- * dialect, or edit for an engine without setboard. */
+/*
+ * What CECP edit cannot say about g, or NULL: it has no field for an
+ * en-passant square nor for castling rights, which an engine then infers
+ * from a king and rook on their start squares (Fairy-Max takes such pieces
+ * as unmoved).
+ */
+static const char *
+edit_loses(const struct fb_game *g)
+{
+	int kf = g->width == 10 ? 5 : 4;
+
+	if (g->ep_file >= 0) {
+		int r = g->side == FB_WHITE ? 4 : 3;
+		char p = g->side == FB_WHITE ? 'P' : 'p';
+		for (int f = g->ep_file - 1; f <= g->ep_file + 1; f += 2)
+			if (f >= 0 && f < (int)g->width && g->board[r][f] == p)
+				return "the en-passant capture";
+	}
+	for (int c = 0; c < 2; c++) {
+		int r = c == 0 ? 0 : 7;
+		char k = c == 0 ? 'K' : 'k', rook = c == 0 ? 'R' : 'r';
+		if (g->board[r][kf] != k)
+			continue;
+		for (int wing = 0; wing < 2; wing++) {
+			int f = wing == FB_HSIDE ? (int)g->width - 1 : 0;
+			if (g->board[r][f] == rook && g->castle[c][wing] != f)
+				return "that a castling right is gone";
+		}
+	}
+	return NULL;
+}
+
+/*
+ * The engine's board for an engine without setboard: CECP edit (`#`
+ * clears, a piece letter and square each, `c` toggles the colour, `.`
+ * ends; XBoard writes the letters of any variant's pieces the same way,
+ * and Fairy-Max 5.0b reads A and C on 10x8). edit keeps the side to move,
+ * which after `new` is White; for Black, CECP's own way is a White move
+ * first (XBoard sends a2a3: legal from every start fenbridge follows).
+ */
 static void
-send_board(struct uxb *x, const struct io *io)
+send_edit(struct uxb *x, const struct fb_game *g, const struct io *io)
+{
+	const char *lost = edit_loses(g);
+
+	if (g->side == FB_BLACK)
+		ENG(io, "%s%s", x->f.usermove ? "usermove " : "",
+		    x->f.san ? "a3" : "a2a3");
+	ENG(io, "edit");
+	ENG(io, "#");
+	for (int c = 0; c < 2; c++) {
+		if (c == 1)
+			ENG(io, "c");
+		for (int r = 0; r < FB_FEN_RANKS; r++)
+			for (int f = 0; f < (int)g->width; f++) {
+				char p = g->board[r][f];
+				if (p != 0 && (p >= 'a') == (c == 1))
+					ENG(io, "%c%c%d", p & ~0x20, 'a' + f,
+					    r + 1);
+			}
+	}
+	ENG(io, ".");
+	if (lost != NULL) {
+		fb_proto_report(io->s, FB_LOG_WARN,
+				"the engine has no setboard, and edit cannot "
+				"say %s: its position may allow a move the "
+				"game does not (such a move is not passed on)",
+				lost);
+		GUI(io, "info string fenbridge: the engine has no setboard, "
+			"and edit cannot say %s", lost);
+	}
+}
+
+/* new, force and the variant: the engine at the start of a game, in
+ * force mode, without a time control or depth. */
+static void
+engine_new(struct uxb *x, const struct io *io)
+{
+	const struct fb_variant *v = gui_variant(x);
+
+	ENG(io, "new");
+	ENG(io, "force");
+	x->control[0] = '\0'; /* new resets the clocks and sd */
+	x->depth_set = false;
+	if (x->emulated) {
+		if (strcmp(v->base, "normal") != 0)
+			ENG(io, "variant %s", v->base);
+	} else if (v != fb_variant_normal) {
+		ENG(io, "variant %s", v->name);
+	}
+}
+
+/* Sends the engine's board as a position of its own: setboard in its
+ * dialect, or a new game and edit for an engine without setboard
+ * (fresh: it has just had new). */
+static void
+send_board(struct uxb *x, bool fresh, const struct io *io)
 {
 	struct fb_fen_style style = {.notation = engine_dialect(x),
 				     .prefix = gui_variant(x)->prefix};
@@ -786,29 +1010,10 @@ send_board(struct uxb *x, const struct io *io)
 
 	if (x->emulated)
 		fb_game_drop_nonstandard(&g);
-	if (!x->f.setboard && g.width == 8) {
-		/* CECP edit: # clears, pieces by square, c toggles colour;
-		 * castling follows from the king and rooks on their squares
-		 * and the side to move is the one of `new` (White). */
-		ENG(io, "edit");
-		ENG(io, "#");
-		for (int c = 0; c < 2; c++) {
-			if (c == 1)
-				ENG(io, "c");
-			for (int r = 0; r < 8; r++)
-				for (int f = 0; f < 8; f++) {
-					char p = g.board[r][f];
-					if (p != 0 &&
-					    (p >= 'a') == (c == 1))
-						ENG(io, "%c%c%d",
-						    p & ~0x20, 'a' + f, r + 1);
-				}
-		}
-		ENG(io, ".");
-		if (g.side == FB_BLACK)
-			GUI(io, "info string fenbridge: the engine has no "
-				"setboard and edit cannot give Black the "
-				"move: its position may differ");
+	if (!x->f.setboard) {
+		if (!fresh)
+			engine_new(x, io);
+		send_edit(x, &g, io);
 		return;
 	}
 	n = fb_game_print_fen(&g, &style, fen, sizeof fen);
@@ -823,21 +1028,19 @@ reset_engine(struct uxb *x, bool startpos, const struct io *io)
 	const struct fb_variant *v = gui_variant(x);
 
 	x->emulated = !engine_lists(x, v) && v->base != NULL;
-	ENG(io, "new");
-	ENG(io, "force");
-	x->control[0] = '\0'; /* new resets the clocks and sd */
-	x->depth_set = false;
+	engine_new(x, io);
 	if (x->emulated) {
-		fb_proto_report(io->s, FB_LOG_INFO,
+		fb_proto_report(io->s,
+				x->logged_emulation ? FB_LOG_DEBUG
+						    : FB_LOG_INFO,
 				"the engine does not list %s: it plays it as "
-				"%s in standard notation", v->name, v->base);
-		if (strcmp(v->base, "normal") != 0)
-			ENG(io, "variant %s", v->base);
-	} else if (v != fb_variant_normal) {
-		ENG(io, "variant %s", v->name);
+				"%s in standard notation (a castle it cannot "
+				"read goes as the position after it)", v->name,
+				v->base);
+		x->logged_emulation = true;
 	}
 	if (!startpos || v->start == NULL)
-		send_board(x, io);
+		send_board(x, true, io);
 }
 
 /* The engine's move list is a prefix of the line's: the new moves start
@@ -867,28 +1070,55 @@ emulated_castle(struct uxb *x, const struct fb_move *m, const struct io *io)
 				  sizeof kmove) > 0))
 		return false;
 	fb_game_play(&x->game, m);
-	fb_proto_report(io->s, FB_LOG_INFO,
+	fb_proto_report(io->s, x->logged_anchor ? FB_LOG_DEBUG : FB_LOG_INFO,
 			"re-anchored: the engine cannot read this castle (it "
-			"plays Chess960 as normal chess): it gets the position "
-			"after it");
-	send_board(x, io);
+			"plays %s as %s): it gets the position after it",
+			gui_variant(x)->name, gui_variant(x)->base);
+	x->logged_anchor = true;
+	if (!x->told_gui) {
+		x->told_gui = true;
+		GUI(io, "info string fenbridge: re-anchored: the engine plays "
+			"%s as %s; a castle it cannot read goes as the "
+			"position after it", gui_variant(x)->name,
+		    gui_variant(x)->base);
+	}
+	send_board(x, false, io);
+	/* An engine may take a loaded position for a new game: the time
+	 * control goes again before the next search. */
+	x->control[0] = '\0';
 	return true;
 }
 
-/* Reads and sends the GUI's moves from norm[from..]; the engine's line
- * grows by each move it got. */
+/*
+ * Reads and sends the GUI's moves from norm[from..]; the engine's line
+ * grows by each move it got.
+ *
+ * After an analysis, an engine without setboard gets the position after
+ * the moves instead (edit): Fairy-Max 5.0b checks a move with a search
+ * that, from an analysis until its next timed search, stops at any input
+ * waiting in its pipe, and then answers "Illegal move" to a legal move
+ * that has another line behind it (measured: always, 5 in 5).
+ */
 static void
 send_moves(struct uxb *x, const char *norm, size_t nlen, size_t from,
 	   const struct io *io)
 {
 	size_t pos = from, start, n;
+	unsigned held = 0;
 
 	while ((n = fb_proto_token(norm, nlen, &pos, &start)) > 0) {
 		struct fb_move m;
+		bool ok;
 		if (fb_proto_is(norm, start, n, "moves"))
 			continue;
-		if (fb_game_parse_move(&x->game, norm + start, n, &m) < 0 ||
-		    (!emulated_castle(x, &m, io) && !send_move(x, &m, io))) {
+		ok = fb_game_parse_move(&x->game, norm + start, n, &m) == 0;
+		if (ok && x->analysed) {
+			fb_game_play(&x->game, &m);
+			held++;
+		} else if (!ok || (!emulated_castle(x, &m, io) &&
+				   !send_move(x, &m, io))) {
+			if (held > 0)
+				send_board(x, false, io);
 			fb_proto_report(io->s, FB_LOG_WARN,
 					"position: cannot give the engine "
 					"the move '%.*s'", (int)n,
@@ -901,6 +1131,12 @@ send_moves(struct uxb *x, const char *norm, size_t nlen, size_t from,
 		}
 		have_add(x, " ", 1);
 		have_add(x, norm + start, n);
+	}
+	if (held > 0) {
+		fb_proto_report(io->s, FB_LOG_DEBUG,
+				"after an analysis: %u moves go as the "
+				"position after them", held);
+		send_board(x, false, io);
 	}
 }
 
@@ -946,6 +1182,12 @@ gui_position(struct uxb *x, const char *text, size_t len, const struct io *io)
 	}
 	x->have_len = 0;
 	x->have_valid = false;
+	if (base > sizeof x->start || base != x->start_len ||
+	    memcmp(norm, x->start, base) != 0) {
+		new_game(x);
+		x->start_len = base <= sizeof x->start ? base : 0;
+		memcpy(x->start, norm, x->start_len);
+	}
 	pos = 0;
 	n = fb_proto_token(norm, base, &pos, &start);
 	if (fb_proto_is(norm, start, n, "startpos")) {
@@ -1085,14 +1327,16 @@ static void
 start_search(struct uxb *x, const struct go *g, const struct io *io)
 {
 	char line[64];
+	long long deadline = 0;
 
 	if (g->searchmoves)
 		GUI(io, "info string fenbridge: searchmoves has no XBoard "
 			"equivalent; all moves are searched");
-	if (g->depth > 0 || g->mate > 0) {
-		snprintf(line, sizeof line, "sd %lld",
-			 g->depth > 0 ? g->depth : 2 * g->mate - 1);
-		ENG(io, "%s", line);
+	x->depth_goal = g->depth > 0 ? g->depth
+			: g->mate > 0 ? 2 * g->mate - 1
+				      : 0;
+	if (x->depth_goal > 0 && !x->no_sd) {
+		ENG(io, "sd %lld", x->depth_goal);
 		x->depth_set = true;
 	} else if (x->depth_set) {
 		/* CECP's sd lasts until new: lifted by a depth no timed
@@ -1101,11 +1345,17 @@ start_search(struct uxb *x, const struct go *g, const struct io *io)
 		x->depth_set = false;
 	}
 	if (g->movetime >= 0) {
-		/* CECP st is whole seconds: never more than the GUI
-		 * gives, never 0. */
-		snprintf(line, sizeof line, "st %lld",
-			 g->movetime >= 2000 ? g->movetime / 1000 : 1);
+		/* CECP st is whole seconds: rounded up, and the GUI's
+		 * deadline kept with `?` (GNU Chess thought 1 s for a go
+		 * movetime 100 that went as st 1 alone); rounded down (never
+		 * 0) for an engine without `?`, or where a second is little. */
+		bool exact = !x->no_movenow && g->movetime < DEADLINE_MAX_MS;
+		long long st = exact ? (g->movetime + 999) / 1000
+				     : g->movetime / 1000;
+		snprintf(line, sizeof line, "st %lld", st > 1 ? st : 1);
 		control(x, line, io);
+		if (exact && (g->movetime % 1000 != 0 || g->movetime == 0))
+			deadline = g->movetime > 0 ? g->movetime : 1;
 	} else if (g->nodes > 0 && x->f.nps) {
 		/* nps N makes N nodes one second of the engine's clock. */
 		ENG(io, "nps %lld", g->nodes);
@@ -1122,7 +1372,10 @@ start_search(struct uxb *x, const struct go *g, const struct io *io)
 		return;
 	}
 	x->search = SEARCH_THINKING;
+	x->analysed = false;
 	ENG(io, "go");
+	if (deadline > 0)
+		set_wait(x, WAIT_DEADLINE, (unsigned)deadline, io);
 }
 
 static void
@@ -1164,6 +1417,8 @@ end_analysis(struct uxb *x, const struct io *io)
 	if (x->f.analyze) {
 		ENG(io, "exit");
 		ENG(io, "force");
+		x->analysed = !x->f.setboard; /* see send_moves */
+		x->restored = false;
 	}
 	x->search = SEARCH_IDLE;
 }
@@ -1183,7 +1438,7 @@ bestmove_from_pv(struct uxb *x, const struct io *io)
 static void
 gui_stop(struct uxb *x, const struct io *io)
 {
-	if (x->search == SEARCH_ANALYZING && !x->stop_waiting) {
+	if (x->search == SEARCH_ANALYZING && x->wait != WAIT_PV) {
 		bool ponder = x->pondering;
 		if (x->pv[0][0] == '\0' && !ponder) {
 			/* No pv yet (stopped at once, or a slow start): the
@@ -1191,9 +1446,7 @@ gui_stop(struct uxb *x, const struct io *io)
 			 * bestmove (a go + ? instead was lost by Sjaak II
 			 * in the same state). After go ponder the GUI
 			 * ignores the bestmove: none is waited for. */
-			x->stop_waiting = true;
-			if (io->s->timer != NULL)
-				io->s->timer(io->s->ctx, STOP_WAIT_MS);
+			set_wait(x, WAIT_PV, STOP_WAIT_MS, io);
 			return;
 		}
 		end_analysis(x, io);
@@ -1201,6 +1454,8 @@ gui_stop(struct uxb *x, const struct io *io)
 	} else if (x->search == SEARCH_THINKING && !x->stop_sent) {
 		ENG(io, "?"); /* CECP: move now */
 		x->stop_sent = true;
+		if (x->wait == WAIT_DEADLINE)
+			set_wait(x, WAIT_NONE, 0, io);
 	}
 }
 
@@ -1237,10 +1492,11 @@ uxb_gui_line(void *state, const char *text, size_t len, size_t term,
 			return;
 		}
 		x->phase = PHASE_FEATURES;
+		x->heard = false;
+		x->nudges = 0;
 		ENG(&io, "xboard");
 		ENG(&io, "protover 2");
-		if (out->timer != NULL)
-			out->timer(out->ctx, FEATURE_MS);
+		set_wait(x, WAIT_FEATURES, NUDGE_MS, &io);
 	} else if (fb_proto_is(text, start, n, "isready")) {
 		if (x->phase != PHASE_READY)
 			x->pending_ready++;
@@ -1252,6 +1508,7 @@ uxb_gui_line(void *state, const char *text, size_t len, size_t term,
 		gui_setoption(x, text, len, &io);
 	} else if (fb_proto_is(text, start, n, "ucinewgame")) {
 		x->have_valid = false;
+		new_game(x);
 	} else if (fb_proto_is(text, start, n, "position")) {
 		if (x->search != SEARCH_IDLE)
 			gui_stop(x, &io);
@@ -1344,7 +1601,8 @@ engine_thinking(struct uxb *x, const char *text, size_t len,
 {
 	long long f[4];
 	size_t pos = 0, start, n;
-	char pv[1200], score[32];
+	char pv[FB_OWN_LINE_MAX], head[160], score[32];
+	int hn;
 
 	for (int i = 0; i < 4; i++) {
 		n = fb_proto_token(text, len, &pos, &start);
@@ -1369,43 +1627,77 @@ engine_thinking(struct uxb *x, const char *text, size_t len,
 				pos = tab;
 		}
 	}
-	convert_pv(x, text, len, pos, pv, sizeof pv, true);
 	if (f[1] >= MATE_SCORE)
 		snprintf(score, sizeof score, "mate %lld", f[1] - MATE_SCORE);
 	else if (f[1] <= -MATE_SCORE)
 		snprintf(score, sizeof score, "mate -%lld", -f[1] - MATE_SCORE);
 	else
 		snprintf(score, sizeof score, "cp %lld", f[1]);
-	GUI(io, "info depth %lld score %s time %lld nodes %lld%s%s", f[0],
-	    score, f[2] * 10, f[3], pv[0] != '\0' ? " pv" : "", pv);
-	if (x->stop_waiting && x->pv[0][0] != '\0') {
-		x->stop_waiting = false;
-		if (io->s->timer != NULL)
-			io->s->timer(io->s->ctx, 0);
+	hn = snprintf(head, sizeof head, "info depth %lld score %s time %lld "
+		      "nodes %lld", f[0], score, f[2] * 10, f[3]);
+	if (hn < 0 || (size_t)hn >= sizeof head)
+		return true; /* cannot happen: the numbers are clamped */
+	/* The pv ends at the last whole move that fits one line of
+	 * fenbridge's own (a 240-ply pv does not). */
+	convert_pv(x, text, len, pos, pv, FB_OWN_LINE_MAX - (size_t)hn - 3,
+		   true);
+	GUI(io, "%s%s%s", head, pv[0] != '\0' ? " pv" : "", pv);
+	if (x->wait == WAIT_PV && x->pv[0][0] != '\0') {
+		set_wait(x, WAIT_NONE, 0, io);
 		end_analysis(x, io);
 		bestmove_from_pv(x, io);
+	} else if (x->search == SEARCH_THINKING && x->no_sd &&
+		   x->depth_goal > 0 && f[0] >= x->depth_goal &&
+		   !x->stop_sent) {
+		/* The depth an engine without sd was asked for. */
+		ENG(io, "?");
+		x->stop_sent = true;
 	}
 	return true;
 }
 
-/* The engine's move (`move M`, `My move is: M`, `N. ... M`). */
+/* The search the engine was asked for is over (it moved or gave up). */
+static void
+search_done(struct uxb *x, const struct io *io)
+{
+	x->search = SEARCH_IDLE;
+	if (x->wait == WAIT_DEADLINE)
+		set_wait(x, WAIT_NONE, 0, io);
+	ENG(io, "force"); /* it must not move again on its own */
+}
+
+/*
+ * The engine's move (`move M`, `My move is: M`, `N. ... M`), in one of
+ * those forms. One search, one move: the same move announced again in
+ * another form (GNU Chess writes "1. ... g1f3", then "My move is : g1f3",
+ * which may come after the GUI's next go) is dropped.
+ */
 static void
 engine_move(struct uxb *x, const char *text, size_t len, size_t pos,
-	    const struct io *io)
+	    enum form form, const struct io *io)
 {
 	size_t start, n = fb_proto_token(text, len, &pos, &start);
 	struct fb_move m;
 	char mv[24];
 	int k = -1;
 
+	if (x->echo[0] != '\0' && form != x->echo_form &&
+	    fb_proto_is(text, start, n, x->echo)) {
+		x->echo[0] = '\0';
+		fb_proto_report(io->s, FB_LOG_DEBUG,
+				"'%.*s': the move the engine just played, "
+				"announced again", (int)len, text);
+		return;
+	}
 	if (x->search != SEARCH_THINKING) {
 		fb_proto_report(io->s, FB_LOG_WARN,
 				"engine move '%.*s' when it was not asked to "
 				"move: not passed on", (int)len, text);
 		return;
 	}
-	x->search = SEARCH_IDLE;
-	ENG(io, "force"); /* it must not move again on its own */
+	search_done(x, io);
+	snprintf(x->echo, sizeof x->echo, "%.*s", (int)n, text + start);
+	x->echo_form = form;
 	if (fb_moves_parse(&x->game, text + start, n, &m) == 0 &&
 	    fb_moves_is_legal(&x->game, &m))
 		k = fb_moves_print_coord(&x->game, &m, gui_notation(x), mv,
@@ -1441,8 +1733,7 @@ engine_result(struct uxb *x, const char *text, size_t len, const struct io *io)
 	GUI(io, "info string fenbridge: the engine says '%.*s'", (int)len,
 	    text);
 	if (x->search == SEARCH_THINKING) {
-		x->search = SEARCH_IDLE;
-		ENG(io, "force");
+		search_done(x, io);
 		GUI(io, "bestmove 0000");
 		x->have_valid = false;
 	}
@@ -1473,9 +1764,11 @@ is_old_move(const char *text, size_t len, size_t start, size_t n,
 }
 
 /* An Error about post or easy, which fenbridge sends on its own
- * (Fairy-Stockfish does not know post). */
+ * (Fairy-Stockfish does not know post), about the empty line of a nudge,
+ * or about ? (Fairy-Max 5.0b does not know it: it answers after its
+ * move, and from then on gets no ? at a go movetime's deadline). */
 static bool
-own_optional_error(const char *text, size_t len)
+own_optional_error(struct uxb *x, const char *text, size_t len)
 {
 	size_t b;
 
@@ -1484,9 +1777,67 @@ own_optional_error(const char *text, size_t len)
 	b = len;
 	while (b > 0 && !is_blank(text[b - 1]) && text[b - 1] != ':')
 		b--;
-	return len > 5 && memcmp(text, "Error", 5) == 0 &&
-	       (fb_proto_is(text, b, len - b, "post") ||
-		fb_proto_is(text, b, len - b, "easy"));
+	if (len <= 5 || memcmp(text, "Error", 5) != 0)
+		return false;
+	if (fb_proto_is(text, b, len - b, "?")) {
+		x->no_movenow = true;
+		return true;
+	}
+	return fb_proto_is(text, b, len - b, "post") ||
+	       fb_proto_is(text, b, len - b, "easy") ||
+	       (b == len && text[b - 1] == ':' && x->nudges > 0);
+}
+
+/* "Invalid move: sd 3" (GNU Chess, whose depth command is `depth`),
+ * "Error (unknown command): sd 3": the engine has no sd. */
+static bool
+rejects_sd(const char *text, size_t len)
+{
+	size_t c = len;
+
+	if (!(len > 5 && (memcmp(text, "Error", 5) == 0 ||
+			  starts(text, len, 0, "Illegal move") ||
+			  starts(text, len, 0, "Invalid move"))))
+		return false;
+	while (c > 0 && text[c - 1] != ':')
+		c--;
+	while (c < len && is_blank(text[c]))
+		c++;
+	return c > 0 && len - c >= 2 && memcmp(text + c, "sd", 2) == 0 &&
+	       (len - c == 2 || is_blank(text[c + 2]));
+}
+
+/* GNU Chess's "Invalid move: M" for a move it does not take ("Invalid
+ * move: " is also its answer to any command it does not know). */
+static bool
+gnu_invalid_move(const char *text, size_t len)
+{
+	const char *m = text + 14;
+
+	return len >= 18 && memcmp(text, "Invalid move: ", 14) == 0 &&
+	       ((m[0] >= 'a' && m[0] <= 'j' && m[1] >= '1' && m[1] <= '9') ||
+		memcmp(m, "O-O", 3) == 0);
+}
+
+/*
+ * GNU Chess 6 prints its prompt ("White (1) : ", no newline) outside
+ * xboard mode, also when its input thread starts before it knows it is in
+ * xboard mode: the prompt heads its next line ("White (1) : feature
+ * done=0"). Returns how long the prompt at the start of text is, or 0.
+ */
+static size_t
+prompt_len(const char *text, size_t len)
+{
+	size_t i = 7;
+
+	if (len < 11 || (memcmp(text, "White (", 7) != 0 &&
+			 memcmp(text, "Black (", 7) != 0))
+		return 0;
+	while (i < len && text[i] >= '0' && text[i] <= '9')
+		i++;
+	if (i == 7 || len - i < 4 || memcmp(text + i, ") : ", 4) != 0)
+		return 0;
+	return i + 4;
 }
 
 static void
@@ -1499,11 +1850,40 @@ uxb_engine_line(void *state, const char *text, size_t len, size_t term,
 	long long num;
 
 	(void)term;
+	if (x->phase == PHASE_FEATURES && !x->heard) {
+		/* A sign of life: the rest of CECP's 2 s for its features. */
+		x->heard = true;
+		set_wait(x, WAIT_FEATURES, FEATURE_MS - x->nudges * NUDGE_MS,
+			 &io);
+	}
+	if ((n = prompt_len(text, len)) > 0) {
+		fb_proto_report(out, FB_LOG_DEBUG,
+				"engine prompt '%.*s' taken off its line",
+				(int)n - 1, text);
+		do {
+			text += n;
+			len -= n;
+		} while ((n = prompt_len(text, len)) > 0);
+		if (x->phase == PHASE_READY && !x->restored) {
+			/* GNU Chess 6.2.7 leaves xboard mode (and post, and
+			 * starts to ponder) on exit from analyze: it sets its
+			 * flags to a copy it never made. Its prompt shows
+			 * it. */
+			fb_proto_report(out, FB_LOG_INFO,
+					"the engine left xboard mode (GNU "
+					"Chess does after analyze): xboard, "
+					"post and easy again");
+			ENG(&io, "xboard");
+			ENG(&io, "post");
+			ENG(&io, "easy");
+			x->restored = true;
+		}
+	}
 	n = fb_proto_token(text, len, &pos, &start);
 	if (n == 0)
 		return;
 	if (fb_proto_is(text, start, n, "feature")) {
-		engine_features(x, text, len, &io);
+		engine_features(x, text + start, len - start, &io);
 	} else if (fb_proto_is(text, start, n, "pong")) {
 		n = fb_proto_token(text, len, &pos, &start);
 		if (read_number(text, start, n, &num) && num > 0 &&
@@ -1513,19 +1893,25 @@ uxb_engine_line(void *state, const char *text, size_t len, size_t term,
 			GUI(&io, "readyok");
 		}
 	} else if (fb_proto_is(text, start, n, "move")) {
-		engine_move(x, text, len, pos, &io);
+		engine_move(x, text, len, pos, FORM_MOVE, &io);
 	} else if (starts(text, len, start, "My move is")) {
 		pos = start + 10;
 		while (pos < len && (text[pos] == ':' || is_blank(text[pos])))
 			pos++;
-		engine_move(x, text, len, pos, &io);
+		engine_move(x, text, len, pos, FORM_MY_MOVE, &io);
 	} else if (engine_thinking(x, text, len, &io)) {
 		;
 	} else if (is_old_move(text, len, start, n, &pos)) {
 		/* "N. ... M": the old form of a move (GNU Chess writes it
-		 * before "My move is"); only the first one of a search counts. */
-		if (x->search == SEARCH_THINKING)
-			engine_move(x, text, len, pos, &io);
+		 * before "My move is"). */
+		engine_move(x, text, len, pos, FORM_OLD, &io);
+	} else if (rejects_sd(text + start, len - start)) {
+		fb_proto_report(out, x->no_sd ? FB_LOG_DEBUG : FB_LOG_INFO,
+				"'%.*s': the engine has no sd; a go depth "
+				"ends when its thinking output reaches the "
+				"depth", (int)(len - start), text + start);
+		x->no_sd = true;
+		x->depth_set = false;
 	} else if (fb_proto_is(text, start, n, "resign") ||
 		   fb_proto_is(text, start, n, "1-0") ||
 		   fb_proto_is(text, start, n, "0-1") ||
@@ -1540,13 +1926,14 @@ uxb_engine_line(void *state, const char *text, size_t len, size_t term,
 		   fb_proto_is(text, start, n, "tellall")) {
 		fb_proto_token(text, len, &pos, &start);
 		GUI(&io, "info string %.*s", (int)(len - start), text + start);
-	} else if (own_optional_error(text, len)) {
+	} else if (own_optional_error(x, text + start, len - start)) {
 		fb_proto_report(out, FB_LOG_INFO,
 				"'%.*s' kept from the GUI: the engine does not "
 				"know an optional command of fenbridge's own",
 				(int)len, text);
 	} else if (starts(text, len, start, "Illegal move") ||
-		   starts(text, len, start, "Error")) {
+		   starts(text, len, start, "Error") ||
+		   gnu_invalid_move(text + start, len - start)) {
 		fb_proto_report(out, FB_LOG_WARN, "engine: %.*s", (int)len,
 				text);
 		GUI(&io, "info string fenbridge: the engine says '%.*s'",

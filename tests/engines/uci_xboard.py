@@ -5,27 +5,41 @@
 Usage: uci_xboard.py FENBRIDGE [--verbose]
 
 A small UCI client (written here, as Fritz or cutechess would speak) plays
-games against XBoard engines behind fenbridge: it picks random moves for
-one side (castling whenever it is legal), the engine plays the other.  A
-separate stockfish (fairy-stockfish for 10x8) referees: every `bestmove`
-must be one of its legal moves in the GUI's notation (king takes rook in
-Chess960 and Capablanca Random, the king's move in normal chess), every
-pv's first move too, and each `ponder` move legal after the bestmove.
+games against XBoard engines behind fenbridge: it picks moves for one side
+(castling whenever it can), the engine plays the other.  A separate
+stockfish (fairy-stockfish for 10x8) referees: every `bestmove` must be
+one of its legal moves in the GUI's notation (king takes rook in Chess960
+and Capablanca Random, the king's move in normal chess and Capablanca),
+every pv's first move too, and each `ponder` move legal after the
+bestmove.
 
 Each game mixes the searches a GUI uses: clocks (`go wtime btime winc
-binc`), `go depth`, `go movetime`, `go infinite` + `stop` (a bestmove from
-the analysis), and `go ponder` + `ponderhit`.
+binc`), `go depth`, `go movetime` (150 ms: below CECP's one-second `st`),
+`go infinite` + `stop` (a bestmove from the analysis), and `go ponder` +
+`ponderhit`.
 
-Pairings: sjaakii (normal, Chess960 from random starts), fairy-stockfish
-in XBoard mode (Chess960, caparandom 10x8).  GNU Chess 6.2.7
-(`gnuchess --xboard`) is tried for its handshake only: its internal
-adapter answers `protover 2` on pipes in about 1 run of 5, so its games
-are not played (README).  Control: sjaakii behind `--engine-protocol=same`
-(UCI passed straight to an XBoard engine; sjaakii with `uci` hidden from
-it, as it speaks UCI too) never says uciok, so the client fails without
-the pair.
+Pairings, as users run them:
+  * Sjaak II (normal, Chess960 from random starts);
+  * GNU Chess 6.2.7 in XBoard mode (`gnuchess --xboard`): normal, and
+    Chess960 played as normal chess (it lists only `normal`) from starts
+    with the pieces between king and rooks taken off, where the GUI's
+    side castles at its first move: fenbridge re-anchors with setboard.
+    GNU Chess hangs at start until a line comes (README), announces every
+    move twice and has no `sd`: its handshake must name it, and no
+    warning may reach the log;
+  * Fairy-Max 5.0b (`feature setboard=0`): normal, capablanca (positions
+    through `edit`, with archbishops and chancellors), and fischerandom
+    played as normal chess with the GUI castling first: after a castle
+    by White the re-anchoring `edit` must leave Black to move (CECP's
+    `a2a3` first), which the referee checks in the engine's next move;
+  * Fairy-Stockfish in XBoard mode (Chess960, caparandom 10x8).
+Control: sjaakii behind `--engine-protocol=same` (UCI passed straight to
+an XBoard engine; sjaakii with `uci` hidden from it, as it speaks UCI
+too) never says uciok, so the client fails without the pair.
 
-Exits 77 when no engine is installed.  About 30-60 s.
+Prints per pairing the games, plies, searches, castles and the log's
+re-anchorings.  Exits 77 when stockfish or every engine is missing.
+About 60-90 s on 2 cores.
 """
 
 import os
@@ -39,9 +53,14 @@ import chesstest  # noqa: E402
 from chesstest import Engine, EngineError, Results, Timeout  # noqa: E402
 
 SJAAK = chesstest.GAMES + "/sjaakii"
+FAIRYMAX = chesstest.GAMES + "/fairymax"
+GNUCHESS = chesstest.GNUCHESS
 FAIRY = chesstest.FAIRY
 STOCKFISH = chesstest.STOCKFISH
-PLIES = 36
+# How the pair is chosen: the one place to change when the probe
+# (`--engine-protocol=auto`) becomes the default.
+PROTOCOL = ["--engine-protocol=xboard"]
+PLIES = 30
 MOVE_TIMEOUT = 20
 
 
@@ -50,21 +69,29 @@ class Failure(Exception):
 
 
 def referee(width, chess960):
-    if width == 10:
+    """The referee in the GUI's notation: king takes rook in the random
+    variants, the king's move in normal chess and Capablanca."""
+    if width == 10 and chess960:
         return chesstest.Referee(10)
-    ref = Engine([STOCKFISH], "referee")
-    ref.uci([("UCI_Chess960", "true")] if chess960 else [])
+    ref = Engine([STOCKFISH if width == 8 else FAIRY], "referee")
+    if width == 10:
+        ref.uci([("UCI_Variant", "capablanca")])
+    else:
+        ref.uci([("UCI_Chess960", "true")] if chess960 else [])
     return ref
 
 
 class Client:
     """The UCI GUI: fenbridge in front of an XBoard engine."""
 
-    def __init__(self, fenbridge, engine, log, options, proto="xboard",
+    def __init__(self, fenbridge, engine, log, options, proto=None,
                  wait=10):
-        self.p = Engine([fenbridge, "--log=" + log,
-                         "--engine-protocol=" + proto, "--"] + engine,
-                        os.path.basename(engine[0]), new_session=True)
+        t0 = time.monotonic()
+        self.p = Engine([fenbridge, "--log=" + log] +
+                        (PROTOCOL if proto is None else proto) +
+                        ["--"] + engine,
+                        os.path.basename(engine[0]),
+                        new_session=True)
         self.p.send("uci")
         try:
             lines = self.p.wait_for(r"^uciok$", wait)
@@ -72,6 +99,7 @@ class Client:
             self.p.kill()
             self.p.close(quit=None, timeout=1)
             raise
+        self.handshake = time.monotonic() - t0
         self.ident = [l for l in lines if l.startswith("id name")]
         self.options = [l for l in lines if l.startswith("option name")]
         for name, value in options:
@@ -142,7 +170,9 @@ KIND = dict(zip(GOS, ["clocks", "depth", "movetime", "infinite", "ponder",
                       "depth"]))
 
 
-def play_game(client, ref, start, engine_white, rng, stats):
+def play_game(client, ref, start, engine_white, rng, stats, castle_first):
+    """One game; with castle_first the GUI's side castles at its first
+    move (the start must allow it)."""
     moves = []
     client.p.send("ucinewgame")
     client.p.sync(10)
@@ -159,12 +189,18 @@ def play_game(client, ref, start, engine_white, rng, stats):
             stats[KIND[go]] += 1
         else:
             c = [m for m in legal if castles(m, fen)]
-            if c and rng.random() < 0.8:
+            if castle_first and ply < 2 and not c:
+                raise Failure("no castle for the GUI at its first move "
+                              "from %s" % start)
+            if c and (castle_first or rng.random() < 0.8):
                 move = rng.choice(c)
+                if ply < 2:
+                    stats["GUI castles at move 1"] += 1
             elif rng.random() < 0.9:
                 move = best(ref, start, moves)     # a game that lasts
             else:
                 move = rng.choice(legal)
+            castle_first = False
         if castles(move, fen):
             stats["castles (engine)" if white == engine_white
                   else "castles (GUI)"] += 1
@@ -172,14 +208,27 @@ def play_game(client, ref, start, engine_white, rng, stats):
     stats["plies"] += len(moves)
 
 
-TOTAL = {"castles": 0}
+TOTAL = {"castles": 0, "re-anchored": 0}
+
+
+def log_counts(log):
+    """(warnings, re-anchor lines) in a fenbridge --log."""
+    warn = anchor = 0
+    for tag, payload in chesstest.log_entries(log):
+        if tag == "warning":
+            warn += 1
+        if tag in ("info", "debug") and b"re-anchored:" in payload:
+            anchor += 1
+    return warn, anchor
 
 
 def run_pairing(fenbridge, label, engine, width, chess960, options, starts,
-                res, logdir, optional=False):
+                res, logdir, castle_first=False, ident=None,
+                min_anchors=0):
     stats = {k: 0 for k in ("plies", "engine moves", "pv lines", "clocks",
                             "depth", "movetime", "infinite", "ponder",
-                            "castles (engine)", "castles (GUI)")}
+                            "castles (engine)", "castles (GUI)",
+                            "GUI castles at move 1")}
     log = os.path.join(logdir, label.replace(" ", "_") + ".log")
     t0 = time.monotonic()
     client = ref = None
@@ -187,20 +236,30 @@ def run_pairing(fenbridge, label, engine, width, chess960, options, starts,
     try:
         ref = referee(width, chess960)
         client = Client(fenbridge, engine, log, options)
+        if ident is not None:
+            res.check("%s: handshake names %r (%.2f s)" % (
+                label, ident, client.handshake),
+                client.ident == ["id name " + ident],
+                "got %s" % client.ident)
         for i, start in enumerate(starts):
-            play_game(client, ref, start, i % 2 == 1, rng, stats)
+            play_game(client, ref, start, i % 2 == 1, rng, stats,
+                      castle_first)
+        client.close()
+        client = None
+        warn, anchor = log_counts(log)
         TOTAL["castles"] += stats["castles (GUI)"] + \
             stats["castles (engine)"]
-        res.check("%s: %d games, %s (%.1f s)" % (
+        TOTAL["re-anchored"] += anchor
+        res.check("%s: %d games, %s, re-anchored %d (%.1f s)" % (
             label, len(starts), ", ".join("%s %d" % kv for kv in
-                                          stats.items()),
-            time.monotonic() - t0), True)
+                                          stats.items()), anchor,
+            time.monotonic() - t0),
+            warn == 0 and anchor >= min_anchors,
+            "%d warnings, %d re-anchorings (at least %d wanted) in %s" % (
+                warn, anchor, min_anchors, log))
     except (Failure, EngineError) as e:
-        if optional:
-            print("note  %s failed (known flaky engine): %s" % (label, e))
-        else:
-            res.check(label, False, "%s\n%s" % (e, client.p.tail() if client
-                                                else ""))
+        res.check(label, False, "%s\n%s" % (e, client.p.tail() if client
+                                            else ""))
     finally:
         if client:
             client.close()
@@ -217,15 +276,39 @@ def random_starts(rng, n, width):
     return out
 
 
+def opened_starts(rng, n):
+    """Chess960 starts with the king off the e-file (so that no castle is
+    a standard one) and the pieces between king and rooks taken off both
+    sides: the GUI can castle at once, and an engine of normal chess
+    cannot read it."""
+    out = []
+    while len(out) < n:
+        rank = chesstest.scharnagl(rng.randrange(960))
+        if rank.index("K") == 4:
+            continue
+        rooks = [i for i, p in enumerate(rank) if p == "R"]
+        row = "".join(p if p in "KR" or not rooks[0] < i < rooks[-1]
+                      else "1" for i, p in enumerate(rank))
+        fen = chesstest.start_fen(row.replace("1", "X"))
+        for k in range(8, 0, -1):
+            fen = fen.replace("X" * k, str(k)).replace("x" * k, str(k))
+        out.append(fen)
+    return out
+
+
 NORMAL = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+CAPABLANCA = ("rnabqkbcnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBCNR "
+              "w KQkq - 0 1")
 
 
 def main():
     fenbridge = sys.argv[1]
     res = Results("--verbose" in sys.argv)
-    have = {p: os.access(p, os.X_OK) for p in (SJAAK, FAIRY, STOCKFISH)}
-    if not have[STOCKFISH] or not (have[SJAAK] or have[FAIRY]):
-        print("skipped: needs stockfish and sjaakii or fairy-stockfish")
+    have = {p: os.access(p, os.X_OK) for p in (SJAAK, FAIRY, STOCKFISH,
+                                                FAIRYMAX, GNUCHESS)}
+    if not have[STOCKFISH] or not any(have[p] for p in (
+            SJAAK, FAIRY, FAIRYMAX, GNUCHESS)):
+        print("skipped: needs stockfish and an XBoard engine")
         return chesstest.SKIP
     chesstest.backstop("uci_xboard.py", 170)
     rng = random.Random(12)
@@ -238,43 +321,47 @@ def main():
     sjaak = ["env", "-u", "MALLOC_PERTURB_", SJAAK]
     xb_only = ["/bin/sh", "-c", "sed -u 's/^uci$/uci-hidden/' | exec " +
                " ".join(sjaak)]
+    c960 = [("UCI_Chess960", "true")]
     if have[SJAAK]:
         run_pairing(fenbridge, "sjaakii normal", xb_only, 8, False, [],
                     [NORMAL, NORMAL], res, logdir)
-        run_pairing(fenbridge, "sjaakii chess960", sjaak, 8, True,
-                    [("UCI_Chess960", "true")], random_starts(rng, 2, 8),
-                    res, logdir)
+        run_pairing(fenbridge, "sjaakii chess960", sjaak, 8, True, c960,
+                    random_starts(rng, 2, 8), res, logdir)
+    if have[GNUCHESS]:
+        gnu = [GNUCHESS, "--xboard"]
+        run_pairing(fenbridge, "gnuchess normal", gnu, 8, False, [],
+                    [NORMAL, NORMAL], res, logdir, ident="GNU Chess")
+        run_pairing(fenbridge, "gnuchess chess960", gnu, 8, True, c960,
+                    opened_starts(rng, 2), res, logdir, castle_first=True,
+                    ident="GNU Chess", min_anchors=2)
+    if have[FAIRYMAX]:
+        run_pairing(fenbridge, "fairymax normal", [FAIRYMAX], 8, False, [],
+                    [NORMAL, NORMAL], res, logdir)
+        run_pairing(fenbridge, "fairymax fischerandom", [FAIRYMAX], 8, True,
+                    c960, opened_starts(rng, 2), res, logdir,
+                    castle_first=True, min_anchors=2)
+        if have[FAIRY]:
+            run_pairing(fenbridge, "fairymax capablanca", [FAIRYMAX], 10,
+                        False, [("UCI_Variant", "capablanca")],
+                        [CAPABLANCA, CAPABLANCA], res, logdir)
     if have[FAIRY]:
         run_pairing(fenbridge, "fairy-stockfish chess960", [FAIRY], 8, True,
-                    [("UCI_Chess960", "true")], random_starts(rng, 2, 8),
-                    res, logdir)
+                    c960, random_starts(rng, 1, 8), res, logdir)
         run_pairing(fenbridge, "fairy-stockfish caparandom", [FAIRY], 10,
                     True, [("UCI_Variant", "caparandom")],
-                    random_starts(rng, 2, 10), res, logdir)
-    if os.access(chesstest.GNUCHESS, os.X_OK):
-        # Known: GNU Chess 6.2.7 answers protover 2 on pipes in about
-        # one run of five (its internal adapter loses it); only noted.
-        c = Client(fenbridge, [chesstest.GNUCHESS, "--xboard"],
-                   os.path.join(logdir, "gnuchess.log"), [])
-        ident = c.ident[0] if c.ident else "no id"
-        c.close()
-        print("note  gnuchess --xboard: %s" % ident)
-        if "GNU Chess" in ident:
-            run_pairing(fenbridge, "gnuchess normal (optional)",
-                        [chesstest.GNUCHESS, "--xboard"], 8, False, [],
-                        [NORMAL], res, logdir, optional=True)
+                    random_starts(rng, 1, 10), res, logdir)
     if have[SJAAK]:
         # Control: without the pair the UCI client never gets uciok.
         try:
             c = Client(fenbridge, xb_only, os.path.join(logdir, "ctl.log"),
-                       [], proto="same", wait=4)
+                       [], proto=["--engine-protocol=same"], wait=4)
             c.close()
             res.check("control: sjaakii without the pair fails", False,
                       "it said uciok")
         except (Timeout, EngineError):
             res.check("control: sjaakii without the pair fails", True)
-    res.check("castling in the games (%d castles)" % TOTAL["castles"],
-              TOTAL["castles"] > 0)
+    res.check("castling in the games (%d castles, %d re-anchorings)" % (
+        TOTAL["castles"], TOTAL["re-anchored"]), TOTAL["castles"] > 0)
     print("%d passed, %d failed (logs in %s)" % (res.passed, res.failed,
                                                  logdir))
     return 1 if res.failed else 0

@@ -64,6 +64,7 @@ run(const char *script)
 #define SJAAK_HELLO_OUT                                                      \
 	"> xboard\n"                                                         \
 	"> protover 2\n"                                                     \
+	"timer 100\n"                                                        \
 	"timer 2000\n"                                                       \
 	"> accepted setboard\n"                                              \
 	"> accepted ping\n"                                                  \
@@ -100,14 +101,40 @@ test_uci_xboard_handshake(void **state)
 			    SJAAK_HELLO_OUT "> ping 1\n< readyok\n");
 }
 
+/* n expiries of the timer ("t" lines). */
+static const char *
+expiries(unsigned n)
+{
+	static char t[256];
+
+	assert_true(2 * n < sizeof t);
+	for (unsigned i = 0; i < n; i++)
+		memcpy(t + 2 * i, "t\n", 2);
+	t[2 * n] = '\0';
+	return t;
+}
+
+/* What a silent engine gets: an empty line every 100 ms of the wait. */
+#define NUDGES_19                                                            \
+	"> \ntimer 100\n> \ntimer 100\n> \ntimer 100\n> \ntimer 100\n"           \
+	"> \ntimer 100\n> \ntimer 100\n> \ntimer 100\n> \ntimer 100\n"           \
+	"> \ntimer 100\n> \ntimer 100\n> \ntimer 100\n> \ntimer 100\n"           \
+	"> \ntimer 100\n> \ntimer 100\n> \ntimer 100\n> \ntimer 100\n"           \
+	"> \ntimer 100\n> \ntimer 100\n> \ntimer 100\n"
+
 static void
 test_uci_xboard_protover1_silence(void **state)
 {
+	char script[512];
+
 	(void)state;
-	/* No features: after the 2 s the GUI hears of an engine of normal
-	 * chess without ping; isready is answered at once. */
-	assert_string_equal(run("g uci\ng isready\nt\ng isready\n"),
-			    "> xboard\n> protover 2\ntimer 2000\n"
+	/* No features and no other line: 19 nudges, then after the 2 s the
+	 * GUI hears of an engine of normal chess without ping; isready is
+	 * answered at once. */
+	snprintf(script, sizeof script, "g uci\ng isready\n%sg isready\n",
+		 expiries(20));
+	assert_string_equal(run(script),
+			    "> xboard\n> protover 2\ntimer 100\n" NUDGES_19
 			    "timer 0\n> post\n> easy\n"
 			    "< id name XBoard engine\n"
 			    "< id author XBoard engine (XBoard engine, through "
@@ -118,7 +145,7 @@ test_uci_xboard_protover1_silence(void **state)
 			    "< uciok\n< readyok\n< readyok\n");
 	/* done=0 extends the wait. */
 	assert_string_equal(run("g uci\ne feature done=0\n"),
-			    "> xboard\n> protover 2\ntimer 2000\n"
+			    "> xboard\n> protover 2\ntimer 100\ntimer 2000\n"
 			    "> accepted done\ntimer 30000\n");
 }
 
@@ -149,7 +176,7 @@ test_uci_xboard_options(void **state)
 			 "g setoption name Book value /tmp/my book.bin\n"
 			 "g setoption name Skill value 9\n",
 			 &extra),
-		"> xboard\n> protover 2\ntimer 2000\n"
+		"> xboard\n> protover 2\ntimer 100\ntimer 2000\n"
 		"> accepted option\n> accepted option\n> accepted option\n"
 		"> accepted option\n> accepted option\n> accepted option\n"
 		"> accepted option\n> accepted option\n> accepted done\n"
@@ -235,11 +262,11 @@ test_uci_xboard_clocks(void **state)
 		"> level 40 5 0\n> time 30000\n> otim 6000\n> go\n"
 		"> force\n< bestmove g8f6\n"
 		"> d2d3\n"
-		"> st 2\n> go\n"
-		"> force\n< bestmove f8c5\n"
+		"> st 3\n> go\ntimer 2500\n"
+		"timer 0\n> force\n< bestmove f8c5\n"
 		"> c2c3\n"
-		"> sd 4\n> st 1\n> go\n"
-		"> force\n< bestmove d7d6\n"
+		"> sd 4\n> st 1\n> go\ntimer 300\n"
+		"timer 0\n> force\n< bestmove d7d6\n"
 		"> sd 64\n> nps 5000000000\n> go\n"); /* st 1 is in force */
 }
 
@@ -304,7 +331,7 @@ test_uci_xboard_castling_960(void **state)
 		    "g setoption name UCI_Chess960 value true\n"
 		    "g position fen " F960 " w GEge - 0 1 moves e2e4 e7e5 "
 		    "f1g1\n"),
-		"> xboard\n> protover 2\ntimer 2000\n"
+		"> xboard\n> protover 2\ntimer 100\ntimer 2000\n"
 		"> accepted setboard\n> accepted usermove\n> accepted ping\n"
 		"> accepted myname\n> accepted variants\n> accepted done\n"
 		"timer 0\n> post\n> easy\n"
@@ -364,33 +391,68 @@ test_uci_xboard_castling_10x8(void **state)
 		"> force\n< bestmove e8a8\n");
 }
 
+/* The handshake of an engine of normal chess only (GNU Chess). */
+#define NORMAL_ONLY_HELLO                                                    \
+	"g uci\n"                                                            \
+	"e feature setboard=1 usermove=1 variants=\"normal\" done=1\n"
+#define NORMAL_ONLY_HELLO_OUT                                                \
+	"> xboard\n> protover 2\ntimer 100\ntimer 2000\n"                      \
+	"> accepted setboard\n> accepted usermove\n"                         \
+	"> accepted variants\n> accepted done\n"                             \
+	"timer 0\n> post\n> easy\n"                                          \
+	"< id name XBoard engine\n"                                          \
+	"< id author XBoard engine (XBoard engine, through fenbridge)\n"     \
+	"< option name UCI_Chess960 type check default false\n"              \
+	"< option name Ponder type check default false\n"                    \
+	"< uciok\n"
+
+#define F960_GAME "g position fen " F960 " w GEge - 0 1 moves e2e4 e7e5 f1g1"
+#define F960_ANCHOR_GUI                                                      \
+	"< info string fenbridge: re-anchored: the engine plays "             \
+	"fischerandom as normal; a castle it cannot read goes as the "        \
+	"position after it\n"
+
 static void
 test_uci_xboard_emulated_960(void **state)
 {
 	(void)state;
 	/* An engine of normal chess only (GNU Chess): Chess960 is offered,
 	 * the engine gets standard rights only and a castle it cannot
-	 * read as the position after it. */
+	 * read as the position after it; the GUI hears of it once a game;
+	 * the time control goes again after each re-anchoring. */
 	assert_string_equal(
-		run("g uci\n"
-		    "e feature setboard=1 usermove=1 variants=\"normal\" "
-		    "done=1\n"
+		run(NORMAL_ONLY_HELLO
 		    "g setoption name UCI_Chess960 value true\n"
-		    "g position fen " F960 " w GEge - 0 1 moves e2e4 e7e5 "
-		    "f1g1\n"),
-		"> xboard\n> protover 2\ntimer 2000\n"
-		"> accepted setboard\n> accepted usermove\n"
-		"> accepted variants\n> accepted done\n"
-		"timer 0\n> post\n> easy\n"
-		"< id name XBoard engine\n"
-		"< id author XBoard engine (XBoard engine, through "
-		"fenbridge)\n"
-		"< option name UCI_Chess960 type check default false\n"
-		"< option name Ponder type check default false\n"
-		"< uciok\n"
+		    F960_GAME "\n"
+		    "g go wtime 60000 btime 60000\n"
+		    "e move d7d6\n"
+		    F960_GAME " d7d6 d2d3\n"
+		    "g go wtime 60000 btime 59000\n"
+		    "e move c8b6\n"
+		    F960_GAME " d7d6 d2d3 c8b6 c2c3 f8g8\n"
+		    "g go wtime 59000 btime 59000\n"
+		    "e move b2b3\n"
+		    "g ucinewgame\n"
+		    F960_GAME "\n"),
+		NORMAL_ONLY_HELLO_OUT
 		"> new\n> force\n"
 		"> setboard " F960 " w - - 0 1\n"
-		"> usermove e2e4\n> usermove e7e5\n"
+		"> usermove e2e4\n> usermove e7e5\n" F960_ANCHOR_GUI
+		"> setboard bqnbrkrn/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/BQNBRRKN b - "
+		"- 1 2\n"
+		"> level 0 1 0\n> time 6000\n> otim 6000\n> go\n"
+		"> force\n< bestmove d7d6\n"
+		"> usermove d2d3\n"
+		"> time 5900\n> otim 6000\n> go\n"
+		"> force\n< bestmove c8b6\n"
+		"> usermove c2c3\n"
+		"> setboard bq1brrkn/ppp2ppp/1n1p4/4p3/4P3/2PP4/PP3PPP/BQNBRRKN w - "
+		"- 1 5\n"
+		"> level 0 0:59 0\n> time 5900\n> otim 5900\n> go\n"
+		"> force\n< bestmove b2b3\n"
+		"> new\n> force\n"
+		"> setboard " F960 " w - - 0 1\n"
+		"> usermove e2e4\n> usermove e7e5\n" F960_ANCHOR_GUI
 		"> setboard bqnbrkrn/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/BQNBRRKN b - "
 		"- 1 2\n");
 }
@@ -467,6 +529,330 @@ test_uci_xboard_analysis_and_ponder(void **state)
 		"engine's\n< bestmove b1c3\n");
 }
 
+/* Fairy-Max 5.0b: no setboard, capablanca and gothic but no random
+ * variants, a done=0 first. */
+#define FMAX_HELLO                                                           \
+	"g uci\n"                                                            \
+	"e feature myname=\"Fairy-Max 5.0b\"\n"                               \
+	"e feature setboard=0 xedit=1 ping=1 done=0\n"                        \
+	"e feature variants=\"normal,nocastle,capablanca,gothic,janus\"\n"     \
+	"e feature done=1\n"
+#define FMAX_HELLO_OUT                                                       \
+	"> xboard\n> protover 2\ntimer 100\ntimer 2000\n"                      \
+	"> accepted myname\n"                                                \
+	"> accepted setboard\n> rejected xedit\n> accepted ping\n"            \
+	"> accepted done\ntimer 30000\n"                                      \
+	"> accepted variants\n"                                              \
+	"> accepted done\ntimer 0\n> post\n> easy\n"                          \
+	"< id name Fairy-Max 5.0b\n"                                         \
+	"< id author Fairy-Max 5.0b (XBoard engine, through fenbridge)\n"    \
+	"< option name UCI_Chess960 type check default false\n"              \
+	"< option name UCI_Variant type combo default chess var chess var "  \
+	"chess960 var capablanca var caparandom var gothic\n"                \
+	"< option name Ponder type check default false\n"                    \
+	"< uciok\n"
+
+/* The edit of F960's start (each rank from a, rank 1 first). */
+#define F960_EDIT_WHITE                                                      \
+	"> Ba1\n> Qb1\n> Nc1\n> Bd1\n> Re1\n> Kf1\n> Rg1\n> Nh1\n"
+#define F960_EDIT_BLACK                                                      \
+	"> Ba8\n> Qb8\n> Nc8\n> Bd8\n> Re8\n> Kf8\n> Rg8\n> Nh8\n"
+
+static void
+test_uci_xboard_edit(void **state)
+{
+	(void)state;
+	/* No setboard: every start goes as edit, 10x8 too (archbishop A,
+	 * chancellor C, as Fairy-Max reads them). */
+	assert_string_equal(
+		run(FMAX_HELLO "g setoption name UCI_Variant value caparandom\n"
+			       "g position fen " CRC " w AJaj - 0 1\n"),
+		FMAX_HELLO_OUT
+		"> new\n> force\n> variant capablanca\n> edit\n> #\n"
+		"> Ra1\n> Bb1\n> Qc1\n> Nd1\n> Ke1\n> Cf1\n> Ng1\n> Ah1\n"
+		"> Bi1\n> Rj1\n"
+		"> Pa2\n> Pb2\n> Pc2\n> Pd2\n> Pe2\n> Pf2\n> Pg2\n> Ph2\n"
+		"> Pi2\n> Pj2\n> c\n"
+		"> Pa7\n> Pb7\n> Pc7\n> Pd7\n> Pe7\n> Pf7\n> Pg7\n> Ph7\n"
+		"> Pi7\n> Pj7\n"
+		"> Ra8\n> Bb8\n> Qc8\n> Nd8\n> Ke8\n> Cf8\n> Ng8\n> Ah8\n"
+		"> Bi8\n> Rj8\n> .\n");
+	/* Chess960 played as normal chess: after White's castle the
+	 * engine gets a new game, a2a3 (so that Black is to move: edit
+	 * keeps the side to move) and the position; then it plays Black. */
+	assert_string_equal(
+		run(FMAX_HELLO "g setoption name UCI_Chess960 value true\n"
+		    F960_GAME "\n"
+			       "g go depth 2\n"
+			       "e move d7d6\n"),
+		FMAX_HELLO_OUT
+		"> new\n> force\n> edit\n> #\n" F960_EDIT_WHITE
+		"> Pa2\n> Pb2\n> Pc2\n> Pd2\n> Pe2\n> Pf2\n> Pg2\n> Ph2\n"
+		"> c\n"
+		"> Pa7\n> Pb7\n> Pc7\n> Pd7\n> Pe7\n> Pf7\n> Pg7\n> Ph7\n"
+		F960_EDIT_BLACK "> .\n"
+		"> e2e4\n> e7e5\n" F960_ANCHOR_GUI
+		"> new\n> force\n> a2a3\n> edit\n> #\n"
+		"> Ba1\n> Qb1\n> Nc1\n> Bd1\n> Re1\n> Rf1\n> Kg1\n> Nh1\n"
+		"> Pa2\n> Pb2\n> Pc2\n> Pd2\n> Pf2\n> Pg2\n> Ph2\n> Pe4\n"
+		"> c\n> Pe5\n"
+		"> Pa7\n> Pb7\n> Pc7\n> Pd7\n> Pf7\n> Pg7\n> Ph7\n"
+		F960_EDIT_BLACK "> .\n"
+		"> sd 2\n> level 0 60 0\n> go\n"
+		"> force\n< bestmove d7d6\n");
+	/* After an analysis the GUI's moves go as the position after them
+	 * (Fairy-Max rejects a legal move with a line behind it until its
+	 * next timed search); a ? it does not know is not sent again. */
+	assert_string_equal(
+		run(FMAX_HELLO "g position startpos moves e2e4\n"
+			       "g go infinite\n"
+			       "e 3 10 5 100 e7e5 g1f3\n"
+			       "g stop\n"
+			       "g position startpos moves e2e4 e7e5 g1f3\n"
+			       "g go movetime 300\n"
+			       "t\n"
+			       "e move b8c6\n"
+			       "e Error (unknown command): ?\n"
+			       "g position startpos moves e2e4 e7e5 g1f3 b8c6 "
+			       "d2d4\n"
+			       "g go movetime 300\n"
+			       "e move e5d4\n"
+			       "g position startpos moves e2e4 e7e5 g1f3 b8c6 "
+			       "d2d4 e5d4 f1c4\n"
+			       "g go movetime 2500\n"),
+		FMAX_HELLO_OUT
+		"> new\n> force\n> e2e4\n> analyze\n"
+		"< info depth 3 score cp 10 time 50 nodes 100 pv e7e5 g1f3\n"
+		"> exit\n> force\n< bestmove e7e5 ponder g1f3\n"
+		"> new\n> force\n> a2a3\n> edit\n> #\n"
+		"> Ra1\n> Nb1\n> Bc1\n> Qd1\n> Ke1\n> Bf1\n> Rh1\n"
+		"> Pa2\n> Pb2\n> Pc2\n> Pd2\n> Pf2\n> Pg2\n> Ph2\n> Nf3\n> Pe4\n"
+		"> c\n> Pe5\n"
+		"> Pa7\n> Pb7\n> Pc7\n> Pd7\n> Pf7\n> Pg7\n> Ph7\n"
+		"> Ra8\n> Nb8\n> Bc8\n> Qd8\n> Ke8\n> Bf8\n> Ng8\n> Rh8\n> .\n"
+		"> st 1\n> go\ntimer 300\n"
+		"> ?\n> force\n< bestmove b8c6\n"
+		"> d2d4\n> go\n> force\n< bestmove e5d4\n"
+		"> f1c4\n> st 2\n> go\n"); /* never more than 2.5 s */
+	/* What edit cannot say is told: an en-passant capture. */
+	assert_string_equal(
+		run(FMAX_HELLO
+		    "g position fen 4k3/8/8/8/3pP3/8/8/4K3 b - e3 0 1\n"),
+		FMAX_HELLO_OUT
+		"> new\n> force\n> a2a3\n> edit\n> #\n> Ke1\n> Pe4\n> c\n"
+		"> Pd4\n> Ke8\n> .\n"
+		"< info string fenbridge: the engine has no setboard, and edit "
+		"cannot say the en-passant capture\n");
+}
+
+static void
+test_uci_xboard_gnuchess(void **state)
+{
+	(void)state;
+	/* GNU Chess 6.2.7 in XBoard mode: silent until nudged, its prompt
+	 * before its first feature, every move announced twice (the
+	 * second may come after the GUI's next go), no sd ("Invalid move:
+	 * sd 3": the depth is reached through the thinking output and ?),
+	 * "Invalid move: " to the nudges. */
+	assert_string_equal(
+		run("g uci\nt\nt\n"
+		    "e Chess\n"
+		    "e Invalid move: \n"
+		    "e White (1) : feature done=0\n"
+		    "e feature usermove=1 setboard=1 myname=\"GNU Chess\" "
+		    "variants=\"normal\"\n"
+		    "e Invalid move: \n"
+		    "e feature done=1\n"
+		    "g position startpos\n"
+		    "g go wtime 1000 btime 1000\n"
+		    "e 1 +26 0 2 Nf3\n"
+		    "e 1. ... g1f3\n"
+		    "g position startpos moves g1f3 g8f6\n"
+		    "g go wtime 990 btime 1000\n"
+		    "e My move is : g1f3\n"
+		    "e 2. ... b1c3\n"
+		    "e My move is : b1c3\n"
+		    "g position startpos moves g1f3 g8f6 b1c3 d7d5\n"
+		    "g go depth 3\n"
+		    "e Invalid move: sd 3\n"
+		    "e 2 10 0 50 d4 e6\n"
+		    "e 3 12 0 150 d4 e6 Bf4\n"
+		    "e 3. ... d2d4\n"
+		    "e My move is : d2d4\n"
+		    "g position startpos moves g1f3 g8f6 b1c3 d7d5 d2d4 e7e6\n"
+		    "g go depth 2\n"
+		    "e 2 5 0 20 Bf4 Bd6\n"
+		    "e 4. ... c1f4\n"
+		    "e My move is : c1f4\n"
+		    "g position startpos moves g1f3 g8f6 b1c3 d7d5 d2d4 e7e6 "
+		    "c1f4 f8d6\n"
+		    "g go infinite\n"
+		    "e 1 5 0 10 Bxd6\n"
+		    "g stop\n"
+		    "e White (6) : 6. f4d6\n"
+		    "e White (6) : Thinking...\n"
+		    "e Invalid move: c1f5\n"),
+		"> xboard\n> protover 2\ntimer 100\n"
+		"> \ntimer 100\n> \ntimer 100\n"
+		"timer 1800\n"
+		"> accepted done\ntimer 30000\n"
+		"> accepted usermove\n> accepted setboard\n> accepted myname\n"
+		"> accepted variants\n"
+		"> accepted done\ntimer 0\n> post\n> easy\n"
+		"< id name GNU Chess\n"
+		"< id author GNU Chess (XBoard engine, through fenbridge)\n"
+		"< option name UCI_Chess960 type check default false\n"
+		"< option name Ponder type check default false\n"
+		"< uciok\n"
+		"> new\n> force\n"
+		"> level 0 0:01 0\n> time 100\n> otim 100\n> go\n"
+		"< info depth 1 score cp 26 time 0 nodes 2 pv g1f3\n"
+		"> force\n< bestmove g1f3\n"
+		"> usermove g8f6\n"
+		"> time 99\n> otim 100\n> go\n"
+		"> force\n< bestmove b1c3\n"
+		"> usermove d7d5\n"
+		"> sd 3\n> level 0 60 0\n> go\n"
+		"< info depth 2 score cp 10 time 0 nodes 50 pv d2d4 e7e6\n"
+		"< info depth 3 score cp 12 time 0 nodes 150 pv d2d4 e7e6 "
+		"c1f4\n"
+		"> ?\n"
+		"> force\n< bestmove d2d4 ponder e7e6\n"
+		"> usermove e7e6\n"
+		"> go\n"
+		"< info depth 2 score cp 5 time 0 nodes 20 pv c1f4 f8d6\n"
+		"> ?\n"
+		"> force\n< bestmove c1f4 ponder f8d6\n"
+		"> usermove f8d6\n> analyze\n"
+		"< info depth 1 score cp 5 time 0 nodes 10 pv f4d6\n"
+		"> exit\n> force\n< bestmove f4d6\n"
+		/* Out of xboard mode after exit (its prompt): put back. */
+		"> xboard\n> post\n> easy\n"
+		"< info string fenbridge: the engine says 'Invalid move: "
+		"c1f5'\n");
+}
+
+static void
+test_uci_xboard_movetime(void **state)
+{
+	(void)state;
+	/* Sub-second budgets: st is whole seconds (rounded up), and ? at
+	 * the GUI's deadline; a move or stop before it cancels it. */
+	assert_string_equal(
+		run(SJAAK_HELLO
+		    "g position startpos moves e2e4\n"
+		    "g go movetime 100\n"
+		    "t\n"
+		    "e move e7e5\n"
+		    "g position startpos moves e2e4 e7e5 g1f3\n"
+		    "g go movetime 30\n"
+		    "g stop\n"
+		    "e move b8c6\n"
+		    "g position startpos moves e2e4 e7e5 g1f3 b8c6 f1c4\n"
+		    "g go movetime 1000\n"
+		    "e move g8f6\n"
+		    "g position startpos moves e2e4 e7e5 g1f3 b8c6 f1c4 g8f6 "
+		    "d2d3\n"
+		    "g go movetime 1500\n"
+		    "e move f8c5\n"
+		    "g position startpos moves e2e4 e7e5 g1f3 b8c6 f1c4 g8f6 "
+		    "d2d3 f8c5 c2c3\n"
+		    "g go movetime 90500\n"),
+		SJAAK_HELLO_OUT
+		"> new\n> force\n> e2e4\n"
+		"> st 1\n> go\ntimer 100\n"
+		"> ?\n> force\n< bestmove e7e5\n"
+		"> g1f3\n"
+		"> go\ntimer 30\n"
+		"> ?\ntimer 0\n> force\n< bestmove b8c6\n"
+		"> f1c4\n"
+		"> go\n> force\n< bestmove g8f6\n"
+		"> d2d3\n"
+		"> st 2\n> go\ntimer 1500\n"
+		"timer 0\n> force\n< bestmove f8c5\n"
+		/* A minute or more: st alone, rounded down. */
+		"> c2c3\n> st 90\n> go\n");
+}
+
+static void
+test_uci_xboard_long_pv(void **state)
+{
+	static char script[8192];
+	const char *t, *line, *end;
+	size_t k, head, moves = 0;
+
+	(void)state;
+	/* A 240-ply pv: the GUI's line ends at the last whole move that
+	 * fits a line of fenbridge's own. */
+	k = (size_t)snprintf(script, sizeof script,
+			     SJAAK_HELLO "g position startpos\n"
+					 "g go movetime 1000\n"
+					 "e 30 10 100 1000");
+	for (int i = 0; i < 60; i++)
+		k += (size_t)snprintf(script + k, sizeof script - k,
+				      " g1f3 g8f6 f3g1 f6g8");
+	snprintf(script + k, sizeof script - k, "\n");
+	t = run(script);
+	line = strstr(t, "< info depth 30 ");
+	assert_non_null(line);
+	line += 2;
+	end = strchr(line, '\n');
+	assert_non_null(end);
+	assert_true((size_t)(end - line) + 1 <= FB_OWN_LINE_MAX);
+	head = strlen("info depth 30 score cp 10 time 1000 nodes 1000 pv");
+	assert_memory_equal(line, "info depth 30 score cp 10 time 1000 nodes "
+				  "1000 pv", head);
+	for (const char *p = line + head; p < end; p += 5, moves++) {
+		const char *mv[] = {"g1f3", "g8f6", "f3g1", "f6g8"};
+		assert_true(end - p >= 5);
+		assert_true(p[0] == ' ');
+		assert_memory_equal(p + 1, mv[moves % 4], 4);
+	}
+	/* Not one move fewer than fits. */
+	assert_int_equal(moves, (FB_OWN_LINE_MAX - 1 - head) / 5);
+}
+
+static void
+test_uci_xboard_long_combo(void **state)
+{
+	static char script[4096];
+	char v[32];
+	const char *t, *line, *end, *p;
+	size_t k;
+	unsigned seen = 0;
+
+	(void)state;
+	/* A combo of 40 values of 30 bytes, the default last: the values
+	 * that fit are shown whole, the default among them; no byte that
+	 * was not in the engine's line. */
+	k = (size_t)snprintf(script, sizeof script,
+			     "g uci\ne feature option=\"Big -combo");
+	for (int i = 0; i < 40; i++)
+		k += (size_t)snprintf(script + k, sizeof script - k,
+				      "%s %s%02d-abcdefghijklmnopqrstuvw ",
+				      i > 0 ? " ///" : "", i == 39 ? "*" : "",
+				      i);
+	snprintf(script + k, sizeof script - k, "\" done=1\n");
+	t = run(script);
+	line = strstr(t, "< option name Big type combo default "
+			 "39-abcdefghijklmnopqrstuvw var ");
+	assert_non_null(line);
+	end = strchr(line, '\n');
+	assert_true(end - line < 800);
+	p = strstr(line, " var ");
+	for (int i = 0; i < 40 && p != NULL && p < end; i++) {
+		snprintf(v, sizeof v, " var %02d-abcdefghijklmnopqrstuvw", i);
+		if (strncmp(p, v, strlen(v)) != 0)
+			continue; /* left out */
+		seen++;
+		p += strlen(v);
+		assert_true(p == end || strncmp(p, " var ", 5) == 0);
+	}
+	assert_ptr_equal(p, end); /* nothing else on the line */
+	assert_true(seen >= 10 && seen < 40);
+	assert_non_null(strstr(line, " var 39-abcdefghijklmnopqrstuvw"));
+}
+
 int
 main(void)
 {
@@ -483,6 +869,11 @@ main(void)
 		cmocka_unit_test(test_uci_xboard_emulated_960),
 		cmocka_unit_test(test_uci_xboard_illegal_and_resign),
 		cmocka_unit_test(test_uci_xboard_analysis_and_ponder),
+		cmocka_unit_test(test_uci_xboard_edit),
+		cmocka_unit_test(test_uci_xboard_gnuchess),
+		cmocka_unit_test(test_uci_xboard_movetime),
+		cmocka_unit_test(test_uci_xboard_long_pv),
+		cmocka_unit_test(test_uci_xboard_long_combo),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
