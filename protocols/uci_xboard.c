@@ -749,7 +749,7 @@ static void
 nudge(struct uxb *x, const struct io *io)
 {
 	x->nudges++;
-	io->eng(io->s->ctx, "\n", 1);
+	io->s->to_engine(io->s->ctx, "\n", 1);
 	set_wait(x, WAIT_FEATURES, NUDGE_MS, io);
 }
 
