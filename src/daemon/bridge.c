@@ -120,6 +120,10 @@ struct endpoint {
 	} h;
 	uv_fs_t rreq;
 	char *rbuf;
+	/* Reads go straight into this flight recorder ring (the GUI's or the
+	 * engine's), or -1: into rbuf, and the recorder gets a copy. */
+	int rec_ring;
+	char *rdata; /* where the read in flight goes */
 	struct direction *dir; /* the direction this endpoint feeds */
 };
 
@@ -471,8 +475,11 @@ sink_report(void *ctx, enum fb_level level, const char *msg)
 	/* Something went wrong in the session (an illegal move, an engine
 	 * that does not answer): keep what led to it, and tell the GUI
 	 * where, once. */
-	fb_recorder_add(&b->rec, FB_REC_NOTE, since_start(b), msg,
-			strlen(msg));
+	n = snprintf(line, sizeof line, "%s\n", msg);
+	if (n > 0)
+		fb_recorder_add(&b->rec, FB_REC_NOTE, since_start(b), line,
+				(size_t)n < sizeof line ? (size_t)n
+							: sizeof line - 1);
 	if ((path = write_record(b, msg)) == NULL || b->records > 1 ||
 	    (gp = fb_filter_protocol(&b->filter)) == NULL)
 		return;
@@ -506,24 +513,9 @@ log_queued(struct direction *d, size_t from)
 static void
 record_queued(struct direction *d, size_t from)
 {
-	const char *p = d->q.buf + from, *end = d->q.buf + d->q.len;
-	uint64_t now = since_start(d->b);
-
-	while (p < end) {
-		const char *e = p;
-		while (e < end && *e != '\n' && *e != '\r')
-			e++;
-		if (e > p)
-			fb_recorder_add(&d->b->rec,
-					d->to_engine ? FB_REC_TO_ENGINE
-						     : FB_REC_TO_GUI,
-					now, p, (size_t)(e - p));
-		if (e < end && *e == '\r')
-			e++;
-		if (e < end && *e == '\n')
-			e++;
-		p = e;
-	}
+	fb_recorder_add(&d->b->rec,
+			d->to_engine ? FB_REC_TO_ENGINE : FB_REC_TO_GUI,
+			since_start(d->b), d->q.buf + from, d->q.len - from);
 }
 
 /*
@@ -561,9 +553,6 @@ on_line(void *ctx, const char *text, size_t len, size_t term, unsigned flags)
 	struct fb_bridge *b = d->b;
 	size_t before = d->q.len;
 
-	if (!(flags & FB_LINE_CONT))
-		fb_recorder_add(&b->rec, d->to_engine ? FB_REC_GUI : FB_REC_ENGINE,
-				since_start(b), text, len);
 	if (d->logging && !(flags & FB_LINE_CONT))
 		fb_log_line(d->in_tag, text, len);
 	if (d->to_engine)
@@ -572,9 +561,13 @@ on_line(void *ctx, const char *text, size_t len, size_t term, unsigned flags)
 	else
 		fb_filter_engine_line(&b->filter, text, len, term, flags,
 				      &d->sink);
-	/* What the engine got, as rewritten (the GUI mostly gets the
-	 * engine's lines as they came: those are kept as read). */
-	if (d->to_engine && !(flags & FB_LINE_CONT))
+	/* What the engine got, when it is not the GUI's line as it came
+	 * (the record says so): rewritten, held, or with lines of
+	 * fenbridge's own. The GUI mostly gets the engine's lines as they
+	 * came: those are kept as read. */
+	if (d->to_engine && !(flags & FB_LINE_CONT) &&
+	    (d->q.len - before != len + term ||
+	     memcmp(d->q.buf + before, text, len + term) != 0))
 		record_queued(d, before);
 	if (d->logging && !(flags & FB_LINE_CONT) && !d->q.dead)
 		log_queued(d, before);
@@ -636,25 +629,41 @@ inject(struct direction *d, const char *fmt, ...)
 
 /* ---- reading ---- */
 
+/* Where the next read goes: the recorder's ring, so that keeping what was
+ * read costs no copy, else the endpoint's own buffer. */
+static uv_buf_t
+read_buffer(struct endpoint *ep)
+{
+	size_t cap;
+	char *p = ep->rec_ring >= 0
+			  ? fb_recorder_reserve(&ep->b->rec,
+						(enum fb_rec_ring_id)ep->rec_ring,
+						READ_SIZE, &cap)
+			  : NULL;
+
+	if (p == NULL) {
+		p = ep->rbuf;
+		cap = READ_SIZE;
+	}
+	ep->rdata = p;
+	return uv_buf_init(p, (unsigned)cap);
+}
+
 static void
 on_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *buf)
 {
 	struct endpoint *ep = h->data;
 	(void)suggested;
-	*buf = uv_buf_init(ep->rbuf, READ_SIZE);
+	*buf = read_buffer(ep);
 }
 
 static void
 stderr_line(void *ctx, const char *text, size_t len, size_t term,
 	    unsigned flags)
 {
-	struct fb_bridge *b = ctx;
-
-	if (!(flags & FB_LINE_CONT)) {
+	(void)ctx;
+	if (!(flags & FB_LINE_CONT))
 		fb_log_line(FB_TAG_ENGINE_ERR, text, len);
-		fb_recorder_add(&b->rec, FB_REC_ERR, since_start(b), text,
-				len);
-	}
 	fb_log_stderr(text, len + term);
 	if (term == 0 && !(flags & FB_LINE_RAW))
 		fb_log_stderr("\n", 1);
@@ -675,6 +684,16 @@ got_data(struct endpoint *ep, const char *data, size_t n)
 {
 	struct direction *d = ep->dir;
 
+	/* The flight recorder keeps what was read, as it was read: read into
+	 * its ring (no copy), or copied once per read, not per line. */
+	enum fb_rec_tag tag = d == NULL	     ? FB_REC_ERR
+			      : d->to_engine ? FB_REC_GUI
+					     : FB_REC_ENGINE;
+	if (data != ep->rbuf)
+		fb_recorder_commit(&ep->b->rec, (enum fb_rec_ring_id)ep->rec_ring,
+				   tag, since_start(ep->b), n);
+	else
+		fb_recorder_add(&ep->b->rec, tag, since_start(ep->b), data, n);
 	if (d == NULL) { /* the engine's stderr */
 		fb_line_push(&ep->b->err_framer, data, n, stderr_line, ep->b);
 		return;
@@ -722,10 +741,9 @@ static void
 on_read(uv_stream_t *s, ssize_t nread, const uv_buf_t *buf)
 {
 	struct endpoint *ep = s->data;
-	(void)buf;
 
 	if (nread > 0)
-		got_data(ep, ep->rbuf, (size_t)nread);
+		got_data(ep, buf->base, (size_t)nread);
 	else if (nread < 0)
 		got_eof(ep, (int)nread);
 }
@@ -741,7 +759,7 @@ on_file_read(uv_fs_t *req)
 	ep->fs_pending = false;
 	if (r > 0) {
 		ep->reading = true; /* got_data may pause us */
-		got_data(ep, ep->rbuf, (size_t)r);
+		got_data(ep, ep->rdata, (size_t)r);
 		if (ep->reading) {
 			ep->reading = false;
 			start_reading(ep);
@@ -759,7 +777,7 @@ start_reading(struct endpoint *ep)
 	if (ep->eof || ep->reading)
 		return;
 	if (ep->is_file) {
-		uv_buf_t buf = uv_buf_init(ep->rbuf, READ_SIZE);
+		uv_buf_t buf = read_buffer(ep);
 		ep->rreq.data = ep;
 		rc = uv_fs_read(ep->b->loop, &ep->rreq, ep->fd, &buf, 1, -1,
 				on_file_read);
@@ -804,6 +822,7 @@ endpoint_open(struct fb_bridge *b, struct endpoint *ep, const char *name,
 	ep->name = name;
 	ep->fd = fd;
 	ep->h.handle.data = ep;
+	ep->rec_ring = -1;
 	if (readable && (ep->rbuf = malloc(READ_SIZE)) == NULL)
 		return UV_ENOMEM;
 	switch (uv_guess_handle(fd)) {
@@ -1559,6 +1578,10 @@ fb_bridge_run(const struct fb_config *cfg, char *why, size_t whylen)
 					STDOUT_FILENO, false)) < 0)
 			fb_log_msg(FB_LOG_ERROR, "stdout: %s",
 				   uv_strerror(rc));
+		/* The GUI's and the engine's bytes are read into the flight
+		 * recorder's rings; the engine's stderr is copied there. */
+		b->gui_in.rec_ring = FB_REC_RING_GUI;
+		b->eng_out.rec_ring = FB_REC_RING_ENGINE;
 		start_reading(&b->eng_out);
 		start_reading(&b->eng_err);
 		start_reading(&b->gui_in);

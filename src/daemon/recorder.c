@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The flight recorder (see recorder.h). A record is a fixed header and the
- * line's bytes, stored in a byte ring that wraps; when a new record does
- * not fit, the oldest ones go. Nothing is formatted until a file is
- * written.
+ * bytes of one chunk, stored in a byte ring that wraps; when a new record
+ * does not fit, the oldest ones go. Records carry a sequence number, so
+ * the two rings merge back into the order things happened; a chunk that
+ * goes on with the line its tag's last chunk left open says so, so that a
+ * line whose start was pushed out is left out whole. Nothing is split into
+ * lines or formatted until a file is written.
  */
 #include "recorder.h"
 
@@ -18,90 +21,281 @@
 #include "platform.h"
 
 struct header {
-	uint64_t ms;
-	uint32_t len;
+	uint64_t seq, ms;
+	uint32_t len;  /* bytes after the header, to the next record */
+	uint32_t used; /* of which the chunk's */
 	uint8_t tag;
-	uint8_t cut;
-	uint16_t pad;
+	uint8_t cont;  /* goes on with its tag's unfinished line */
+	uint8_t spare[6];
 };
 
-static const char *const tags[] = {
+static const char *const tags[FB_REC_TAGS] = {
 	"gui>", ">engine", "engine>", ">gui", "engine!", "fenbridge:",
 };
+
+/* The ring a tag's bytes go to. */
+static int
+ring_of(enum fb_rec_tag tag)
+{
+	return tag == FB_REC_GUI      ? FB_REC_RING_GUI
+	       : tag == FB_REC_ENGINE ? FB_REC_RING_ENGINE
+				      : FB_REC_RING_OWN;
+}
 
 const char *
 fb_recorder_tag(enum fb_rec_tag tag)
 {
-	return (size_t)tag < sizeof tags / sizeof tags[0] ? tags[tag] : "?";
+	return (size_t)tag < FB_REC_TAGS ? tags[tag] : "?";
 }
 
 bool
 fb_recorder_init(struct fb_recorder *r)
 {
+	static const size_t sizes[3] = {FB_RECORDER_GUI_SIZE,
+					FB_RECORDER_ENGINE_SIZE,
+					FB_RECORDER_OWN_SIZE};
+
 	memset(r, 0, sizeof *r);
-	r->ring = malloc(FB_RECORDER_SIZE);
-	return r->ring != NULL;
+	for (int i = 0; i < 3; i++) {
+		r->ring[i].size = sizes[i];
+		if ((r->ring[i].buf = malloc(sizes[i])) == NULL) {
+			fb_recorder_free(r);
+			return false;
+		}
+	}
+	return true;
 }
 
 void
 fb_recorder_free(struct fb_recorder *r)
 {
-	free(r->ring);
-	r->ring = NULL;
+	for (int i = 0; i < 3; i++) {
+		free(r->ring[i].buf);
+		r->ring[i].buf = NULL;
+	}
 }
 
-static void
-put(struct fb_recorder *r, size_t at, const void *data, size_t n)
-{
-	size_t first = FB_RECORDER_SIZE - at;
+/*
+ * Records never wrap: one that does not fit before the end of the ring
+ * starts at its beginning, and the space left at the end is a pad record
+ * (tag FB_REC_TAGS) when a header fits there, else simply skipped. So a
+ * record is two plain copies, and reading one is a plain load.
+ */
+#define PAD FB_REC_TAGS
 
-	if (n <= first) {
-		memcpy(r->ring + at, data, n);
-		return;
-	}
-	memcpy(r->ring + at, data, first);
-	memcpy(r->ring, (const char *)data + first, n - first);
+static struct header *
+at(const struct fb_rec_ring *g, size_t off)
+{
+	return (struct header *)(void *)(g->buf + off);
 }
 
+/* Drops the oldest record. */
 static void
-get(const struct fb_recorder *r, size_t at, void *out, size_t n)
+evict(struct fb_rec_ring *g)
 {
-	size_t first = FB_RECORDER_SIZE - at;
+	struct header *h = at(g, g->tail);
+	size_t n = sizeof *h + h->len;
 
-	if (n <= first) {
-		memcpy(out, r->ring + at, n);
-		return;
+	g->used -= n;
+	g->tail += n;
+	if (g->tail + sizeof *h > g->size || at(g, g->tail)->tag == PAD ||
+	    g->used == 0) {
+		/* what lies after it up to the end is the pad, or nothing */
+		g->used -= g->used == 0 ? 0 : g->size - g->tail;
+		g->tail = 0;
 	}
-	memcpy(out, r->ring + at, first);
-	memcpy((char *)out + first, r->ring, n - first);
+	if (g->used == 0)
+		g->head = g->tail = 0;
+}
+
+/* Makes need contiguous bytes free at g->head; returns false when the
+ * ring cannot hold them at all. */
+static bool
+make_room(struct fb_rec_ring *g, size_t need)
+{
+	if (need > g->size)
+		return false;
+	for (;;) {
+		if (g->used == 0) {
+			g->head = g->tail = 0;
+			return true;
+		}
+		if (g->head > g->tail || (g->head == g->tail && g->used == 0)) {
+			if (g->size - g->head >= need)
+				return true;
+			/* no room before the end: pad it, go on at 0 */
+			if (g->size - g->head >= sizeof(struct header)) {
+				struct header *p = at(g, g->head);
+				p->tag = PAD;
+				p->len = (uint32_t)(g->size - g->head -
+						    sizeof *p);
+			}
+			g->used += g->size - g->head;
+			g->head = 0;
+			continue;
+		}
+		/* head at or behind tail: the free space is between them */
+		if (g->tail - g->head >= need && g->head != g->tail)
+			return true;
+		evict(g);
+	}
+}
+
+/* The bytes a record of len chunk bytes takes, header included. */
+static size_t
+record_size(size_t len)
+{
+	return (sizeof(struct header) + len + 7) & ~(size_t)7;
+}
+
+char *
+fb_recorder_reserve(struct fb_recorder *r, enum fb_rec_ring_id ring,
+		    size_t max, size_t *cap)
+{
+	struct fb_rec_ring *g = &r->ring[ring];
+
+	if (g->buf == NULL)
+		return NULL;
+	if (max > g->size / 2)
+		max = g->size / 2;
+	if (!make_room(g, record_size(max)))
+		return NULL;
+	*cap = max;
+	return g->buf + g->head + sizeof(struct header);
+}
+
+void
+fb_recorder_commit(struct fb_recorder *r, enum fb_rec_ring_id ring,
+		   enum fb_rec_tag tag, uint64_t ms, size_t len)
+{
+	struct fb_rec_ring *g = &r->ring[ring];
+	struct header *h;
+	const char *data;
+
+	if (g->buf == NULL || len == 0 || (size_t)tag >= FB_REC_TAGS)
+		return;
+	h = at(g, g->head);
+	data = (const char *)(h + 1);
+	h->seq = r->seq++;
+	h->ms = ms;
+	h->len = (uint32_t)(record_size(len) - sizeof *h);
+	h->used = (uint32_t)len;
+	h->tag = (uint8_t)tag;
+	h->cont = r->open_line[tag];
+	r->open_line[tag] = data[len - 1] != '\n' && data[len - 1] != '\r';
+	g->head += sizeof *h + h->len;
+	g->used += sizeof *h + h->len;
 }
 
 void
 fb_recorder_add(struct fb_recorder *r, enum fb_rec_tag tag, uint64_t ms,
-		const char *text, size_t len)
+		const char *data, size_t len)
 {
-	struct header h = {.ms = ms, .tag = (uint8_t)tag};
-	size_t need;
+	enum fb_rec_ring_id ring = ring_of(tag);
+	size_t cap;
+	char *p;
 
-	if (r->ring == NULL)
+	if (len == 0 || (size_t)tag >= FB_REC_TAGS)
 		return;
-	if (len > FB_RECORDER_LINE_MAX) {
-		len = FB_RECORDER_LINE_MAX;
-		h.cut = 1;
+	if (len > r->ring[ring].size / 2) {
+		/* a chunk bigger than the ring can keep: its last bytes, the
+		 * first of which go on with a line whose start is gone */
+		data += len - r->ring[ring].size / 2;
+		len = r->ring[ring].size / 2;
+		r->open_line[tag] = true;
 	}
-	h.len = (uint32_t)len;
-	need = sizeof h + len;
-	while (r->used + need > FB_RECORDER_SIZE) {
-		struct header old;
-		get(r, r->tail, &old, sizeof old);
-		r->tail = (r->tail + sizeof old + old.len) % FB_RECORDER_SIZE;
-		r->used -= sizeof old + old.len;
+	if ((p = fb_recorder_reserve(r, ring, len, &cap)) == NULL)
+		return;
+	memcpy(p, data, len);
+	fb_recorder_commit(r, ring, tag, ms, len);
+}
+
+/* A line being put together from chunks, per tag. */
+struct pending {
+	char text[FB_RECORDER_LINE_MAX + 3];
+	size_t len;
+	bool cut, skip, any;
+	uint64_t ms;
+};
+
+struct walk {
+	void (*fn)(void *ctx, enum fb_rec_tag tag, uint64_t ms,
+		   const char *text, size_t len);
+	void *ctx;
+	struct pending p[FB_REC_TAGS];
+	bool seen[FB_REC_TAGS];
+};
+
+static void
+flush_line(struct walk *w, enum fb_rec_tag tag)
+{
+	struct pending *p = &w->p[tag];
+
+	if (p->skip) {
+		p->skip = false;
+	} else if (p->len > 0 || p->any) {
+		if (p->cut) {
+			memcpy(p->text + p->len, "...", 3);
+			p->len += 3;
+		}
+		w->fn(w->ctx, tag, p->ms, p->text, p->len);
 	}
-	put(r, r->head, &h, sizeof h);
-	put(r, (r->head + sizeof h) % FB_RECORDER_SIZE, text, len);
-	r->head = (r->head + need) % FB_RECORDER_SIZE;
-	r->used += need;
-	r->lines++;
+	p->len = 0;
+	p->cut = p->any = false;
+}
+
+/* Splits one record's bytes into lines (LF, CRLF or CR end one). */
+static void
+feed(struct walk *w, const struct header *h, const char *b)
+{
+	enum fb_rec_tag tag = (enum fb_rec_tag)h->tag;
+	struct pending *p = &w->p[tag];
+
+	if (!w->seen[tag]) {
+		/* The first record of a tag: a line it goes on with lost its
+		 * start to the ring. */
+		w->seen[tag] = true;
+		p->skip = h->cont;
+	}
+	for (size_t i = 0; i < h->used; i++) {
+		char c = b[i];
+		if (c == '\n' && i > 0 && b[i - 1] == '\r')
+			continue; /* the LF of a CRLF */
+		if (c == '\n' || c == '\r') {
+			flush_line(w, tag);
+			continue;
+		}
+		if (p->len == 0 && !p->any)
+			p->ms = h->ms;
+		p->any = true;
+		if (p->len < FB_RECORDER_LINE_MAX)
+			p->text[p->len++] = c;
+		else
+			p->cut = true;
+	}
+}
+
+/* The next record of ring g from *off (NULL at the end); *left counts the
+ * bytes of records still to read. */
+static const struct header *
+next_record(const struct fb_rec_ring *g, size_t *off, size_t *left)
+{
+	while (*left > 0) {
+		const struct header *h;
+		if (*off + sizeof *h > g->size) {
+			*left -= g->size - *off;
+			*off = 0;
+			continue;
+		}
+		h = at(g, *off);
+		if (h->tag == PAD) {
+			*left -= g->size - *off;
+			*off = 0;
+			continue;
+		}
+		return h;
+	}
+	return NULL;
 }
 
 void
@@ -110,20 +304,35 @@ fb_recorder_each(const struct fb_recorder *r,
 			    const char *text, size_t len),
 		 void *ctx)
 {
-	char line[FB_RECORDER_LINE_MAX + 3];
-	size_t at = r->tail, left = r->used;
+	struct walk *w = calloc(1, sizeof *w);
+	size_t off[3] = {r->ring[0].tail, r->ring[1].tail, r->ring[2].tail};
+	size_t left[3] = {r->ring[0].used, r->ring[1].used, r->ring[2].used};
 
-	while (r->ring != NULL && left > 0) {
-		struct header h;
-		get(r, at, &h, sizeof h);
-		get(r, (at + sizeof h) % FB_RECORDER_SIZE, line, h.len);
-		if (h.cut)
-			memcpy(line + h.len, "...", 3);
-		fn(ctx, (enum fb_rec_tag)h.tag, h.ms, line,
-		   h.len + (h.cut ? 3 : 0));
-		at = (at + sizeof h + h.len) % FB_RECORDER_SIZE;
-		left -= sizeof h + h.len;
+	if (w == NULL)
+		return;
+	w->fn = fn;
+	w->ctx = ctx;
+	for (;;) {
+		const struct header *h[3] = {NULL, NULL, NULL};
+		int pick = -1;
+		for (int i = 0; i < 3; i++) {
+			if (r->ring[i].buf == NULL ||
+			    (h[i] = next_record(&r->ring[i], &off[i],
+						&left[i])) == NULL)
+				continue;
+			if (pick < 0 || h[i]->seq < h[pick]->seq)
+				pick = i;
+		}
+		if (pick < 0)
+			break;
+		feed(w, h[pick], (const char *)(h[pick] + 1));
+		off[pick] += sizeof *h[pick] + h[pick]->len;
+		left[pick] -= sizeof *h[pick] + h[pick]->len;
 	}
+	for (int t = 0; t < FB_REC_TAGS; t++)
+		if (w->p[t].len > 0 || w->p[t].any)
+			flush_line(w, (enum fb_rec_tag)t);
+	free(w);
 }
 
 static void
@@ -173,9 +382,10 @@ write_in(struct fb_recorder *r, const char *dir, const char *reason,
 	fprintf(f, "fenbridge flight record: %s\n", reason);
 	if (head != NULL)
 		fputs(head, f);
-	fprintf(f, "the last lines both ways, oldest first (seconds since "
-		   "fenbridge started; %llu lines in all):\n",
-		(unsigned long long)r->lines);
+	fprintf(f, "the last lines both ways, oldest first, in the order "
+		   "they were read (seconds since fenbridge started); what "
+		   "fenbridge sent follows the read it came from, and a GUI "
+		   "line the engine got as it came has no >engine line:\n");
 	fb_recorder_each(r, write_one, f);
 	if (fclose(f) != 0)
 		return -EIO;

@@ -1,14 +1,18 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The flight recorder: the last lines both ways, always kept in a ring of
+ * The flight recorder: the last bytes both ways, always kept in rings of
  * fixed size, written to a file when something goes wrong (the engine dies,
  * is killed, or a pair reports trouble), so that an engine author can see
  * which command came before the crash and whether a move was the engine's
  * or the GUI's notation.
  *
- * Keeping a line is one copy into the ring, no formatting and no clock
- * read beyond the loop's cached time: it costs next to nothing while
- * nothing fails. Only fb_recorder_write does I/O.
+ * The bridge hands over what it reads as it reads it (a chunk of any number
+ * of lines, maybe ending inside one), so keeping it is one copy per read,
+ * not per line, and nothing is formatted or split into lines until a file
+ * is written: it costs next to nothing while nothing fails. The GUI's side
+ * and the engine's have a ring each, so an engine's flood of `info` lines
+ * does not push out the GUI's last commands. Only fb_recorder_write does
+ * I/O.
  */
 #ifndef FB_RECORDER_H
 #define FB_RECORDER_H
@@ -17,46 +21,83 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* The ring's size: a few thousand lines of a busy engine. */
-#define FB_RECORDER_SIZE (256 * 1024)
-/* A longer line is kept cut to this, marked as cut. */
+/* The rings: what the GUI sent, what the engine sent (a few thousand
+ * `info` lines), and fenbridge's own (what the engine was sent changed,
+ * lines of its own, the engine's stderr, notes). The first two are read
+ * into directly (fb_recorder_reserve): keeping what was read costs no
+ * copy. */
+enum fb_rec_ring_id { FB_REC_RING_GUI, FB_REC_RING_ENGINE, FB_REC_RING_OWN };
+#define FB_RECORDER_GUI_SIZE (128 * 1024)
+#define FB_RECORDER_ENGINE_SIZE (384 * 1024)
+#define FB_RECORDER_OWN_SIZE (64 * 1024)
+/* A line longer than this is written cut, marked as cut. */
 #define FB_RECORDER_LINE_MAX 4096
 
-/* Who a recorded line is from or to, as the log tags it. */
+/* Who recorded bytes are from or to, as the log tags them. */
 enum fb_rec_tag {
-	FB_REC_GUI,       /* gui>     the GUI's line as read */
-	FB_REC_TO_ENGINE, /* >engine  what the engine was sent */
-	FB_REC_ENGINE,    /* engine>  the engine's line as read */
+	FB_REC_GUI,       /* gui>     the GUI's bytes as read */
+	FB_REC_TO_ENGINE, /* >engine  a line the engine was sent changed */
+	FB_REC_ENGINE,    /* engine>  the engine's bytes as read */
 	FB_REC_TO_GUI,    /* >gui     a line of fenbridge's own to the GUI */
 	FB_REC_ERR,       /* engine!  the engine's stderr */
 	FB_REC_NOTE,      /* fenbridge's own diagnostics */
+	FB_REC_TAGS,
+};
+
+struct fb_rec_ring {
+	char *buf;
+	size_t size;
+	size_t head, tail, used; /* records between tail and head */
 };
 
 struct fb_recorder {
-	char *ring;      /* FB_RECORDER_SIZE bytes, or NULL (out of memory) */
-	size_t head;     /* where the next record goes */
-	size_t tail;     /* the oldest record */
-	size_t used;     /* bytes of records between tail and head */
-	uint64_t lines;  /* records ever kept */
-	bool written;    /* a file was written this session */
-	char path[1024]; /* its name */
+	struct fb_rec_ring ring[3]; /* enum fb_rec_ring_id */
+	uint64_t seq;               /* records ever kept */
+	/* Each tag's last chunk ended inside a line. */
+	bool open_line[FB_REC_TAGS];
+	bool written;               /* a file was written this session */
+	char path[1024];            /* its name */
 };
 
-/* Allocates the ring; false when out of memory (then nothing is kept). */
+/* Allocates the rings; false when out of memory (then nothing is kept). */
 bool
 fb_recorder_init(struct fb_recorder *r);
 
 void
 fb_recorder_free(struct fb_recorder *r);
 
-/* Keeps one line (without its terminator), at time ms since the start. */
+/*
+ * Keeps a copy of data[0..len) as tagged bytes at time ms since the start:
+ * the engine's or the GUI's bytes as read (any number of lines, the last
+ * maybe unfinished: the next bytes of the same tag go on with it), or whole
+ * lines. Only the last bytes of a chunk bigger than half its ring are kept.
+ */
 void
 fb_recorder_add(struct fb_recorder *r, enum fb_rec_tag tag, uint64_t ms,
-		const char *text, size_t len);
+		const char *data, size_t len);
 
 /*
- * Calls fn for each kept record, oldest first, with its text in a buffer
- * valid for the call (cut records end in "..."). For the file and tests.
+ * Room for a read of at most max bytes (capped at half the ring) straight
+ * into ring (FB_REC_RING_GUI or FB_REC_RING_ENGINE), for the one reader of
+ * that ring: returns where, and *cap how much, or NULL (no ring). Until
+ * fb_recorder_commit nothing else goes into that ring; a reservation that
+ * is never committed is simply forgotten.
+ */
+char *
+fb_recorder_reserve(struct fb_recorder *r, enum fb_rec_ring_id ring,
+		    size_t max, size_t *cap);
+
+/* The read put len bytes where fb_recorder_reserve said (0: none): they
+ * become a record of tag at time ms. */
+void
+fb_recorder_commit(struct fb_recorder *r, enum fb_rec_ring_id ring,
+		   enum fb_rec_tag tag, uint64_t ms, size_t len);
+
+/*
+ * Calls fn for each kept line, oldest first across both rings, with its
+ * text (no terminator) in a buffer valid for the call; cut lines end in
+ * "...". A line whose start was pushed out of its ring is left out. For
+ * the file and tests.
  */
 void
 fb_recorder_each(const struct fb_recorder *r,

@@ -108,7 +108,7 @@ def engine_exits_mid_session(ctx):
     told_with_record(ctx, rest, burst(5000),
                      "info string fenbridge: the engine exited with status 3",
                      ["gui>     uci", "engine>  uciok",
-                      ">engine  fake-exit 3 5000",
+                      "gui>     fake-exit 3 5000",
                       "engine>  info string burst 5000"])
     eq(rc, 3, "exit status")
     check(b"exited with status 3" in b.stderr(), "stderr tells")
@@ -121,6 +121,10 @@ def engine_dies_mid_session(ctx):
     b = ctx.bridge()
     b.send(b"xboard\nprotover 2\n")
     b.expect(b"done=1\n")
+    # A line the engine gets rewritten is kept as read and as sent; one it
+    # gets as it came only as read.
+    b.send(b"setboard rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha "
+           b"- 0 1\n")
     b.send(b"fake-die %d 5000\n" % signal.SIGSEGV)
     rc, rest = b.wait()
     text = told_with_record(
@@ -129,8 +133,18 @@ def engine_dies_mid_session(ctx):
         ["GUI protocol xboard, engine protocol xboard, variant normal",
          "the position now: rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w "
          "HAha - 0 1", "gui>     xboard", "gui>     protover 2",
-         ">engine  fake-die 11 5000", "engine>  info string burst 1\n"])
+         "gui>     setboard rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w "
+         "HAha - 0 1\n",
+         # what the engine was sent follows the read it came from (which
+         # may hold the next line too)
+         ">engine  setboard rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w "
+         "KQkq - 0 1\n",
+         "engine>  info string burst 1\n"])
+    check(0 <= text.find("gui>     fake-die 11 5000\n") <
+          text.find("engine>  info string burst 1\n"), "the last command")
     check("burst 5000" in text, "the last line is kept")
+    check(">engine  fake-die" not in text, "a line passed as it came is "
+          "kept once")
     eq(rc, 128 + signal.SIGSEGV, "exit status")
 
     b = ctx.bridge(name="engine2")
@@ -140,7 +154,7 @@ def engine_dies_mid_session(ctx):
     rc, rest = b.wait()
     told_with_record(ctx, rest, burst(10),
                      "info string fenbridge: the engine died of SIGKILL (9)",
-                     [">engine  fake-die 9 10"])
+                     ["gui>     fake-die 9 10"])
     eq(rc, 128 + signal.SIGKILL, "exit status")
 
 

@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The flight recorder's ring (src/daemon/recorder.c): lines come back
- * oldest first, whole, with their tags and times; when the ring is full
- * the oldest lines go, never a part of one; a long line is kept cut and
- * marked; the file holds the reason, the header and every kept line.
+ * The flight recorder's rings (src/daemon/recorder.c): chunks as the bridge
+ * reads them (several lines, a line split between reads) come back as
+ * whole lines, oldest first across both rings, with their tags and times;
+ * when a ring is full the oldest chunks go and a line that lost its start
+ * is left out, never shown in part; the engine's flood does not push out
+ * the GUI's lines; a long line is kept cut and marked; the file holds the
+ * reason, the header and every kept line.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -19,15 +22,14 @@
 #include "recorder.h"
 
 struct seen {
-	size_t n;
-	uint64_t first, last; /* the numbers in the first and last line */
-	bool ordered;
-	bool whole;
+	size_t n, gui;
+	unsigned long long first, last; /* the engine lines' numbers */
+	bool ordered, whole;
 	size_t cut;
+	enum fb_rec_tag tags[16];
 };
 
-/* Lines of the form "line N xxxx...": each must be whole and N must grow
- * by one from line to line. */
+/* Engine lines read "line N" and 40 x; GUI lines "gui N". */
 static void
 check_line(void *ctx, enum fb_rec_tag tag, uint64_t ms, const char *text,
 	   size_t len)
@@ -35,37 +37,69 @@ check_line(void *ctx, enum fb_rec_tag tag, uint64_t ms, const char *text,
 	struct seen *s = ctx;
 	char buf[FB_RECORDER_LINE_MAX + 8];
 	unsigned long long n;
+	int k;
 
+	if (s->n < 16)
+		s->tags[s->n] = tag;
 	memcpy(buf, text, len);
 	buf[len] = '\0';
-	if (sscanf(buf, "line %llu", &n) != 1) {
+	if (tag == FB_REC_GUI) {
+		s->gui++;
+		s->n++;
+		return;
+	}
+	if (sscanf(buf, "line %llu%n", &n, &k) != 1) {
 		s->whole = false;
 		return;
 	}
-	if (tag != (n % 2 ? FB_REC_ENGINE : FB_REC_GUI) || ms != n * 10)
-		s->whole = false;
 	if (len >= 3 && memcmp(text + len - 3, "...", 3) == 0)
 		s->cut++;
-	else if (len != (size_t)snprintf(NULL, 0, "line %llu", n) + 40)
-		s->whole = false;
-	if (s->n > 0 && n != s->last + 1)
+	else if (len != (size_t)k + 40 || ms > n || ms == 0)
+		s->whole = false; /* a line has the time of the read it began in */
+	if (s->n > s->gui && n != s->last + 1)
 		s->ordered = false;
-	if (s->n == 0)
+	if (s->n == s->gui)
 		s->first = n;
 	s->last = n;
 	s->n++;
 }
 
+/* Engine output "line FIRST" .. "line LAST", read in chunks of about
+ * `chunk` bytes cut anywhere (inside lines too). */
 static void
-add(struct fb_recorder *r, uint64_t i)
+engine_lines(struct fb_recorder *r, unsigned long long first,
+	     unsigned long long last, size_t chunk)
 {
-	char line[64];
-	int n = snprintf(line, sizeof line, "line %llu",
-			 (unsigned long long)i);
+	static char buf[1 << 16];
+	size_t n = 0;
 
-	memset(line + n, 'x', 40);
-	fb_recorder_add(r, i % 2 ? FB_REC_ENGINE : FB_REC_GUI, i * 10, line,
-			(size_t)n + 40);
+	for (unsigned long long i = first; i <= last; i++) {
+		n += (size_t)snprintf(buf + n, sizeof buf - n, "line %llu", i);
+		memset(buf + n, 'x', 40);
+		n += 40;
+		buf[n++] = i % 3 ? '\n' : '\r';
+		if (i % 3 == 0)
+			buf[n++] = '\n';
+		while (n >= chunk || (i == last && n > 0)) {
+			size_t k = n < chunk ? n : chunk;
+			/* each piece's time is the number of the first line
+			 * it starts: no later than its lines' numbers */
+			unsigned long long t;
+			sscanf(buf, "line %llu", &t);
+			fb_recorder_add(r, FB_REC_ENGINE, t, buf, k);
+			memmove(buf, buf + k, n - k);
+			n -= k;
+			if (n > 0 && memcmp(buf, "line ", 5) != 0) {
+				/* the rest starts inside a line: send it on
+				 * to the line's end in a piece of its own */
+				char *e = memchr(buf, '\n', n);
+				size_t m = e != NULL ? (size_t)(e - buf) + 1 : n;
+				fb_recorder_add(r, FB_REC_ENGINE, t, buf, m);
+				memmove(buf, buf + m, n - m);
+				n -= m;
+			}
+		}
+	}
 }
 
 static void
@@ -73,22 +107,54 @@ test_recorder_keeps_the_newest_whole_lines(void **state)
 {
 	struct fb_recorder r;
 	struct seen s = {.ordered = true, .whole = true};
-	const uint64_t total = 100000; /* far more than the ring holds */
+	const unsigned long long total = 100000; /* far more than it holds */
 
 	(void)state;
 	assert_true(fb_recorder_init(&r));
-	for (uint64_t i = 1; i <= total; i++)
-		add(&r, i);
+	fb_recorder_add(&r, FB_REC_GUI, 0, "gui 1\ngui 2\n", 12);
+	engine_lines(&r, 1, total, 1000);
+	fb_recorder_add(&r, FB_REC_GUI, total, "gui 3\n", 6);
 	fb_recorder_each(&r, check_line, &s);
 	assert_true(s.whole);
 	assert_true(s.ordered);
 	assert_int_equal(s.last, total);
-	/* the ring is nearly full: only what a whole line needs is free */
-	assert_true(s.n > FB_RECORDER_SIZE / 80);
-	assert_true(r.used <= FB_RECORDER_SIZE);
-	assert_true(FB_RECORDER_SIZE - r.used < 80);
-	assert_int_equal(s.first, total - s.n + 1);
-	assert_int_equal(r.lines, total);
+	/* a ring's worth of the newest lines */
+	assert_true(s.n - s.gui > FB_RECORDER_ENGINE_SIZE / 70);
+	assert_true(s.first > 1);
+	/* the engine's flood pushed out none of the GUI's lines */
+	assert_int_equal(s.gui, 3);
+	assert_int_equal(s.tags[0], FB_REC_GUI);
+	assert_int_equal(s.tags[1], FB_REC_GUI);
+	fb_recorder_free(&r);
+}
+
+static void
+test_recorder_merges_the_rings_in_order(void **state)
+{
+	struct fb_recorder r;
+	struct seen s = {.ordered = true, .whole = true};
+	static const enum fb_rec_tag want[] = {
+		FB_REC_GUI, FB_REC_ENGINE, FB_REC_GUI, FB_REC_ENGINE,
+		FB_REC_ENGINE,
+	};
+
+	(void)state;
+	assert_true(fb_recorder_init(&r));
+	fb_recorder_add(&r, FB_REC_GUI, 1, "gui 1\n", 6);
+	engine_lines(&r, 1, 1, 1000);
+	fb_recorder_add(&r, FB_REC_GUI, 2, "gui 2\n", 6);
+	/* a line split between two reads is one line */
+	fb_recorder_add(&r, FB_REC_ENGINE, 2, "line 2xxxxxxxxxxxxxxxxxxxx", 26);
+	fb_recorder_add(&r, FB_REC_ENGINE, 2, "xxxxxxxxxxxxxxxxxxxx\n", 21);
+	/* the last line, unfinished, is kept as it is */
+	fb_recorder_add(&r, FB_REC_ENGINE, 3,
+			"line 3xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx", 46);
+	fb_recorder_each(&r, check_line, &s);
+	assert_int_equal(s.n, 5);
+	assert_true(s.whole);
+	assert_true(s.ordered);
+	for (size_t i = 0; i < 5; i++)
+		assert_int_equal(s.tags[i], want[i]);
 	fb_recorder_free(&r);
 }
 
@@ -97,19 +163,21 @@ test_recorder_cuts_a_long_line(void **state)
 {
 	struct fb_recorder r;
 	struct seen s = {.ordered = true, .whole = true};
-	char *big = malloc(3 * FB_RECORDER_LINE_MAX);
+	char *big = malloc(3 * FB_RECORDER_LINE_MAX + 1);
 
 	(void)state;
 	assert_non_null(big);
 	assert_true(fb_recorder_init(&r));
 	memset(big, 'x', 3 * FB_RECORDER_LINE_MAX);
 	memcpy(big, "line 1 ", 7);
-	fb_recorder_add(&r, FB_REC_ENGINE, 10, big, 3 * FB_RECORDER_LINE_MAX);
-	add(&r, 2);
+	big[3 * FB_RECORDER_LINE_MAX] = '\n';
+	fb_recorder_add(&r, FB_REC_ENGINE, 1, big, 3 * FB_RECORDER_LINE_MAX + 1);
+	engine_lines(&r, 2, 2, 1000);
 	fb_recorder_each(&r, check_line, &s);
 	assert_int_equal(s.n, 2);
 	assert_int_equal(s.cut, 1);
 	assert_true(s.ordered);
+	assert_true(s.whole);
 	free(big);
 	fb_recorder_free(&r);
 }
@@ -124,8 +192,8 @@ test_recorder_writes_a_file(void **state)
 
 	(void)state;
 	assert_true(fb_recorder_init(&r));
-	fb_recorder_add(&r, FB_REC_GUI, 1500, "uci", 3);
-	fb_recorder_add(&r, FB_REC_ENGINE, 1600, "bad\x01line", 8);
+	fb_recorder_add(&r, FB_REC_GUI, 1500, "uci\n", 4);
+	fb_recorder_add(&r, FB_REC_ENGINE, 1600, "bad\x01line\r\n", 10);
 	/* no folder given: the system's temporary one */
 	assert_int_equal(fb_recorder_write(&r, NULL, "the engine died",
 					   "head line\n"), 0);
@@ -150,6 +218,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_recorder_keeps_the_newest_whole_lines),
+		cmocka_unit_test(test_recorder_merges_the_rings_in_order),
 		cmocka_unit_test(test_recorder_cuts_a_long_line),
 		cmocka_unit_test(test_recorder_writes_a_file),
 	};
