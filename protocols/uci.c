@@ -61,6 +61,10 @@ enum support {
 
 struct uci {
 	const struct fb_filter_options *opt;
+	/* The GUI sent uci, and the engine ended its answer (uciok): until
+	 * then the GUI's lines wait (fb_pair.waiting), since what they mean
+	 * to the engine depends on its options. */
+	bool asked, answered;
 	enum support c960;
 	bool gui_960;    /* the GUI set UCI_Chess960 true */
 	bool engine_960; /* UCI_Chess960 is true in the engine */
@@ -765,6 +769,22 @@ uci_gui_line(void *state, const char *text, size_t len, size_t term,
 		out->emit(out->ctx, text, len + term);
 	if (fb_proto_is(text, start, n, "ucinewgame"))
 		new_game(u);
+	else if (fb_proto_is(text, start, n, "uci"))
+		u->asked = true;
+}
+
+/*
+ * A GUI (or a person) may send setoption and position before uciok: a
+ * `position ... moves e1h1` read before the engine has listed
+ * UCI_Chess960 would go out as e1g1, which Stockfish in Chess960 mode
+ * cannot parse. Such lines wait for uciok (the filter holds them).
+ */
+static bool
+uci_waiting(const void *state)
+{
+	const struct uci *u = state;
+
+	return u->asked && !u->answered;
 }
 
 /* ---- engine lines ---- */
@@ -971,6 +991,7 @@ uci_engine_line(void *state, const char *text, size_t len, size_t term,
 	case 'u':
 		if (!first_is(text, len, start, "uciok"))
 			break;
+		u->answered = true;
 		if (u->c960 == SUPPORT_UNKNOWN)
 			u->c960 = SUPPORT_FAKED;
 		send_config_options(u, out);
@@ -999,4 +1020,5 @@ const struct fb_pair fb_pair_uci = {
 	.engine_line = uci_engine_line,
 	.game = uci_game,
 	.variant = uci_variant,
+	.waiting = uci_waiting,
 };

@@ -99,6 +99,9 @@ filter_line(struct session *s, int dir, const char *text, size_t len,
 	struct fb_sink out = sink;
 	size_t before = s->out[dir].len;
 
+	/* Lines held before (the probe, a pair's wait) may go out first. */
+	bool held = fb_filter_holding(&s->f);
+
 	out.ctx = s;
 	s->dir = dir;
 	s->events++;
@@ -106,8 +109,9 @@ filter_line(struct session *s, int dir, const char *text, size_t len,
 		fb_filter_gui_line(&s->f, text, len, term, flags, &out);
 	else
 		fb_filter_engine_line(&s->f, text, len, term, flags, &out);
-	/* A raw piece passes as it came, unless the probe holds it. */
-	if ((flags & (FB_LINE_RAW | FB_LINE_CONT)) && !fb_filter_probing(&s->f))
+	/* A raw piece passes as it came, unless the filter holds it. */
+	if ((flags & (FB_LINE_RAW | FB_LINE_CONT)) && !held &&
+	    !fb_filter_holding(&s->f) && !fb_filter_probing(&s->f))
 		CHECK(s->out[dir].len - before == len + term &&
 		      memcmp(s->out[dir].p + before, text, len + term) == 0);
 	if (fb_filter_game(&s->f) != NULL)

@@ -758,7 +758,8 @@ static const struct row known_defect_rows[] = {
 	       "- 0 1 moves e1g1\n",
 	 .want = "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQK2R b KQkq "
 		 "- 0 1 moves e1g1\n"},
-	/* The engine has the option and it is true: KxR passes as KxR. */
+	/* The engine has the option and it is true: KxR passes as KxR. The
+	 * GUI's setoption waited for uciok and goes first. */
 	{"defect: setoption pipelined before the engine's option list", U,
 	 .setup = SETUP("G uci", "G setoption name UCI_Chess960 value true",
 			"E id name Stockfish 15.1",
@@ -766,8 +767,37 @@ static const struct row known_defect_rows[] = {
 			"E uciok"),
 	 .dir = 'G',
 	 .in = "position startpos moves e2e4 e7e5 g1f3 b8c6 f1c4 g8f6 e1h1\n",
-	 .want = "position startpos moves e2e4 e7e5 g1f3 b8c6 f1c4 g8f6 "
+	 .want = "setoption name UCI_Chess960 value true\n"
+		 "position startpos moves e2e4 e7e5 g1f3 b8c6 f1c4 g8f6 "
 		 "e1h1\n"},
+	/* Issue 17 item 7: uci, setoption and position in one burst. Before
+	 * uciok the engine's Chess960 mode is not known, and e1h1 went out
+	 * as e1g1, which Stockfish in Chess960 mode cannot parse (it stays
+	 * in the old position). The lines wait for uciok, then go in order,
+	 * the castle as king takes rook. */
+	{"defect: position with a castle before uciok", U,
+	 .setup = SETUP("G uci", "G setoption name UCI_Chess960 value true",
+			"G position startpos moves e2e4 e7e5 g1f3 b8c6 f1c4 "
+			"g8f6 e1h1",
+			"E id name Stockfish 15.1",
+			"E option name UCI_Chess960 type check default false",
+			"E uciok"),
+	 .dir = 'G', .in = "isready\n",
+	 .want = "setoption name UCI_Chess960 value true\n"
+		 "position startpos moves e2e4 e7e5 g1f3 b8c6 f1c4 g8f6 "
+		 "e1h1\n"
+		 "isready\n"},
+	/* The same burst to an engine without UCI_Chess960 (Toga II): it
+	 * gets standard notation, the setoption is kept from it. */
+	{"defect: position with a castle before uciok, no Chess960", U,
+	 .setup = SETUP("G uci", "G setoption name UCI_Chess960 value true",
+			"G position startpos moves e2e4 e7e5 g1f3 b8c6 f1c4 "
+			"g8f6 e1h1",
+			"E id name Toga II 3.0", "E uciok"),
+	 .dir = 'G', .in = "isready\n",
+	 .want = "position startpos moves e2e4 e7e5 g1f3 b8c6 f1c4 g8f6 "
+		 "e1g1\n"
+		 "isready\n"},
 };
 
 /*
