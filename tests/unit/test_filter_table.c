@@ -770,6 +770,27 @@ static const struct row known_defect_rows[] = {
 	 .want = "setoption name UCI_Chess960 value true\n"
 		 "position startpos moves e2e4 e7e5 g1f3 b8c6 f1c4 g8f6 "
 		 "e1h1\n"},
+	/* Issue 17 item 8: ChessX sends a Chess960 setboard without variant
+	 * fischerandom. The engine lists it: it hears the variant first
+	 * (as UCI_Chess960 is set for Arena). */
+	{"defect: Chess960 setboard in variant normal", X,
+	 .setup = SETUP(XNORMAL), .dir = 'G',
+	 .in = "setboard " P960 " w FBfb - 6 8\n",
+	 .want = "variant fischerandom\nsetboard " P960 " w KQkq - 6 8\n"},
+	/* From then on the game is fischerandom: the engine's KxR castle
+	 * reaches the GUI as O-O. */
+	{"defect: Chess960 setboard in variant normal, the engine castles", X,
+	 .setup = SETUP(XNORMAL, "G setboard " P960 " w FBfb - 6 8"),
+	 .dir = 'E', .in = "move c1f1\n", .want = "move O-O\n"},
+	{"defect: a standard setboard in variant normal stays normal", X,
+	 .setup = SETUP(XNORMAL), .dir = 'G',
+	 .in = "setboard " ITAL " w KQkq - 1 5\n",
+	 .want = "setboard " ITAL " w KQkq - 1 5\n"},
+	{"defect: Chess960 setboard in variant capablanca (10x8)", X,
+	 .setup = SETUP(XB_HELLO, XB_FEAT, "G new", "G variant capablanca",
+			"G force"),
+	 .dir = 'G', .in = "setboard " CRCPOS " w JBjb - 0 1\n",
+	 .want = "variant caparandom\nsetboard " CRCPOS " w KQkq - 0 1\n"},
 	/* Issue 17 item 7: uci, setoption and position in one burst. Before
 	 * uciok the engine's Chess960 mode is not known, and e1h1 went out
 	 * as e1g1, which Stockfish in Chess960 mode cannot parse (it stays
@@ -1066,6 +1087,12 @@ static const struct row emulate_rows[] = {
 	 .setup = SETUP(XSTD_POS, "G usermove O-O", "G usermove e7e6"),
 	 .dir = 'G', .in = "undo\n",
 	 .want = "setboard r3kr2/pppppppp/8/8/8/8/PPPPPPPP/R4RK1 b q - 1 1\n"},
+	/* Issue 17 item 8 (ChessX: a Chess960 setboard without variant
+	 * fischerandom) with GNU Chess: as if the GUI had chosen it. */
+	{"emulate: Chess960 setboard in variant normal", X,
+	 .setup = SETUP(XB_HELLO, XSTD_FEAT, "G new", "G force"), .dir = 'G',
+	 .in = "setboard " RKR " w FAfa - 0 1\n",
+	 .want = "setboard " RKR " w Qq - 0 1\n"},
 	{"emulate: an engine that lists the variant is not emulated", X,
 	 .setup = SETUP(XFRC, "G setboard " RKR " w FAfa - 0 1"), .dir = 'G',
 	 .in = "usermove O-O\n", .want = "usermove O-O\n"},
