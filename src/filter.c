@@ -263,6 +263,20 @@ flush_early(struct fb_filter *f, bool to_gui, const struct fb_sink *out)
 	held_clear(&f->early);
 }
 
+/* The same from the engine-to-GUI sink: as they came, to the GUI. */
+static void
+flush_early_here(struct fb_filter *f, const struct fb_sink *out)
+{
+	size_t at = 0;
+
+	while (at < f->early.len) {
+		struct held_line l;
+		const char *text = held_next(&f->early, &at, &l);
+		out->emit(out->ctx, text, l.len + l.term);
+	}
+	held_clear(&f->early);
+}
+
 static void
 say_chosen(const struct fb_protocol *engine, const char *why,
 	   const struct fb_sink *out)
@@ -372,6 +386,7 @@ start_probe(struct fb_filter *f, const char *text, size_t len,
 		f->probe = FB_PROBE_DONE;
 		say_chosen(f->gui, "the GUI did not open with its handshake",
 			   out);
+		flush_early(f, true, out);
 		confirm(f);
 		update_watch(f);
 		return false;
@@ -442,6 +457,12 @@ fb_filter_gui_line(struct fb_filter *f, const char *text, size_t len,
 						      : f->gui);
 	}
 	if (f->gui == NULL) {
+		/* No handshake, no probe (yet): the engine's lines are the
+		 * GUI's as they come. */
+		if (f->probe == FB_PROBE_ASKING && !f->early_pass) {
+			flush_early(f, true, out);
+			f->early_pass = true;
+		}
 		to_pair(f, text, len, term, flags, out);
 		return;
 	}
@@ -552,8 +573,13 @@ fb_filter_engine_line(struct fb_filter *f, const char *text, size_t len,
 		return;
 	}
 	if (f->probe == FB_PROBE_ASKING && f->pair == NULL) {
-		/* Before the GUI's first line: nothing was asked (an engine
-		 * that writes and exits at once). */
+		/* Before the GUI's first line (a banner): kept for the
+		 * probe's answer, unless the engine has exited (an engine
+		 * that writes and exits at once: its lines are news). */
+		if (!f->early_pass &&
+		    held_add(&f->early, text, len, term, flags))
+			return;
+		flush_early_here(f, out);
 		out->emit(out->ctx, text, len + term);
 		return;
 	}
@@ -656,7 +682,11 @@ fb_filter_timeout(struct fb_filter *f, const struct fb_sink *out)
 void
 fb_filter_gui_eof(struct fb_filter *f, const struct fb_sink *out)
 {
-	if (f->probe == FB_PROBE_ASKING || f->probe == FB_PROBE_ANSWERING ||
+	if (f->probe == FB_PROBE_ASKING && f->pair == NULL) {
+		flush_early(f, true, out); /* nothing was asked */
+		f->early_pass = true;
+	} else if (f->probe == FB_PROBE_ASKING ||
+		   f->probe == FB_PROBE_ANSWERING ||
 	    f->probe == FB_PROBE_CHOSEN) {
 		if (f->pair != NULL)
 			decide(f, f->chosen ? f->chosen : f->gui,
@@ -677,6 +707,12 @@ fb_filter_engine_exit(struct fb_filter *f, const struct fb_sink *out)
 	const struct fb_protocol *next = NULL;
 	char msg[200];
 
+	if (f->probe == FB_PROBE_ASKING && f->pair == NULL) {
+		/* Nothing was asked: what it wrote is the GUI's. */
+		flush_early(f, true, out);
+		f->early_pass = true;
+		return;
+	}
 	if (f->restarted || f->gui == NULL || f->gui_quit || !f->journal)
 		return;
 	switch (f->probe) {

@@ -223,8 +223,10 @@ struct fb_filter {
 	size_t done;
 	bool journal;
 	/* The engine's lines before the probe is decided (a banner): the
-	 * GUI gets them if the engine speaks its protocol. */
+	 * GUI gets them if the engine speaks its protocol, or if it exits
+	 * before the GUI's first line (then early_pass: they pass). */
 	struct fb_held early;
+	bool early_pass;
 	/* Refusals of fenbridge's questions still to drop (refusing: of
 	 * its protocol), and how many more engine lines may carry one;
 	 * refusals_due: lines of the GUI's opening not refused yet. */

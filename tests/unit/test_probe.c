@@ -512,6 +512,57 @@ test_probe_no_restart_after_an_answer(void **state)
 	stop(s);
 }
 
+/* An engine's banner before the GUI's first line is part of its answer:
+ * the GUI of its protocol gets it, the other GUI does not. */
+static void
+test_probe_banner_before_the_gui(void **state)
+{
+	struct session *s = start();
+
+	(void)state;
+	engine(s, "Stockfish 15.1 by the Stockfish developers\n");
+	assert_string_equal(s->gui, "");
+	gui(s, "uci\n");
+	engine(s, "id name Stockfish 15.1\n");
+	assert_string_equal(s->gui, "Stockfish 15.1 by the Stockfish "
+				    "developers\nid name Stockfish 15.1\n");
+	stop(s);
+
+	s = start();
+	engine(s, "Stockfish 15.1 by the Stockfish developers\n");
+	gui(s, "xboard\n");
+	engine(s, "Unknown command: 'xboard'. Type help for more "
+		  "information.\n");
+	fire(s);
+	assert_string_equal(s->gui, "");
+	stop(s);
+}
+
+/* An engine that writes and exits before the GUI says anything, or a GUI
+ * that starts without a handshake: the engine's lines are the GUI's. */
+static void
+test_probe_banner_without_a_probe(void **state)
+{
+	struct session *s = start();
+
+	(void)state;
+	engine(s, "info string burst 1\n");
+	fb_filter_engine_exit(&s->f, &s->from_gui);
+	assert_int_equal(s->restarts, 0);
+	assert_string_equal(s->gui, "info string burst 1\n");
+	engine(s, "info string burst 2\n");
+	assert_string_equal(s->gui, "info string burst 1\n"
+				    "info string burst 2\n");
+	stop(s);
+
+	s = start();
+	engine(s, "Hello\n");
+	gui(s, "isready\n");
+	assert_string_equal(s->gui, "Hello\n");
+	assert_string_equal(s->engine, "isready\n");
+	stop(s);
+}
+
 /* Without a probe, the UCI pair's wait for uciok is bounded: an engine
  * that never says it does not keep the GUI's lines for ever. */
 static void
@@ -597,6 +648,8 @@ main(void)
 		cmocka_unit_test(
 			test_probe_engine_dies_before_answering_the_pair),
 		cmocka_unit_test(test_probe_no_restart_after_an_answer),
+		cmocka_unit_test(test_probe_banner_before_the_gui),
+		cmocka_unit_test(test_probe_banner_without_a_probe),
 		cmocka_unit_test(test_probe_uciok_wait_is_bounded),
 		cmocka_unit_test(test_probe_quit_during_the_uciok_wait),
 		cmocka_unit_test(test_probe_off_chooses_at_once),
