@@ -174,6 +174,7 @@ const struct fb_protocol fb_protocol_uci = {
 	.detect = detect_uci,
 	.failure = failure_uci,
 	.probe = "uci\n",
+	.opening = "uci\n",
 	.probe_answer = answer_uci,
 	.refused = refused_uci,
 };
@@ -184,6 +185,7 @@ const struct fb_protocol fb_protocol_xboard = {
 	.user_message = "tellusererror ",
 	.detect = detect_xboard,
 	.failure = failure_xboard,
+	.opening = "xboard\n",
 	.probe_answer = answer_xboard,
 	.refused = refused_xboard,
 	.waits = waits_xboard,

@@ -436,6 +436,20 @@ sink_reply(void *ctx, const char *data, size_t len)
 	outq_flush(&back->q);
 }
 
+/* The peer's bytes the filter held, toward the sender, as they came. */
+static void
+sink_pass(void *ctx, const char *data, size_t len)
+{
+	struct direction *d = ctx;
+	struct direction *back = d == &d->b->up ? &d->b->down : &d->b->up;
+	size_t before = back->q.len;
+
+	outq_append(&back->q, data, len);
+	if (back->logging && !back->q.dead)
+		log_queued(back, before);
+	outq_flush(&back->q);
+}
+
 static void
 on_line(void *ctx, const char *text, size_t len, size_t term, unsigned flags)
 {
@@ -1350,6 +1364,7 @@ direction_init(struct fb_bridge *b, struct direction *d, struct endpoint *src,
 	d->out_tag = to_engine ? FB_TAG_ENGINE_OUT : FB_TAG_GUI_OUT;
 	d->sink.emit = sink_emit;
 	d->sink.reply = sink_reply;
+	d->sink.pass = sink_pass;
 	d->sink.report = sink_report;
 	d->sink.event = sink_event;
 	d->sink.timer = sink_timer;

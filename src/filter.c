@@ -35,9 +35,9 @@
 #define RELEASE_MS 2000
 
 /* How many engine lines after the decision may still refuse one of
- * fenbridge's questions (an engine answers in order, so they come first;
- * features may come between). */
-#define REFUSAL_LINES 32
+ * fenbridge's questions or answer it (an engine answers in order, so they
+ * come first; its features, or a UCI option list, may come between). */
+#define REFUSAL_LINES 64
 
 /* One held line: its header, then len + term bytes. */
 struct held_line {
@@ -244,7 +244,7 @@ replay(struct fb_filter *f, const struct fb_sink *out)
 	}
 }
 
-/* The engine's early lines: to the GUI as they came (through reply, out
+/* The engine's early lines: to the GUI as they came (through pass, out
  * being the GUI-to-engine sink), or dropped when they answered a question
  * of fenbridge's. */
 static void
@@ -258,7 +258,10 @@ flush_early(struct fb_filter *f, bool to_gui, const struct fb_sink *out)
 	while (to_gui && at < f->early.len) {
 		struct held_line l;
 		const char *text = held_next(&f->early, &at, &l);
-		out->reply(out->ctx, text, l.len + l.term);
+		if (out->pass != NULL)
+			out->pass(out->ctx, text, l.len + l.term);
+		else
+			out->reply(out->ctx, text, l.len + l.term);
 	}
 	held_clear(&f->early);
 }
@@ -589,10 +592,32 @@ fb_filter_engine_line(struct fb_filter *f, const char *text, size_t len,
 		return;
 	}
 	if (f->refusals > 0 && is_whole(flags)) {
+		enum fb_probe_answer a = f->refusing->probe_answer(text, len);
 		if (f->refusing->refused(text, len)) {
 			f->refusals--;
 			report(out, FB_LOG_DEBUG, "refusal of the probe, not "
 			       "passed on");
+			update_watch(f);
+			return;
+		}
+		if (f->refusing != f->gui &&
+		    (a == FB_ANSWER_YES || a == FB_ANSWER_END)) {
+			/* An engine of both protocols answered the question
+			 * too, and took it as a switch (Fairy-Stockfish):
+			 * its answer is not the GUI's; the GUI's opening
+			 * switches it back. */
+			report(out, FB_LOG_DEBUG, "answer to the probe, not "
+			       "passed on");
+			if (a == FB_ANSWER_END) {
+				f->refusals = 0;
+				if (f->gui->opening != NULL) {
+					report(out, FB_LOG_WARN, "the engine "
+					       "also answered the probe: sent "
+					       "it the GUI's opening again");
+					out->reply(out->ctx, f->gui->opening,
+						   strlen(f->gui->opening));
+				}
+			}
 			update_watch(f);
 			return;
 		}

@@ -50,6 +50,10 @@ struct fb_sink {
 	 * `info string` to the GUI about the GUI's own command, a resent
 	 * move to the engine about its own reply). */
 	void (*reply)(void *ctx, const char *data, size_t len);
+	/* Bytes of the peer's, held by the filter, toward the sender (the
+	 * engine's banner given to the GUI from a GUI line or a timeout): in
+	 * order, as they came, like emit. May be NULL: reply then. */
+	void (*pass)(void *ctx, const char *data, size_t len);
 	/* A diagnostic about the line being filtered (NUL-terminated). */
 	void (*report)(void *ctx, enum fb_level level, const char *msg);
 	/* An event of the session (may be NULL). */
@@ -113,6 +117,9 @@ struct fb_protocol {
 	 * answer fenbridge's questions and are kept from the GUI.
 	 */
 	const char *probe;
+	/* The line that opens the protocol (`xboard`): sent again to an
+	 * engine of both protocols that the other's probe switched. */
+	const char *opening;
 	enum fb_probe_answer (*probe_answer)(const char *text, size_t len);
 	bool (*refused)(const char *text, size_t len);
 	/* A GUI that waits a limited time for the engine's answer to one of

@@ -59,6 +59,15 @@ sink_reply(void *ctx, const char *data, size_t len)
 }
 
 static void
+sink_pass(void *ctx, const char *data, size_t len)
+{
+	struct session *s = ctx;
+
+	/* The peer's held bytes, as they came. */
+	fz_buf_add(&s->out[!s->dir], data, len);
+}
+
+static void
 sink_report(void *ctx, enum fb_level level, const char *msg)
 {
 	(void)ctx;
@@ -76,6 +85,7 @@ sink_timer(void *ctx, unsigned ms)
 static const struct fb_sink sink = {
 	.emit = sink_emit,
 	.reply = sink_reply,
+	.pass = sink_pass,
 	.report = sink_report,
 	.timer = sink_timer,
 };

@@ -94,12 +94,12 @@ start(void)
 	assert_non_null(s);
 	s->timer = -1;
 	s->from_gui = (struct fb_sink){
-		.emit = to_engine, .reply = to_gui, .report = report,
-		.event = event, .timer = timer, .ctx = s,
+		.emit = to_engine, .reply = to_gui, .pass = to_gui,
+		.report = report, .event = event, .timer = timer, .ctx = s,
 		.min_level = FB_LOG_DEBUG};
 	s->from_engine = (struct fb_sink){
-		.emit = to_gui, .reply = to_engine, .report = report,
-		.event = event, .timer = timer, .ctx = s,
+		.emit = to_gui, .reply = to_engine, .pass = to_engine,
+		.report = report, .event = event, .timer = timer, .ctx = s,
 		.min_level = FB_LOG_DEBUG};
 	fb_filter_init(&s->f, &opt);
 	return s;
@@ -328,6 +328,31 @@ test_probe_slow_xboard_engine(void **state)
 	engine(s, "pong 1\n");
 	assert_string_equal(s->gui, "feature ping=1 setboard=1 done=1\n"
 				    "pong 1\n");
+	stop(s);
+}
+
+/* An engine of both protocols, slow: it answers the features and then
+ * the uci too, which switched it (Fairy-Stockfish): the GUI does not see
+ * that answer, and the engine gets xboard again. */
+static void
+test_probe_slow_engine_of_both_protocols(void **state)
+{
+	struct session *s = start();
+
+	(void)state;
+	gui(s, "xboard\n");
+	gui(s, "protover 2\n");
+	fire(s);
+	clear(s);
+	engine(s, "feature setboard=1 done=1\n");
+	engine(s, "id name Fairy-Stockfish 11.1 LB 64\n");
+	engine(s, "option name Hash type spin default 16 min 1 max 1024\n");
+	assert_string_equal(s->engine, "");
+	engine(s, "uciok\n");
+	assert_string_equal(s->gui, "feature setboard=1 done=1\n");
+	assert_string_equal(s->engine, "xboard\n");
+	engine(s, "pong 1\n");
+	assert_string_equal(s->gui, "feature setboard=1 done=1\npong 1\n");
 	stop(s);
 }
 
@@ -639,6 +664,7 @@ main(void)
 		cmocka_unit_test(test_probe_uci_engine_refuses_xboard),
 		cmocka_unit_test(test_probe_silent_uci_engine_asked_uci),
 		cmocka_unit_test(test_probe_slow_xboard_engine),
+		cmocka_unit_test(test_probe_slow_engine_of_both_protocols),
 		cmocka_unit_test(test_probe_silence_means_xboard),
 		cmocka_unit_test(test_probe_refused_uci_means_xboard),
 		cmocka_unit_test(test_probe_id_then_silence_means_uci),
