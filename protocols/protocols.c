@@ -74,13 +74,32 @@ mentions(const char *text, size_t len, const char *word)
 	return false;
 }
 
+/* GNU Chess writes its prompt before its answers, with no newline: `White
+ * (1) : Invalid move: uci`, `White (1) : feature done=0`. Returns where
+ * the answer starts. */
+static size_t
+after_prompt(const char *text, size_t len)
+{
+	const char *p;
+
+	if (len < 8 || (memcmp(text, "White (", 7) != 0 &&
+			memcmp(text, "Black (", 7) != 0))
+		return 0;
+	p = memchr(text, ')', len);
+	if (p == NULL || (size_t)(text + len - p) < 4 ||
+	    memcmp(p, ") : ", 4) != 0)
+		return 0;
+	return (size_t)(p + 4 - text);
+}
+
 /* The first word says the engine did not take a command: XBoard engines
  * write `Error (unknown command): X` (CECP), GNU Chess `Invalid move: X`,
  * UCI engines `Unknown command: X` (Stockfish, Glaurung). */
 static bool
 is_refusal(const char *text, size_t len)
 {
-	size_t pos = 0, start, n = fb_proto_token(text, len, &pos, &start);
+	size_t pos = after_prompt(text, len), start,
+	       n = fb_proto_token(text, len, &pos, &start);
 
 	return (n >= 5 && (memcmp(text + start, "Error", 5) == 0 ||
 			   memcmp(text + start, "error", 5) == 0)) ||
@@ -102,6 +121,8 @@ answer_uci(const char *text, size_t len)
 	if (fb_proto_is(text, start, n, "id") ||
 	    fb_proto_is(text, start, n, "option"))
 		return FB_ANSWER_YES;
+	pos = after_prompt(text, len);
+	n = fb_proto_token(text, len, &pos, &start);
 	if ((n >= 5 && memcmp(text + start, "Error", 5) == 0) ||
 	    fb_proto_is(text, start, n, "Illegal") ||
 	    fb_proto_is(text, start, n, "Invalid") || /* GNU Chess */
@@ -123,14 +144,10 @@ refused_uci(const char *text, size_t len)
 static enum fb_probe_answer
 answer_xboard(const char *text, size_t len)
 {
-	size_t pos = 0, start, n = fb_proto_token(text, len, &pos, &start);
-	const char *p;
+	size_t pos = after_prompt(text, len), start,
+	       n = fb_proto_token(text, len, &pos, &start);
 
 	if (fb_proto_is(text, start, n, "feature"))
-		return FB_ANSWER_YES;
-	p = memchr(text, ':', len);
-	if (p != NULL && p > text && p[-1] == ' ' &&
-	    (size_t)(text + len - p) > 9 && memcmp(p, ": feature ", 10) == 0)
 		return FB_ANSWER_YES;
 	if (is_refusal(text, len) && (mentions(text, len, "xboard") ||
 				      mentions(text, len, "protover")))

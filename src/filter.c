@@ -220,6 +220,7 @@ confirm(struct fb_filter *f)
 {
 	f->confirmed = true;
 	f->journal = false;
+	f->late_ok = false; /* it needs the opening, dropped here */
 	if (f->done == f->held.len) {
 		held_clear(&f->held);
 	} else if (f->done > 0) {
@@ -411,7 +412,7 @@ probe_gui_line(struct fb_filter *f, const char *text, size_t len,
 	if (f->probe == FB_PROBE_ASKING && f->asked == NULL && whole &&
 	    f->done == f->held.len && f->gui->detect(text, len) &&
 	    held_add(&f->held, text, len, term, flags)) {
-		f->done = f->held.len;
+		f->done = f->opening_end = f->held.len;
 		f->refusals_due++;
 		if (f->gui->waits != NULL && f->gui->waits(text, len))
 			f->gui_waits = true;
@@ -522,6 +523,48 @@ fb_filter_gui_line(struct fb_filter *f, const char *text, size_t len,
 	to_pair(f, text, len, term, flags, out);
 }
 
+static void
+discard(void *ctx, const char *data, size_t len)
+{
+	(void)ctx;
+	(void)data;
+	(void)len;
+}
+
+/*
+ * The engine answers the GUI's opening after the probe took its silence
+ * for the other protocol (a UCI engine slower than FB_PROBE_MS to start):
+ * it speaks the GUI's protocol after all. The pair of the GUI's protocol
+ * takes over: it is given the opening, which went to the engine as it was,
+ * and the GUI's later lines again when it no longer waits; what the
+ * translating pair sent meanwhile the engine refuses, and its refusals of
+ * xboard and protover are dropped. out: engine to GUI.
+ */
+static void
+late_answer(struct fb_filter *f, const struct fb_sink *out)
+{
+	struct fb_sink none = *out;
+	size_t at = 0;
+
+	none.emit = none.reply = discard;
+	none.pass = NULL;
+	report(out, FB_LOG_INFO, "the engine answered the GUI's opening after "
+	       "the probe's time: it speaks the GUI's protocol after all");
+	choose(f, f->gui);
+	while (at < f->opening_end) {
+		struct held_line l;
+		const char *text = held_next(&f->held, &at, &l);
+		to_pair(f, text, l.len, l.term, l.flags, &none);
+	}
+	f->done = f->opening_end;
+	f->late_ok = false;
+	f->refusing = fb_protocol_other(f->gui);
+	f->refusals = 2; /* the translating pair's opening: two lines */
+	f->refusal_lines = REFUSAL_LINES;
+	confirm(f);
+	set_timer(out, f->held.len > f->done ? FB_HOLD_MS : 0);
+}
+
 /* An engine line while the probe runs (out: engine to GUI). */
 static void
 probe_engine_line(struct fb_filter *f, const char *text, size_t len,
@@ -591,6 +634,17 @@ fb_filter_engine_line(struct fb_filter *f, const char *text, size_t len,
 		update_watch(f);
 		return;
 	}
+	if (f->late_ok && is_whole(flags)) {
+		/* Until the engine answers either protocol: a banner or a
+		 * refusal of the translating pair's opening says nothing. */
+		enum fb_probe_answer a = f->gui->probe_answer(text, len),
+				     b = fb_protocol_other(f->gui)
+						 ->probe_answer(text, len);
+		if (a == FB_ANSWER_YES || a == FB_ANSWER_END)
+			late_answer(f, out);
+		else if (b == FB_ANSWER_YES || b == FB_ANSWER_END)
+			f->late_ok = false;
+	}
 	if (f->refusals > 0 && is_whole(flags)) {
 		enum fb_probe_answer a = f->refusing->probe_answer(text, len);
 		if (f->refusing->refused(text, len)) {
@@ -611,7 +665,7 @@ fb_filter_engine_line(struct fb_filter *f, const char *text, size_t len,
 			if (a == FB_ANSWER_END) {
 				f->refusals = 0;
 				if (f->gui->opening != NULL) {
-					report(out, FB_LOG_WARN, "the engine "
+					report(out, FB_LOG_INFO, "the engine "
 					       "also answered the probe: sent "
 					       "it the GUI's opening again");
 					out->reply(out->ctx, f->gui->opening,
@@ -624,7 +678,7 @@ fb_filter_engine_line(struct fb_filter *f, const char *text, size_t len,
 		if (--f->refusal_lines == 0)
 			f->refusals = 0;
 	}
-	if (!f->confirmed)
+	if (!f->confirmed && !f->late_ok)
 		confirm(f);
 	if (f->timing && is_whole(flags) && f->gui->released(text, len)) {
 		f->timing = false;
@@ -675,6 +729,7 @@ fb_filter_timeout(struct fb_filter *f, const struct fb_sink *out)
 		}
 		decide(f, silent_protocol(), "no answer to the probe in time",
 		       out);
+		f->late_ok = f->pair != NULL && f->pair->engine != f->gui;
 		return;
 	case FB_PROBE_ANSWERING:
 		decide(f, f->asked, "it answered the probe without ending it",
@@ -762,6 +817,7 @@ fb_filter_engine_exit(struct fb_filter *f, const struct fb_sink *out)
 		return;
 	}
 	f->restarted = true;
+	f->late_ok = false;
 	f->probe = FB_PROBE_RESTART;
 	f->chosen = next;
 	f->replay = f->timing = false;

@@ -228,7 +228,9 @@ struct fb_filter {
 	 * while the engine may still be started again (journal). */
 	struct fb_held held;
 	size_t done;
+	size_t opening_end; /* held[0..opening_end): the GUI's opening */
 	bool journal;
+	bool late_ok; /* chosen by silence: a late answer in kind undoes it */
 	/* The engine's lines before the probe is decided (a banner): the
 	 * GUI gets them if the engine speaks its protocol, or if it exits
 	 * before the GUI's first line (then early_pass: they pass). */

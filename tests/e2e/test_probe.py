@@ -138,6 +138,23 @@ def uci_gui_xboard_engine(ctx):
 
 
 @test(timeout=20)
+def slow_uci_engine_answers_late(ctx):
+    # A UCI engine that says nothing for 3.5 s (a long start): the probe
+    # takes it for XBoard after 3 s, then its late answer to uci shows it
+    # speaks UCI after all. The GUI sees the engine's handshake, and its
+    # isready reaches the engine as isready.
+    out, rec, rc, b = session(
+        ctx, ["--log=fb.log"], ["--speaks=uci", "--do=fake-sleep 3500"],
+        b"uci\nisready\n", b"readyok\n")
+    eq(out, UCI_ANSWER + b"readyok\n", "what the GUI got")
+    check(rec.startswith(b"uci\n") and rec.endswith(b"isready\nquit\n"),
+          "what the engine got: %r" % rec)
+    check("it speaks the GUI's protocol after all" in log_of(ctx, "fb.log"),
+          "the log says so")
+    eq(rc, 0, "exit status")
+
+
+@test(timeout=20)
 def engine_that_dies_of_the_probe_starts_again(ctx):
     # It dies of SIGSEGV on `uci` at its first start (as Fairy-Max does
     # now and then): fenbridge starts it again, speaks XBoard to it and

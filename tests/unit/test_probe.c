@@ -537,6 +537,49 @@ test_probe_no_restart_after_an_answer(void **state)
 	stop(s);
 }
 
+/* A UCI engine slower than the probe's time: taken for XBoard, then its
+ * answer to the GUI's uci shows it speaks UCI after all. */
+static void
+test_probe_late_uci_answer(void **state)
+{
+	struct session *s = start();
+
+	(void)state;
+	gui(s, "uci\n");
+	gui(s, "isready\n");
+	fire(s);
+	assert_ptr_equal(fb_filter_engine_protocol(&s->f),
+			 &fb_protocol_xboard);
+	clear(s);
+	engine(s, "id name Slow\n");
+	assert_ptr_equal(fb_filter_engine_protocol(&s->f), &fb_protocol_uci);
+	engine(s, "uciok\n");
+	engine(s, "Unknown command: 'xboard'. Type help for more "
+		  "information.\n");
+	engine(s, "Unknown command: 'protover 2'. Type help for more "
+		  "information.\n");
+	assert_string_equal(s->gui, "id name Slow\noption name UCI_Chess960 "
+				    "type check default false\nuciok\n");
+	fire(s);
+	assert_string_equal(s->engine, "isready\n"); /* again, as UCI */
+	stop(s);
+}
+
+/* GNU Chess writes its prompt before its refusal. */
+static void
+test_probe_gnuchess_prompt(void **state)
+{
+	struct session *s = start();
+
+	(void)state;
+	gui(s, "uci\n");
+	engine(s, "White (1) : Invalid move: uci\n");
+	fire(s);
+	assert_ptr_equal(fb_filter_engine_protocol(&s->f),
+			 &fb_protocol_xboard);
+	stop(s);
+}
+
 /* An engine's banner before the GUI's first line is part of its answer:
  * the GUI of its protocol gets it, the other GUI does not. */
 static void
@@ -674,6 +717,8 @@ main(void)
 		cmocka_unit_test(
 			test_probe_engine_dies_before_answering_the_pair),
 		cmocka_unit_test(test_probe_no_restart_after_an_answer),
+		cmocka_unit_test(test_probe_late_uci_answer),
+		cmocka_unit_test(test_probe_gnuchess_prompt),
 		cmocka_unit_test(test_probe_banner_before_the_gui),
 		cmocka_unit_test(test_probe_banner_without_a_probe),
 		cmocka_unit_test(test_probe_uciok_wait_is_bounded),
