@@ -75,10 +75,12 @@ static unsigned
 counter(const struct fb_fen *fen, unsigned field, unsigned dflt)
 {
 	unsigned long v = 0;
-	const char *t = fen->text + fen->off[field];
+	const char *t;
 
+	/* off[] past nfields is not set (a 4-field FEN): no pointer to it. */
 	if (field >= fen->nfields)
 		return dflt;
+	t = fen->text + fen->off[field];
 	for (size_t i = 0; i < fen->flen[field]; i++)
 		if ((v = v * 10 + (unsigned long)(t[i] - '0')) > 9999999)
 			v = 9999999;
