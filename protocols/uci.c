@@ -31,13 +31,22 @@
 
 #define MAX_EDITS 8
 
+/* The engine's UCI_Chess960 option: known once its list ends (uciok). */
+enum support {
+	SUPPORT_UNKNOWN, /* uciok not seen yet */
+	SUPPORT_LISTED,  /* the engine listed the option */
+	SUPPORT_FAKED,   /* it did not: fenbridge advertises it */
+};
+
 /* What a position line means to the engine: a cached line is reused only
- * under the same meaning. */
+ * under the same meaning. Whether the engine lists UCI_Chess960 decides
+ * whether a Chess960 position switches it on first (check_chess960). */
 struct meaning {
 	enum fb_castle_notation to;  /* the engine's castling notation */
 	bool standard;               /* the engine has no Chess960 mode */
 	enum fb_notation dialect;    /* its FEN dialect */
 	const struct fb_variant *variant;
+	enum support c960;
 };
 
 /* The last position line and what went to the engine for it. */
@@ -50,13 +59,6 @@ struct position {
 	bool anchored;   /* out is `position fen <after a castle> ...` */
 	bool out_moves;  /* out has its `moves` keyword */
 	struct fb_game game;
-};
-
-/* The engine's UCI_Chess960 option: known once its list ends (uciok). */
-enum support {
-	SUPPORT_UNKNOWN, /* uciok not seen yet */
-	SUPPORT_LISTED,  /* the engine listed the option */
-	SUPPORT_FAKED,   /* it did not: fenbridge advertises it */
 };
 
 struct uci {
@@ -149,14 +151,16 @@ meaning_now(const struct uci *u)
 	return (struct meaning){.to = engine_notation(u),
 				.standard = engine_standard(u),
 				.dialect = engine_dialect(u),
-				.variant = u->variant};
+				.variant = u->variant,
+				.c960 = u->c960};
 }
 
 static bool
 meaning_equal(const struct meaning *a, const struct meaning *b)
 {
 	return a->to == b->to && a->standard == b->standard &&
-	       a->dialect == b->dialect && a->variant == b->variant;
+	       a->dialect == b->dialect && a->variant == b->variant &&
+	       a->c960 == b->c960;
 }
 
 static struct fb_fen_style
