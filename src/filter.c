@@ -626,6 +626,7 @@ fb_filter_engine_line(struct fb_filter *f, const char *text, size_t len,
 		    held_add(&f->early, text, len, term, flags))
 			return;
 		flush_early_here(f, out);
+		f->early_pass = true; /* that much is no banner */
 		out->emit(out->ctx, text, len + term);
 		return;
 	}
