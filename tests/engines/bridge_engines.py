@@ -79,7 +79,8 @@ fenbridge's `--log` to see what reached the engine (`>engine` lines).
      1 s): the translating pair's features, a move.  Control: an explicit
      --engine-protocol=same gives that XBoard GUI no features.  UCI GUI +
      fairymax, started 12 times: a handshake and a bestmove every time
-     (started again when it dies of the probe).  Notes give the time from
+     (started again when it dies of the probe), and once behind a wrapper
+     that dies of SIGSEGV on the probe at its first start.  Notes give the time from
      the start of each process to the end of its handshake.
 
 Sessions end with `quit`: fenbridge must exit with the engine's status
@@ -905,6 +906,36 @@ def check_auto_fairymax(res, fb, tmp):
             restarts += 1
     res.check("%s: %d starts, each with a handshake and a bestmove"
               % (name, FAIRYMAX_STARTS), not bad, bad)
+    # Its death on the probe, made certain: a wrapper dies of SIGSEGV on
+    # its first line at its first start, then runs Fairy-Max.
+    wrapper = os.path.join(tmp, "fmax-dies-once.sh")
+    with open(wrapper, "w") as f:
+        f.write('#!/bin/sh\nif [ ! -e "$1" ]; then : > "$1"; read line; '
+                'kill -SEGV $$; fi\nexec %s\n' % FAIRYMAX)
+    os.chmod(wrapper, 0o755)
+    log = os.path.join(tmp, "auto-uci-fmax-dies.log")
+    p = None
+    try:
+        p = spawn([fb, "--log=" + log, "--", wrapper,
+                   os.path.join(tmp, "fmax-started")])
+        p.send("uci")
+        lines = p.wait_for(r"^uciok$")
+        p.send("isready")
+        lines += p.wait_for(r"^readyok$")
+        p.send("position startpos moves e2e4", "go depth 2")
+        more, m = p.read_until(r"^bestmove (\S+)", 10)
+        res.check("%s, dead at its first start: started again, a handshake "
+                  "and a bestmove" % name,
+                  m is not None and m.group(1) != "0000" and
+                  not any("died" in l for l in lines + more),
+                  expect("uciok ... bestmove", (lines + more)[-5:]))
+        session_end(res, name + ", dead at its first start", p)
+        res.check("%s, dead at its first start: the log says so" % name,
+                  any("starting it again to speak xboard" in l
+                      for l in log_lines(log, "warning")),
+                  log_lines(log, "warning"))
+    except Exception as e:
+        res.abort(name + ", dead at its first start", e, p)
     if times:
         print("note: %s: uciok after start: median %.1f ms; started again "
               "after dying of the probe: %d of %d" % (
