@@ -1276,7 +1276,7 @@ respawn(struct fb_bridge *b)
 
 	if (b->state != FB_ST_RUNNING) {
 		fb_log_msg(FB_LOG_INFO, "not starting the engine again: the "
-			   "GUI has quit");
+			   "GUI has quit or left");
 		b->eng_out.eof = b->eng_err.eof = true;
 		lifecycle(b, FB_EV_ENGINE_EXIT, 0);
 		return;

@@ -860,7 +860,9 @@ fb_filter_protocol(const struct fb_filter *f)
 bool
 fb_filter_probing(const struct fb_filter *f)
 {
+	/* Not before the GUI's first line: nothing was asked yet. */
 	return f->opt.engine_probe && f->gui != NULL &&
+	       !(f->probe == FB_PROBE_ASKING && f->pair == NULL) &&
 	       (f->probe != FB_PROBE_DONE || !f->confirmed);
 }
 
