@@ -31,13 +31,22 @@
 
 #define MAX_EDITS 8
 
+/* The engine's UCI_Chess960 option: known once its list ends (uciok). */
+enum support {
+	SUPPORT_UNKNOWN, /* uciok not seen yet */
+	SUPPORT_LISTED,  /* the engine listed the option */
+	SUPPORT_FAKED,   /* it did not: fenbridge advertises it */
+};
+
 /* What a position line means to the engine: a cached line is reused only
- * under the same meaning. */
+ * under the same meaning. Whether the engine lists UCI_Chess960 decides
+ * whether a Chess960 position switches it on first (check_chess960). */
 struct meaning {
 	enum fb_castle_notation to;  /* the engine's castling notation */
 	bool standard;               /* the engine has no Chess960 mode */
 	enum fb_notation dialect;    /* its FEN dialect */
 	const struct fb_variant *variant;
+	enum support c960;
 };
 
 /* The last position line and what went to the engine for it. */
@@ -52,15 +61,12 @@ struct position {
 	struct fb_game game;
 };
 
-/* The engine's UCI_Chess960 option: known once its list ends (uciok). */
-enum support {
-	SUPPORT_UNKNOWN, /* uciok not seen yet */
-	SUPPORT_LISTED,  /* the engine listed the option */
-	SUPPORT_FAKED,   /* it did not: fenbridge advertises it */
-};
-
 struct uci {
 	const struct fb_filter_options *opt;
+	/* The GUI sent uci, and the engine ended its answer (uciok): until
+	 * then the GUI's lines wait (fb_pair.waiting), since what they mean
+	 * to the engine depends on its options. */
+	bool asked, answered;
 	enum support c960;
 	bool gui_960;    /* the GUI set UCI_Chess960 true */
 	bool engine_960; /* UCI_Chess960 is true in the engine */
@@ -145,14 +151,16 @@ meaning_now(const struct uci *u)
 	return (struct meaning){.to = engine_notation(u),
 				.standard = engine_standard(u),
 				.dialect = engine_dialect(u),
-				.variant = u->variant};
+				.variant = u->variant,
+				.c960 = u->c960};
 }
 
 static bool
 meaning_equal(const struct meaning *a, const struct meaning *b)
 {
 	return a->to == b->to && a->standard == b->standard &&
-	       a->dialect == b->dialect && a->variant == b->variant;
+	       a->dialect == b->dialect && a->variant == b->variant &&
+	       a->c960 == b->c960;
 }
 
 static struct fb_fen_style
@@ -756,6 +764,22 @@ uci_gui_line(void *state, const char *text, size_t len, size_t term,
 		out->to_engine(out->ctx, text, len + term);
 	if (fb_proto_is(text, start, n, "ucinewgame"))
 		new_game(u);
+	else if (fb_proto_is(text, start, n, "uci"))
+		u->asked = true;
+}
+
+/*
+ * A GUI (or a person) may send setoption and position before uciok: a
+ * `position ... moves e1h1` read before the engine has listed
+ * UCI_Chess960 would go out as e1g1, which Stockfish in Chess960 mode
+ * cannot parse. Such lines wait for uciok (the filter holds them).
+ */
+static bool
+uci_waiting(const void *state)
+{
+	const struct uci *u = state;
+
+	return u->asked && !u->answered;
 }
 
 /* ---- engine lines ---- */
@@ -962,6 +986,7 @@ uci_engine_line(void *state, const char *text, size_t len, size_t term,
 	case 'u':
 		if (!first_is(text, len, start, "uciok"))
 			break;
+		u->answered = true;
 		if (u->c960 == SUPPORT_UNKNOWN)
 			u->c960 = SUPPORT_FAKED;
 		send_config_options(u, out);
@@ -990,4 +1015,5 @@ const struct fb_pair fb_pair_uci = {
 	.engine_line = uci_engine_line,
 	.game = uci_game,
 	.variant = uci_variant,
+	.waiting = uci_waiting,
 };

@@ -401,6 +401,51 @@ reanchor(struct xboard *x, const char *text, size_t len, size_t term,
 	return true;
 }
 
+/*
+ * ChessX sends a Chess960 position as `setboard` without `variant
+ * fischerandom`: in normal chess the engine reads its rights as other
+ * rooks' or not at all. As the UCI pair sets UCI_Chess960 for Arena, the
+ * engine is told the random variant (fischerandom, caparandom on 10x8)
+ * first when the position has rights standard notation cannot express and
+ * the engine lists it; one that lists only the base plays it as the base
+ * in standard notation (emulated), as if the GUI had chosen the variant.
+ */
+static void
+random_for_setboard(struct xboard *x, const char *text, size_t b, size_t e,
+		    const struct fb_sink *out)
+{
+	const struct fb_variant *r = NULL;
+	struct fb_fen fen;
+
+	if (x->variant == NULL || x->variant->random ||
+	    x->engine_variants == NULL || !x->variant->follow)
+		return;
+	for (size_t i = 0; r == NULL && fb_variant_at(i) != NULL; i++) {
+		const struct fb_variant *v = fb_variant_at(i);
+		if (v->random && v->base != NULL &&
+		    fb_variant_find(v->base, strlen(v->base)) == x->variant)
+			r = v;
+	}
+	if (r == NULL || fb_fen_parse(&fen, text + b, e - b, NULL) < 0 ||
+	    fen.pos.width != x->variant->width)
+		return;
+	if (fb_game_is_standard_castling(&fen.pos) ||
+	    (!engine_lists(x, r) && !engine_lists(x, x->variant)))
+		return;
+	set_variant(x, r->name, strlen(r->name));
+	if (x->emulated) {
+		fb_proto_report(out, FB_LOG_INFO, "setboard: a %s position in "
+				"variant %s: the engine does not list %s and "
+				"plays it as %s in standard notation", r->name,
+				r->base, r->name, r->base);
+		return;
+	}
+	fb_proto_engine(out, "variant %s", r->name);
+	fb_proto_report(out, FB_LOG_INFO, "setboard: a %s position in variant "
+			"%s: sent variant %s to the engine first", r->name,
+			r->base, r->name);
+}
+
 /* A move from the GUI, in the engine's notation. */
 static void
 gui_move(struct xboard *x, const char *text, size_t len, size_t term,
@@ -498,6 +543,8 @@ xboard_gui_line(void *state, const char *text, size_t len, size_t term,
 					"to fenbridge; passed unchanged",
 					x->variant_name);
 		} else {
+			random_for_setboard(x, text, start, fen_end(text, len),
+					    out);
 			x->nhistory = 0;
 			x->anchored = false;
 			x->game_known = fb_proto_splice_fen(out, FB_TO_ENGINE, 

@@ -176,6 +176,10 @@ struct fb_bridge {
 	 * fenbridge forwarded a signal the engine may die of. Whatever the
 	 * state, so an exit that crosses the GUI's quit is not reported. */
 	bool quiet_end;
+	/* The filter asked for the engine to be started again (it died of
+	 * the protocol probe); closing counts the handles still closing. */
+	bool restart;
+	int closing;
 	int exit_code;
 	char **env; /* the engine's environment, or NULL: fenbridge's */
 };
@@ -546,6 +550,20 @@ sink_reply(void *ctx, const char *data, size_t len)
 	outq_flush(&back->q);
 }
 
+/* The engine's bytes the filter held, toward the GUI, as they came. */
+static void
+sink_pass(void *ctx, const char *data, size_t len)
+{
+	struct direction *d = ctx;
+	struct direction *back = &d->b->down;
+	size_t before = back->q.len;
+
+	outq_append(&back->q, data, len);
+	if (back->logging && !back->q.dead)
+		log_queued(back, before);
+	outq_flush(&back->q);
+}
+
 static void
 on_line(void *ctx, const char *text, size_t len, size_t term, unsigned flags)
 {
@@ -606,6 +624,8 @@ sink_event(void *ctx, enum fb_event ev)
 
 	if (ev == FB_EVENT_GUI_QUIT && d->to_engine)
 		lifecycle(d->b, FB_EV_GUI_QUIT, 0);
+	else if (ev == FB_EVENT_RESTART)
+		d->b->restart = true;
 }
 
 /* Queues a line of fenbridge's own, starting a new line if needed. */
@@ -822,8 +842,12 @@ endpoint_open(struct fb_bridge *b, struct endpoint *ep, const char *name,
 	ep->name = name;
 	ep->fd = fd;
 	ep->h.handle.data = ep;
-	ep->rec_ring = -1;
-	if (readable && (ep->rbuf = malloc(READ_SIZE)) == NULL)
+	/* A second start of the engine keeps the buffer of the first, and
+	 * its flight recorder ring. */
+	if (ep->rbuf == NULL)
+		ep->rec_ring = -1;
+	if (readable && ep->rbuf == NULL &&
+	    (ep->rbuf = malloc(READ_SIZE)) == NULL)
 		return UV_ENOMEM;
 	switch (uv_guess_handle(fd)) {
 	case UV_TTY:
@@ -887,6 +911,8 @@ signal_name(int sig)
 	}
 }
 
+static void restart_engine(struct fb_bridge *b);
+
 static void
 on_engine_exit(uv_process_t *p, int64_t status, int sig)
 {
@@ -894,13 +920,22 @@ on_engine_exit(uv_process_t *p, int64_t status, int sig)
 
 	b->exit_status = status;
 	b->term_signal = sig;
-	uv_close((uv_handle_t *)p, NULL);
 	if (sig != 0)
 		fb_log_msg(FB_LOG_INFO, "engine died of %s (%d)",
 			   signal_name(sig), sig);
 	else
 		fb_log_msg(FB_LOG_INFO, "engine exited with status %lld",
 			   (long long)status);
+	/* Before the session is decided the filter may want it started
+	 * again (an engine that died of the protocol probe). */
+	b->restart = false;
+	if (b->state == FB_ST_RUNNING)
+		fb_filter_engine_exit(&b->filter, &b->up.sink);
+	if (b->restart) {
+		restart_engine(b);
+		return;
+	}
+	uv_close((uv_handle_t *)p, NULL);
 	lifecycle(b, FB_EV_ENGINE_EXIT, 0);
 }
 
@@ -1008,13 +1043,14 @@ advance(struct fb_bridge *b, enum bridge_event ev)
 					 "exited with status %lld",
 					 (long long)b->exit_status);
 			/* Some XBoard engines crash on a command they do
-			 * not know (Fairy-Max 5.0b on `uci`, now and then):
-			 * the user should learn how to avoid the probe. */
+			 * not know (Fairy-Max 5.0b on `uci`, now and then);
+			 * one started again that dies before it answers: the
+			 * user should learn how to avoid the probe. */
 			const char *hint =
 				fb_filter_probing(&b->filter)
-					? " while asked `uci` to find out its "
-					  "protocol; for an XBoard engine give "
-					  "--engine-protocol=xboard"
+					? " before it answered the protocol "
+					  "probe; name its protocol with "
+					  "--engine-protocol=uci or xboard"
 					: "";
 			char reason[96];
 			const char *path;
@@ -1096,6 +1132,12 @@ lifecycle(struct fb_bridge *b, enum bridge_event ev, int arg)
 		b->quiet_end = true;
 		if (!engine_runs)
 			return;
+		{
+			size_t before = b->up.q.len;
+			fb_filter_gui_eof(&b->filter, &b->up.sink);
+			if (b->up.logging && !b->up.q.dead)
+				log_queued(&b->up, before);
+		}
 		if (!b->filter.gui_quit && !b->up.q.dead) {
 			/* Both protocols end with quit; then EOF on the
 			 * engine's stdin for engines that only watch that. */
@@ -1391,6 +1433,98 @@ spawn_engine(struct fb_bridge *b)
 	return 0;
 }
 
+/*
+ * Starting the engine again (FB_EVENT_RESTART): its handles and pipes are
+ * closed first (libuv reuses none of them before its close callback), what
+ * was queued for the dead engine and half a line of its output are
+ * dropped, then the engine starts as at first and the filter gives it the
+ * GUI's lines. The session stays running meanwhile; the GUI's lines wait
+ * in the filter. A GUI that quits or leaves meanwhile ends it as an exit.
+ */
+static void
+respawn(struct fb_bridge *b)
+{
+	struct endpoint *eps[3] = {&b->eng_in, &b->eng_out, &b->eng_err};
+	size_t before;
+	int rc;
+
+	if (b->state != FB_ST_RUNNING) {
+		fb_log_msg(FB_LOG_INFO, "not starting the engine again: the "
+			   "GUI has quit or left");
+		b->eng_out.eof = b->eng_err.eof = true;
+		lifecycle(b, FB_EV_ENGINE_EXIT, 0);
+		return;
+	}
+	for (int i = 0; i < 3; i++) {
+		char *rbuf = eps[i]->rbuf;
+		struct direction *dir = eps[i]->dir;
+		memset(eps[i], 0, sizeof *eps[i]);
+		eps[i]->rbuf = rbuf;
+		eps[i]->dir = dir;
+	}
+	free(b->up.q.buf);
+	free(b->up.q.wbuf);
+	memset(&b->up.q, 0, sizeof b->up.q);
+	b->up.q.ep = &b->eng_in;
+	b->up.q.at_line_start = true;
+	fb_line_free(&b->down.framer);
+	fb_line_init(&b->down.framer, FB_LINE_DEFAULT_MAX);
+	fb_line_finish(&b->err_framer, stderr_line, NULL);
+	rc = spawn_engine(b);
+	if (rc < 0 && !uv_is_active((uv_handle_t *)&b->proc)) {
+		fb_log_msg(FB_LOG_ERROR, "cannot start the engine again: %s",
+			   uv_strerror(rc));
+		b->eng_out.eof = b->eng_err.eof = true;
+		lifecycle(b, FB_EV_ENGINE_EXIT, 0);
+		return;
+	}
+	if (rc < 0)
+		fb_log_msg(FB_LOG_ERROR, "engine pipes: %s", uv_strerror(rc));
+	start_reading(&b->eng_out);
+	start_reading(&b->eng_err);
+	before = b->up.q.len;
+	fb_filter_engine_started(&b->filter, &b->up.sink);
+	if (b->up.logging)
+		log_queued(&b->up, before);
+	outq_flush(&b->up.q);
+	outq_flush(&b->down.q);
+	fb_log_flush();
+}
+
+static void
+on_restart_closed(uv_handle_t *h)
+{
+	struct fb_bridge *b = uv_handle_get_type(h) == UV_PROCESS
+				      ? h->data
+				      : ((struct endpoint *)h->data)->b;
+
+	if (--b->closing == 0)
+		respawn(b);
+}
+
+static void
+restart_engine(struct fb_bridge *b)
+{
+	uv_handle_t *h[4] = {(uv_handle_t *)&b->proc, &b->eng_in.h.handle,
+			     &b->eng_out.h.handle, &b->eng_err.h.handle};
+	struct endpoint *eps[3] = {&b->eng_in, &b->eng_out, &b->eng_err};
+
+	fb_log_msg(FB_LOG_INFO, "starting the engine again");
+	b->closing = 1; /* until every close has been asked for */
+	for (int i = 0; i < 4; i++) {
+		if (i > 0 && !eps[i - 1]->open)
+			continue;
+		if (!uv_is_closing(h[i])) {
+			b->closing++;
+			uv_close(h[i], on_restart_closed);
+		}
+		if (i > 0)
+			eps[i - 1]->open = false;
+	}
+	if (--b->closing == 0)
+		respawn(b);
+}
+
 static void
 direction_init(struct fb_bridge *b, struct direction *d, struct endpoint *src,
 	       struct endpoint *dst, bool to_engine)
@@ -1406,6 +1540,7 @@ direction_init(struct fb_bridge *b, struct direction *d, struct endpoint *src,
 	 * queue; fenbridge's own lines toward the other side go whole. */
 	d->sink.to_engine = to_engine ? sink_emit : sink_reply;
 	d->sink.to_gui = to_engine ? sink_reply : sink_emit;
+	d->sink.pass = sink_pass;
 	d->sink.report = sink_report;
 	d->sink.event = sink_event;
 	d->sink.timer = sink_timer;
