@@ -9,6 +9,7 @@
  */
 #include "uci_codec.h"
 
+#include <stdint.h>
 #include <string.h>
 
 #define INFO_MAX 1000000000000000LL
@@ -168,6 +169,20 @@ fb_uci_parse_option(const char *text, size_t len, struct fb_uci_option *o)
 	return typed ? 0 : -1;
 }
 
+bool
+fb_uci_option_next_var(const char *text, size_t len, size_t *pos,
+		       struct fb_span *v)
+{
+	size_t start, n;
+
+	while ((n = fb_proto_token(text, len, pos, &start)) > 0)
+		if (fb_proto_is(text, start, n, "var")) {
+			*v = option_value(text, len, pos);
+			return true;
+		}
+	return false;
+}
+
 /* A decimal with an optional sign at text[start..start+n): digits up to the
  * first other byte; clamped. */
 static long long
@@ -189,6 +204,48 @@ number(const char *text, size_t start, size_t n, long long max)
 	if (v > max)
 		v = max;
 	return neg ? -v : v;
+}
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define SWAR 1
+#define ONES 0x0101010101010101u
+#define HIGH (ONES * 0x80)
+#endif
+
+/*
+ * fb_proto_token for info lines, which engines write by the thousand: the
+ * token's end is looked for eight bytes at a time where the line has
+ * eight more (a blank is a zero byte of the word XOR "        " or
+ * "\t\t\t\t\t\t\t\t"; the lowest such byte is the first blank).
+ * Same contract.
+ */
+static inline size_t
+info_token(const char *text, size_t len, size_t *pos, size_t *start)
+{
+	size_t i = *pos;
+
+	while (i < len && fb_token_blank(text[i]))
+		i++;
+	*start = i;
+#ifdef SWAR
+	while (len - i >= 8) {
+		uint64_t w, sp, tab, hit;
+		memcpy(&w, text + i, 8);
+		sp = w ^ (ONES * ' ');
+		tab = w ^ (ONES * '\t');
+		hit = ((sp - ONES) & ~sp & HIGH) | ((tab - ONES) & ~tab & HIGH);
+		if (hit != 0) {
+			i += (size_t)__builtin_ctzll(hit) >> 3;
+			*pos = i;
+			return i - *start;
+		}
+		i += 8;
+	}
+#endif
+	while (i < len && !fb_token_blank(text[i]))
+		i++;
+	*pos = i;
+	return i - *start;
 }
 
 /* The keywords of UCI `info` (the spec's list, and wdl). */
@@ -228,6 +285,72 @@ info_key(const char *text, size_t start, size_t n)
 	return false;
 }
 
+/* number() of the next token, read as it is scanned: a value after a
+ * keyword of info; *pos moves past the token. */
+static long long
+info_number(const char *text, size_t len, size_t *pos)
+{
+	size_t i = *pos;
+	long long v = 0;
+	bool neg;
+
+	while (i < len && fb_token_blank(text[i]))
+		i++;
+	neg = i < len && text[i] == '-';
+	if (i < len && (text[i] == '-' || text[i] == '+'))
+		i++;
+	for (; i < len; i++) {
+		unsigned d = (unsigned)(unsigned char)text[i] - '0';
+		if (d > 9)
+			break;
+		if (v > INFO_MAX / 10) {
+			v = INFO_MAX;
+			break;
+		}
+		v = v * 10 + (long long)d;
+	}
+	if (v > INFO_MAX)
+		v = INFO_MAX;
+	while (i < len && !fb_token_blank(text[i]))
+		i++; /* the rest of the token */
+	*pos = i;
+	return neg ? -v : v;
+}
+
+static bool
+is_lower(char c)
+{
+	return c >= 'a' && c <= 'z';
+}
+
+/*
+ * True when two lowercase letters follow each other in text[i..e): every
+ * keyword of info starts so, no move does (e2e4, e7e8q, 0000, (none)), so
+ * without such a pair the moves run to the end of the line. Eight bytes
+ * at a time where the line has them (a byte between 'a' - 1 and 'z' + 1
+ * exclusive, exactly: the low seven bits are added without carries).
+ */
+static bool
+lower_pair(const char *text, size_t i, size_t e)
+{
+#ifdef SWAR
+	while (e - i >= 8) {
+		uint64_t w, x, lower;
+		memcpy(&w, text + i, 8);
+		x = w & (ONES * 0x7f);
+		lower = (ONES * (127 + 'z' + 1) - x) & ~w &
+			(x + ONES * (127 - ('a' - 1))) & HIGH;
+		if (lower & (lower >> 8))
+			return true;
+		i += 7; /* the last byte pairs with the next word's first */
+	}
+#endif
+	for (; e - i >= 2; i++)
+		if (is_lower(text[i]) && is_lower(text[i + 1]))
+			return true;
+	return false;
+}
+
 /* The tokens from *pos up to the next keyword; *pos moves to that
  * keyword. */
 static struct fb_span
@@ -237,7 +360,16 @@ info_moves(const char *text, size_t len, size_t *pos)
 	struct fb_span s = {*pos, 0};
 	bool any = false;
 
-	while ((n = fb_proto_token(text, len, &p, &start)) > 0 &&
+	if (!lower_pair(text, *pos, len)) {
+		/* no keyword follows: the rest of the line (the pv is
+		 * usually last, and long) */
+		struct fb_span r = fb_span_rest(text, len, *pos);
+		if (r.len == 0)
+			return s;
+		*pos = r.off + r.len;
+		return r;
+	}
+	while ((n = info_token(text, len, &p, &start)) > 0 &&
 	       !info_key(text, start, n)) {
 		if (!any)
 			s.off = start;
@@ -254,23 +386,21 @@ fb_uci_parse_info(const char *text, size_t len, struct fb_uci_info *in)
 	size_t pos = 0, start, n, s2, k;
 
 	memset(in, 0, sizeof *in);
-	fb_proto_token(text, len, &pos, &start); /* info */
-	while ((n = fb_proto_token(text, len, &pos, &start)) > 0) {
+	info_token(text, len, &pos, &start); /* info */
+	while ((n = info_token(text, len, &pos, &start)) > 0) {
 		int which = -1;
 		switch (text[start]) {
 		case 'd':
 			if (fb_proto_is(text, start, n, "depth")) {
-				k = fb_proto_token(text, len, &pos, &s2);
-				in->depth = number(text, s2, k, INFO_MAX);
+				in->depth = info_number(text, len, &pos);
 				in->have |= FB_INFO_DEPTH;
 			}
 			continue;
 		case 's':
 			if (fb_proto_is(text, start, n, "score")) {
-				k = fb_proto_token(text, len, &pos, &s2);
+				k = info_token(text, len, &pos, &s2);
 				in->mate = fb_proto_is(text, s2, k, "mate");
-				k = fb_proto_token(text, len, &pos, &s2);
-				in->score = number(text, s2, k, INFO_MAX);
+				in->score = info_number(text, len, &pos);
 				in->have |= FB_INFO_SCORE;
 			} else if (fb_proto_is(text, start, n, "string")) {
 				in->string = fb_span_rest(text, len, pos);
@@ -280,21 +410,21 @@ fb_uci_parse_info(const char *text, size_t len, struct fb_uci_info *in)
 			continue;
 		case 't':
 			if (fb_proto_is(text, start, n, "time")) {
-				k = fb_proto_token(text, len, &pos, &s2);
-				in->time = number(text, s2, k, INFO_MAX);
+				in->time = info_number(text, len, &pos);
 				in->have |= FB_INFO_TIME;
 			}
 			continue;
 		case 'n':
 			if (fb_proto_is(text, start, n, "nodes")) {
-				k = fb_proto_token(text, len, &pos, &s2);
-				in->nodes = number(text, s2, k, INFO_MAX);
+				in->nodes = info_number(text, len, &pos);
 				in->have |= FB_INFO_NODES;
 			}
 			continue;
 		case 'p':
-			if (fb_proto_is(text, start, n, "pv"))
+			if (fb_proto_is(text, start, n, "pv")) {
 				which = FB_UCI_PV;
+				in->have |= FB_INFO_PV;
+			}
 			break;
 		case 'r':
 			if (fb_proto_is(text, start, n, "refutation"))
@@ -305,7 +435,7 @@ fb_uci_parse_info(const char *text, size_t len, struct fb_uci_info *in)
 				which = FB_UCI_CURRMOVE;
 			} else if (fb_proto_is(text, start, n, "currline")) {
 				size_t p2 = pos;
-				k = fb_proto_token(text, len, &p2, &s2);
+				k = info_token(text, len, &p2, &s2);
 				if (k > 0 && text[s2] >= '0' && text[s2] <= '9')
 					pos = p2; /* the optional cpunr */
 				which = FB_UCI_CURRLINE;

@@ -72,6 +72,13 @@ struct fb_uci_option {
 int
 fb_uci_parse_option(const char *text, size_t len, struct fb_uci_option *o);
 
+/* The values of an option's `var` fields one at a time, all of them (a
+ * list longer than FB_UCI_VARS_MAX too): start *pos at o->vars.off of a
+ * parsed option with nvars > 0. Returns false after the last. */
+bool
+fb_uci_option_next_var(const char *text, size_t len, size_t *pos,
+		       struct fb_span *v);
+
 /* Fields of an info line that carry moves. */
 enum fb_uci_moves {
 	FB_UCI_PV,
@@ -87,6 +94,7 @@ enum fb_uci_info_have {
 	FB_INFO_TIME = 4,
 	FB_INFO_NODES = 8,
 	FB_INFO_STRING = 16,
+	FB_INFO_PV = 32, /* the pv keyword, maybe with no move after it */
 };
 
 struct fb_uci_info {
@@ -95,7 +103,8 @@ struct fb_uci_info {
 	long long score; /* centipawns, or moves to mate with mate */
 	bool mate;
 	/* The moves after pv, currmove, refutation, currline (after its
-	 * optional cpu number): the tokens up to the next keyword. */
+	 * optional cpu number): the tokens up to the next keyword; with no
+	 * token, an empty span right after the keyword. */
 	struct fb_span moves[FB_UCI_NMOVES];
 	struct fb_span string; /* info string: the text to the end */
 };

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * fuzz_translate: the filter with a GUI and an engine of any protocols,
- * the translating pairs included (protocols/xboard_uci.c,
- * protocols/uci_xboard.c) and the engine-protocol probe (protocols/session.c), fed
- * a session from both sides through the line framers, with the timer
+ * the translating pairs included (protocols/xboard_uci/,
+ * protocols/uci_xboard.c) and the engine-protocol probe (protocols/session.c),
+ * fed a session from both sides through the line framers, with the timer
  * running out where the input says.
  *
  * Input: a first line whose first two bytes, each taken ^ '0' (so "00"
