@@ -33,7 +33,7 @@ const char *
 br_write_record(struct fb_bridge *b, const char *reason)
 {
 	const struct fb_config *cfg = b->cfg;
-	const char *near = cfg->log_path ? cfg->log_path : cfg->config_path;
+	const char *beside = cfg->log_path ? cfg->log_path : cfg->config_path;
 	const struct fb_protocol *gp = fb_filter_protocol(&b->filter);
 	const struct fb_protocol *ep = fb_filter_engine_protocol(&b->filter);
 	const struct fb_game *g = fb_filter_game(&b->filter);
@@ -45,12 +45,12 @@ br_write_record(struct fb_bridge *b, const char *reason)
 	if (b->records >= RECORDS_MAX)
 		return NULL;
 	b->records++;
-	if (near != NULL) {
-		const char *sep = fb_path_last_sep(near);
-		size_t dl = sep != NULL ? (size_t)(sep - near) + 1 : 0;
+	if (beside != NULL) {
+		const char *sep = fb_path_last_sep(beside);
+		size_t dl = sep != NULL ? (size_t)(sep - beside) + 1 : 0;
 		if (dl >= sizeof dir)
 			dl = 0;
-		memcpy(dir, near, dl);
+		memcpy(dir, beside, dl);
 		dir[dl] = '\0';
 	}
 	n += (size_t)snprintf(head + n, sizeof head - n,
@@ -65,7 +65,7 @@ br_write_record(struct fb_bridge *b, const char *reason)
 	if (n < sizeof head)
 		snprintf(head + n, sizeof head - n, "\nthe position now: %.*s\n",
 			 k > 0 ? k : 28, k > 0 ? fen : "(not followed by fenbridge)");
-	rc = fb_recorder_write(&b->rec, near != NULL ? dir : NULL, reason,
+	rc = fb_recorder_write(&b->rec, beside != NULL ? dir : NULL, reason,
 			       head);
 	if (rc < 0) {
 		fb_log_msg(FB_LOG_WARN, "cannot write the flight record: %s",
