@@ -6,6 +6,7 @@ same bytes both ways as with --engine-protocol=same), a refusal or silence
 chooses the other protocol, an engine that dies of the probe is started
 again once, and UCI lines sent before uciok wait for it."""
 
+import os
 import signal
 import time
 
@@ -185,14 +186,24 @@ def engine_that_dies_of_the_probe_starts_again(ctx):
 @test(timeout=20)
 def engine_that_dies_twice(ctx):
     # Started again once only: then the GUI learns of the death and how to
-    # avoid the probe.
-    b = ctx.bridge([], ["--speaks=xboard",
-                        "--die-on-unknown=%d" % signal.SIGSEGV,
-                        "--do=fake-die %d" % signal.SIGSEGV])
+    # avoid the probe. The first start dies of the probe's `uci` (only once
+    # it has read it: the GUI's line is there by then), the second at once.
+    events, rec = ctx.path("engine.events"), ctx.path("engine.rec")
+    marker, script = ctx.path("started"), ctx.path("engine.sh")
+    with open(script, "w") as f:
+        f.write("#!/bin/sh\n"
+                "if [ -e %s ]; then exec %s --events=%s --speaks=xboard "
+                "'--do=fake-die %d' %s; fi\n"
+                ": > %s\n"
+                "exec %s --events=%s --speaks=xboard --die-on-unknown=%d %s\n"
+                % (marker, fbtest.FAKE, events, signal.SIGSEGV, rec, marker,
+                   fbtest.FAKE, events, signal.SIGSEGV, rec))
+    os.chmod(script, 0o755)
+    b = ctx.bridge([], engine=[script], events=events, record=rec)
     b.send(b"uci\n")
     rc, out = b.wait(timeout=10)
     pids = [e for e in b.events() if e.startswith("pid ")]
-    check(len(pids) <= 2, "at most two starts: %r" % b.events())
+    check(len(pids) == 2, "two starts: %r" % b.events())
     check(b"info string fenbridge: the engine died of SIGSEGV (11)" in out,
           "the GUI is told: %r" % out)
     eq(rc, 128 + signal.SIGSEGV, "exit status")
