@@ -52,11 +52,16 @@
 #include "proto.h"
 
 /* CECP: a GUI waits 2 s for the features of a protover-2 engine; done=0
- * asks it to wait for done=1, which a broken engine may never send. A
- * silent engine is nudged every NUDGE_MS of the wait. */
+ * asks it to wait for done=1, which a broken engine may never send. An
+ * engine that has said nothing at all is nudged every NUDGE_MS for up to
+ * SILENT_MS, as long as XBoard itself waits for it: GNU Chess 6.2.7 hangs
+ * at start until a line wins a race (see nudge()), which on a loaded
+ * machine took more than the 2 s (CI, twice). An engine that speaks gets
+ * FEATURE_MS from its first line. */
 #define FEATURE_MS 2000
 #define FEATURE_DONE0_MS 30000
 #define NUDGE_MS 100
+#define SILENT_MS 10000
 
 /* CECP mate scores: 100000 + N for mate in N moves, -100000 - N. */
 #define MATE_SCORE 100000
@@ -770,7 +775,7 @@ uxb_timeout(void *state, const struct fb_sink *out)
 			x->stop_sent = true;
 		}
 	} else if (w == WAIT_FEATURES && x->phase == PHASE_FEATURES) {
-		if (!x->heard && (x->nudges + 1) * NUDGE_MS < FEATURE_MS) {
+		if (!x->heard && (x->nudges + 1) * NUDGE_MS < SILENT_MS) {
 			nudge(x, &io);
 			return;
 		}
@@ -1851,9 +1856,13 @@ uxb_engine_line(void *state, const char *text, size_t len, size_t term,
 
 	(void)term;
 	if (x->phase == PHASE_FEATURES && !x->heard) {
-		/* A sign of life: the rest of CECP's 2 s for its features. */
+		/* A sign of life: the rest of CECP's 2 s for its features,
+		 * or all of it for an engine nudged awake. */
 		x->heard = true;
-		set_wait(x, WAIT_FEATURES, FEATURE_MS - x->nudges * NUDGE_MS,
+		set_wait(x, WAIT_FEATURES,
+			 x->nudges * NUDGE_MS < FEATURE_MS
+				 ? FEATURE_MS - x->nudges * NUDGE_MS
+				 : FEATURE_MS,
 			 &io);
 	}
 	if ((n = prompt_len(text, len)) > 0) {
