@@ -532,6 +532,7 @@ fb_uci_parse_position(const char *text, size_t len, struct fb_uci_position *p)
 		p->startpos = true;
 		p->base_end = pos;
 	} else if (fb_proto_is(text, start, n, "fen")) {
+		p->fen_keyword = true;
 		while ((n = fb_proto_token(text, len, &pos, &start)) > 0 &&
 		       !fb_proto_is(text, start, n, "moves")) {
 			if (p->fen.len == 0)

@@ -68,7 +68,8 @@ struct fb_uci_option {
 };
 
 /* `option name N type T [default D] [min A] [max B] [var V]...`: returns
- * 0, or -1 when there is no name or no type (the option is malformed). */
+ * 0, or -1 when there is no name or no type (the option is malformed;
+ * without a type, o->name still holds every word after `name`). */
 int
 fb_uci_parse_option(const char *text, size_t len, struct fb_uci_option *o);
 
@@ -160,10 +161,11 @@ struct fb_uci_position {
 	size_t base_end;     /* end of `startpos` / the FEN's last token */
 	bool has_moves;      /* the `moves` keyword is there */
 	size_t moves;        /* right after `moves` (or base_end) */
+	bool fen_keyword;    /* its second token is `fen` (set on -1 too) */
 };
 
 /* `position startpos|fen FEN [moves M...]`: returns 0, or -1 when it is
- * neither (or fen has no FEN). */
+ * neither (or fen has no FEN: then fen_keyword tells the two apart). */
 int
 fb_uci_parse_position(const char *text, size_t len,
 		      struct fb_uci_position *p);

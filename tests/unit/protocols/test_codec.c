@@ -102,6 +102,8 @@ test_codec_uci_option_spin_and_combo(void **state)
 	span_equal(str, o.def, "<empty>");
 
 	assert_int_equal(fb_uci_parse_option(bad, strlen(bad), &o), -1);
+	/* without a type the name is still read (a config may hide it) */
+	span_equal(bad, o.name, "Hash");
 }
 
 static void
@@ -271,6 +273,15 @@ test_codec_uci_gui_commands(void **state)
 	assert_false(p.has_moves);
 	assert_int_equal(p.moves, strlen(p3));
 	assert_int_equal(fb_uci_parse_position(p4, strlen(p4), &p), -1);
+	assert_true(p.fen_keyword); /* `fen` without a FEN: said so */
+	assert_int_equal(fb_uci_parse_position("position fen  moves e2e4", 24,
+					       &p),
+			 -1);
+	assert_true(p.fen_keyword);
+	assert_int_equal(fb_uci_parse_position("position fenx", 13, &p), -1);
+	assert_false(p.fen_keyword);
+	assert_int_equal(fb_uci_parse_position(p2, strlen(p2), &p), 0);
+	assert_true(p.fen_keyword);
 
 	fb_uci_parse_go(go, strlen(go), &g);
 	assert_int_equal(g.wtime, 1000);
