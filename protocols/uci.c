@@ -92,9 +92,14 @@ struct uci {
 	/* UCI_Variant as the GUI set it, for a variant fenbridge does not
 	 * know (pol.variant NULL): its lines pass unchanged. */
 	char variant_name[32];
-	/* Castling moves in the engine's bestmove and info lines need
-	 * rewriting: the two sides spell castling differently and a right
-	 * remains. Refreshed after every line that may change it. */
+	/* The policy's answers now, refreshed after every line that may
+	 * change them (refresh()), as position lines and the engine's flood
+	 * need them: what a position means to the engine, and whether
+	 * castling moves in the engine's bestmove and info lines need
+	 * rewriting (the two sides spell castling differently and a right
+	 * remains). */
+	struct meaning now;
+	enum fb_castle_notation gui_castling;
 	bool rewrite;
 
 	/* The game as the engine sees it after the GUI's last command. */
@@ -134,12 +139,21 @@ meaning_equal(const struct meaning *a, const struct meaning *b)
 	       a->c960 == b->c960;
 }
 
+/* After the game changed. */
+static void
+refresh_game(struct uci *u)
+{
+	u->rewrite = u->game_known && fb_game_can_castle(&u->game) &&
+		     u->gui_castling != u->now.to;
+}
+
+/* After the policy record changed. */
 static void
 refresh(struct uci *u)
 {
-	u->rewrite = u->game_known && fb_game_can_castle(&u->game) &&
-		     fb_policy_gui_castling(&u->pol) !=
-			     fb_policy_engine_castling(&u->pol);
+	u->now = meaning_now(u);
+	u->gui_castling = fb_policy_gui_castling(&u->pol);
+	refresh_game(u);
 }
 
 static void *
@@ -452,7 +466,7 @@ read_moves(struct uci *u, struct position *p, const char *text, size_t len,
 {
 	size_t prev = pos, start, n;
 
-	while ((n = fb_proto_token(text, len, &pos, &start)) > 0) {
+	while ((n = fb_token_next(text, len, &pos, &start)) > 0) {
 		struct fb_move m;
 		char cast[8];
 		int k = -1;
@@ -531,12 +545,12 @@ static void
 check_chess960(struct uci *u, const struct fb_game *g,
 	       const struct fb_sink *out)
 {
-	if (fb_game_is_standard_castling(g) ||
-	    u->pol.chess960 != FB_SUPPORT_LISTED ||
-	    fb_policy_engine_960(&u->pol))
+	if (u->pol.chess960 != FB_SUPPORT_LISTED ||
+	    fb_policy_engine_960(&u->pol) || fb_game_is_standard_castling(g))
 		return;
 	fb_proto_engine(out, "setoption name UCI_Chess960 value true");
 	u->pol.engine_960 = true;
+	refresh(u);
 	fb_proto_report(out, FB_LOG_INFO,
 			"position has Chess960 castling: sent setoption name "
 			"UCI_Chess960 value true to the engine");
@@ -545,9 +559,8 @@ check_chess960(struct uci *u, const struct fb_game *g,
 /*
  * Reads the base of a fresh position line (`position startpos` or
  * `position fen FEN`, as the codec read it: pp) into p and p->out.
- * Returns false when the line is not understood (it passes unchanged).
  */
-static bool
+static void
 read_base(struct uci *u, struct position *p, const char *text,
 	  const struct fb_uci_position *pp, const struct fb_sink *out)
 {
@@ -572,9 +585,9 @@ read_base(struct uci *u, struct position *p, const char *text,
 		u->base_len = pp->base_end <= sizeof u->base ? pp->base_end : 0;
 		memcpy(u->base, text, u->base_len);
 	}
-	p->meaning = meaning_now(u);
+	p->meaning = u->now; /* check_chess960 may have changed it */
 	if (pp->startpos || !p->known)
-		return true;
+		return;
 	/* A right the engine cannot express is never sent to it. */
 	if (p->meaning.standard && fb_game_drop_nonstandard(&fen.pos) > 0) {
 		char msg[400];
@@ -590,7 +603,6 @@ read_base(struct uci *u, struct position *p, const char *text,
 				       sizeof buf, &edit) > 0)
 			put_edit(p, text, b, e, edit.text, edit.tlen);
 	}
-	return true;
 }
 
 static void
@@ -598,14 +610,14 @@ uci_position(struct uci *u, const char *text, size_t len, size_t term,
 	     size_t start, const struct fb_sink *out)
 {
 	struct position *p = &u->pos;
-	struct meaning now = meaning_now(u);
+	const struct meaning *now = &u->now;
 	size_t word = start + 8, pos; /* after `position` */
 	struct fb_uci_position pp;
 
 	if (!u->opt->no_position_cache && p->in_moves && p->in.len > 0 &&
 	    len >= p->in.len &&
 	    (len == p->in.len || is_blank(text[p->in.len])) &&
-	    meaning_equal(&p->meaning, &now) &&
+	    meaning_equal(&p->meaning, now) &&
 	    memcmp(text, p->in.p, p->in.len) == 0) {
 		/* The same game, maybe with more moves: what the engine got
 		 * for it stands, and only the new part is read and kept. */
@@ -678,7 +690,7 @@ translate_moves(struct fb_game *g, const char *text, struct fb_span s,
 	for (bool first = true;; first = false) {
 		if (!fb_game_can_castle(g))
 			break; /* no castling can follow */
-		if ((n = fb_proto_token(text, end, &pos, &start)) == 0 ||
+		if ((n = fb_token_next(text, end, &pos, &start)) == 0 ||
 		    *nedits == MAX_EDITS)
 			break;
 		if (fb_proto_move(g, text, start, n, to, &edits[*nedits],
@@ -749,9 +761,11 @@ uci_gui_line(void *state, const char *text, size_t len, size_t term,
 	switch (fb_uci_gui_kind(text, len, &start)) {
 	case FB_UCI_G_POSITION:
 		uci_position(u, text, len, term, start, out);
+		refresh_game(u);
 		break;
 	case FB_UCI_G_SETOPTION:
 		uci_setoption(u, text, len, term, out);
+		refresh(u);
 		break;
 	case FB_UCI_G_GO:
 		uci_go(u, text, len, term, out);
@@ -768,7 +782,6 @@ uci_gui_line(void *state, const char *text, size_t len, size_t term,
 		out->to_engine(out->ctx, text, len + term);
 		break;
 	}
-	refresh(u);
 }
 
 /* ---- engine lines ---- */
@@ -844,7 +857,7 @@ engine_info(struct uci *u, const char *text, size_t len, size_t term,
 	struct fb_edit edits[MAX_EDITS];
 	char pool[MAX_EDITS][8];
 	unsigned nedits = 0, order[FB_UCI_NMOVES], n = 0;
-	enum fb_castle_notation to = fb_policy_gui_castling(&u->pol);
+	enum fb_castle_notation to = u->gui_castling;
 	struct fb_uci_info in;
 
 	fb_uci_parse_info(text, len, &in);
@@ -875,7 +888,7 @@ engine_bestmove(struct uci *u, const char *text, size_t len, size_t term,
 	struct fb_edit edits[MAX_EDITS];
 	char pool[MAX_EDITS][8];
 	unsigned nedits = 0;
-	enum fb_castle_notation to = fb_policy_gui_castling(&u->pol);
+	enum fb_castle_notation to = u->gui_castling;
 	struct fb_uci_bestmove b;
 	struct fb_game g = u->game;
 
@@ -889,13 +902,20 @@ engine_bestmove(struct uci *u, const char *text, size_t len, size_t term,
 	fb_proto_emit_edited(out, FB_TO_GUI, text, len, term, edits, nedits);
 }
 
-static __attribute__((noinline)) bool
-engine_line_rare(struct uci *u, enum fb_uci_engine kind, const char *text,
+/* An engine line that needs more than passing on (kind: its kind). */
+static __attribute__((noinline)) void
+engine_line_read(struct uci *u, enum fb_uci_engine kind, const char *text,
 		 size_t len, size_t term, const struct fb_sink *out)
 {
 	bool done = false;
 
 	switch (kind) {
+	case FB_UCI_E_INFO:
+		engine_info(u, text, len, term, out);
+		return;
+	case FB_UCI_E_BESTMOVE:
+		engine_bestmove(u, text, len, term, out);
+		return;
 	case FB_UCI_E_OPTION:
 		done = engine_option(u, text, len);
 		if (done)
@@ -913,9 +933,15 @@ engine_line_rare(struct uci *u, enum fb_uci_engine kind, const char *text,
 		break;
 	}
 	refresh(u);
-	return done;
+	if (!done)
+		out->to_gui(out->ctx, text, len + term);
 }
 
+/*
+ * Every engine line: most pass as they are, and the test is all they
+ * cost (both calls below are the function's last act, so it keeps no
+ * frame of its own).
+ */
 static void
 uci_engine_line(void *state, const char *text, size_t len, size_t term,
 		const struct fb_sink *out)
@@ -923,22 +949,14 @@ uci_engine_line(void *state, const char *text, size_t len, size_t term,
 	struct uci *u = state;
 	size_t start;
 	enum fb_uci_engine kind = fb_uci_engine_kind(text, len, &start);
+	bool read = kind == FB_UCI_E_INFO || kind == FB_UCI_E_BESTMOVE
+			    ? u->rewrite
+			    : kind != FB_UCI_E_OTHER && kind != FB_UCI_E_READYOK;
 
-	if (kind == FB_UCI_E_INFO) {
-		if (u->rewrite) {
-			engine_info(u, text, len, term, out);
-			return;
-		}
-	} else if (kind == FB_UCI_E_BESTMOVE) {
-		if (u->rewrite) {
-			engine_bestmove(u, text, len, term, out);
-			return;
-		}
-	} else if (kind != FB_UCI_E_OTHER && kind != FB_UCI_E_READYOK &&
-		   engine_line_rare(u, kind, text, len, term, out)) {
-		return;
-	}
-	out->to_gui(out->ctx, text, len + term);
+	if (read)
+		engine_line_read(u, kind, text, len, term, out);
+	else
+		out->to_gui(out->ctx, text, len + term);
 }
 
 const struct fb_pair fb_pair_uci = {
