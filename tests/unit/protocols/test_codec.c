@@ -347,6 +347,17 @@ test_codec_cecp_engine_forms(void **state)
 		if (l.kind == FB_CECP_E_MOVE && (int)l.form != cases[i].form)
 			fail_msg("'%s': form %d, expected %d", t, l.form,
 				 cases[i].form);
+		/* Commands only: the same, but thinking output unread. */
+		{
+			struct fb_cecp_line c;
+			fb_cecp_parse_engine_command(t, strlen(t), &c);
+			if (l.kind == FB_CECP_E_THINKING)
+				l.kind = FB_CECP_E_OTHER;
+			if (c.kind != l.kind || c.arg.off != l.arg.off ||
+			    c.arg.len != l.arg.len || c.start != l.start)
+				fail_msg("'%s': commands only: kind %d, "
+					 "expected %d", t, c.kind, l.kind);
+		}
 	}
 }
 
