@@ -108,4 +108,14 @@ fb_span_rest(const char *text, size_t len, size_t start)
 	return (struct fb_span){start, len - start};
 }
 
+/* The first token of the span s of text (a command's argument). */
+static inline struct fb_span
+fb_span_first(const char *text, struct fb_span s)
+{
+	size_t pos = s.off, start;
+	size_t n = fb_proto_token(text, s.off + s.len, &pos, &start);
+
+	return (struct fb_span){start, n};
+}
+
 #endif

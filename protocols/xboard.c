@@ -67,6 +67,9 @@ struct xboard {
 	char *variants_out; /* the engine's list with what fenbridge adds */
 	bool forced;        /* the engine is in force mode */
 	bool told;          /* this game's re-anchoring was said */
+	/* The policy's castling notations, asked again after each change of
+	 * the record (refresh()) rather than for every move. */
+	enum fb_castle_notation gui_castling, engine_castling;
 
 	enum xb_follow follow;
 	struct fb_game game;
@@ -113,6 +116,14 @@ followed(const struct xboard *x)
 	return x->follow != XB_LOST;
 }
 
+/* After the policy record changed. */
+static void
+refresh(struct xboard *x)
+{
+	x->gui_castling = fb_policy_gui_castling(&x->pol);
+	x->engine_castling = fb_policy_engine_castling(&x->pol);
+}
+
 static void *
 xboard_new(const struct fb_filter_options *opt)
 {
@@ -125,6 +136,7 @@ xboard_new(const struct fb_filter_options *opt)
 	strcpy(x->variant_name, "normal");
 	fb_game_start(&x->game, fb_variant_normal->start);
 	follow(x, XB_EV_START, true);
+	refresh(x);
 	return x;
 }
 
@@ -180,6 +192,7 @@ set_variant(struct xboard *x, const char *name, size_t n)
 	follow(x, XB_EV_START, v != NULL && v->start != NULL && v->follow);
 	if (followed(x))
 		fb_game_start(&x->game, v->start);
+	refresh(x);
 }
 
 static bool
@@ -421,7 +434,7 @@ static void
 gui_move(struct xboard *x, const char *text, size_t len, size_t term,
 	 struct fb_span mv, const char *what, const struct fb_sink *out)
 {
-	enum fb_castle_notation to = fb_policy_engine_castling(&x->pol);
+	enum fb_castle_notation to = x->engine_castling;
 
 	if (x->pol.emulated && followed(x) &&
 	    reanchor(x, text, len, term, mv, out))
@@ -429,16 +442,6 @@ gui_move(struct xboard *x, const char *text, size_t len, size_t term,
 	if (to == FB_CASTLE_AUTO && followed(x))
 		remember_castle(x, text, mv.off, mv.len);
 	move_line(x, text, len, term, mv, to, what, out, FB_TO_ENGINE);
-}
-
-/* The first token of a command's argument. */
-static struct fb_span
-first_token(const char *text, struct fb_span arg)
-{
-	size_t pos = arg.off, start;
-	size_t n = fb_proto_token(text, arg.off + arg.len, &pos, &start);
-
-	return (struct fb_span){start, n};
 }
 
 /* `setboard FEN`: the FEN in the engine's dialect, the game from it. */
@@ -484,7 +487,7 @@ xboard_gui_line(void *state, const char *text, size_t len, size_t term,
 		x->forced = false;
 		break;
 	case FB_CECP_G_VARIANT:
-		w = first_token(text, c.arg);
+		w = fb_span_first(text, c.arg);
 		set_variant(x, text + w.off, w.len);
 		if (x->pol.emulated) {
 			emulated_variant(x, text, len, term, out);
@@ -522,7 +525,7 @@ xboard_gui_line(void *state, const char *text, size_t len, size_t term,
 		break;
 	}
 	case FB_CECP_G_USERMOVE:
-		gui_move(x, text, len, term, first_token(text, c.arg),
+		gui_move(x, text, len, term, fb_span_first(text, c.arg),
 			 "usermove", out);
 		return;
 	case FB_CECP_G_SETBOARD:
@@ -690,6 +693,7 @@ engine_features(struct xboard *x, const char *text, size_t len, size_t term,
 		}
 	}
 	fb_proto_emit_edited(out, FB_TO_GUI, text, len, term, edits, nedits);
+	refresh(x);
 	if (done) {
 		for (size_t k = 0; k < x->opt->noptions; k++) {
 			const struct fb_engine_option *o = &x->opt->options[k];
@@ -731,6 +735,7 @@ engine_error(struct xboard *x, const char *text, size_t len,
 		fb_proto_engine(out, "%s", x->resend);
 		x->pol.kxr_for_oo = true;
 		x->sent_len = 0;
+		refresh(x);
 		return true;
 	}
 	if (l->kind != FB_CECP_E_ERROR)
@@ -757,7 +762,8 @@ xboard_engine_line(void *state, const char *text, size_t len, size_t term,
 	struct fb_cecp_line l;
 	struct fb_fen_style style;
 
-	fb_cecp_parse_engine(text, len, &l);
+	/* Thinking output passes as it is: not read. */
+	fb_cecp_parse_engine_command(text, len, &l);
 	switch (l.kind) {
 	case FB_CECP_E_MOVE:
 		/* `move M`; the older forms (GNU Chess announces its move
@@ -765,9 +771,8 @@ xboard_engine_line(void *state, const char *text, size_t len, size_t term,
 		if (l.form != FB_CECP_MOVE_CMD)
 			break;
 		x->sent_len = 0;
-		move_line(x, text, len, term, l.arg,
-			  fb_policy_gui_castling(&x->pol), "engine move", out,
-			  FB_TO_GUI);
+		move_line(x, text, len, term, l.arg, x->gui_castling,
+			  "engine move", out, FB_TO_GUI);
 		return;
 	case FB_CECP_E_FEATURE:
 		engine_features(x, text, len, term, &l, out);
