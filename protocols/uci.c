@@ -504,30 +504,25 @@ read_moves(struct uci *u, struct position *p, const char *text, size_t len,
 		fb_game_play(&p->game, &m);
 		if (reanchor) {
 			anchor(u, p, text, word, start, n, out);
-		} else if (k > 0) {
-			bool same = (size_t)k == n &&
-				    memcmp(cast, text + start, n) == 0;
+		} else {
+			const char *t = k > 0 ? cast : text + start;
+			size_t tl = k > 0 ? (size_t)k : n;
+			bool same = k <= 0 ||
+				    (tl == n && memcmp(t, text + start, n) == 0);
 			if (!same)
 				fb_proto_report(out, FB_LOG_DEBUG,
 						"position: castling '%.*s' "
 						"sent as '%.*s'", (int)n,
-						text + start, k, cast);
+						text + start, (int)tl, t);
 			if (p->anchored) {
 				fb_proto_buf_add(&p->out,
 						 p->out_moves ? " " : " moves ",
 						 p->out_moves ? 1 : 7);
 				p->out_moves = true;
-				fb_proto_buf_add(&p->out, cast, (size_t)k);
+				fb_proto_buf_add(&p->out, t, tl);
 			} else if (!same) {
-				put_edit(p, text, start, pos, cast,
-					 (size_t)k);
+				put_edit(p, text, start, pos, t, tl);
 			}
-		} else if (p->anchored) {
-			fb_proto_buf_add(&p->out,
-					 p->out_moves ? " " : " moves ",
-					 p->out_moves ? 1 : 7);
-			p->out_moves = true;
-			fb_proto_buf_add(&p->out, text + start, n);
 		}
 		prev = pos;
 	}
