@@ -610,14 +610,11 @@ probe_engine_line(struct fb_filter *f, const char *text, size_t len,
 	}
 }
 
-void
-fb_filter_engine_line(struct fb_filter *f, const char *text, size_t len,
-		      size_t term, unsigned flags, const struct fb_sink *out)
+/* An engine line while more than the pair needs it (f->watch). */
+static __attribute__((noinline)) void
+engine_line_watched(struct fb_filter *f, const char *text, size_t len,
+		    size_t term, unsigned flags, const struct fb_sink *out)
 {
-	if (!f->watch) {
-		engine_to_pair(f, text, len, term, flags, out);
-		return;
-	}
 	if (f->probe == FB_PROBE_ASKING && f->pair == NULL) {
 		/* Before the GUI's first line (a banner): kept for the
 		 * probe's answer, unless the engine has exited (an engine
@@ -694,6 +691,19 @@ fb_filter_engine_line(struct fb_filter *f, const char *text, size_t len,
 		set_timer(out, 1);
 	}
 	update_watch(f);
+}
+
+/* An engine floods its GUI with lines that only the pair reads: those
+ * cost one test here, and both calls are this function's last act (it
+ * keeps no frame of its own). */
+void
+fb_filter_engine_line(struct fb_filter *f, const char *text, size_t len,
+		      size_t term, unsigned flags, const struct fb_sink *out)
+{
+	if (f->watch)
+		engine_line_watched(f, text, len, term, flags, out);
+	else
+		engine_to_pair(f, text, len, term, flags, out);
 }
 
 void

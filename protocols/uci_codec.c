@@ -15,54 +15,6 @@
 #define INFO_MAX 1000000000000000LL
 #define GO_MAX 1000000000000LL
 
-/* The first token of a line is word: what fb_proto_token and fb_proto_is
- * would say, without splitting the line. */
-static bool
-first_is(const char *text, size_t len, size_t start, const char *word)
-{
-	size_t k = __builtin_strlen(word);
-
-	return len - start >= k && __builtin_memcmp(text + start, word, k) == 0 &&
-	       (len - start == k || fb_token_blank(text[start + k]));
-}
-
-enum fb_uci_engine
-fb_uci_engine_kind(const char *text, size_t len, size_t *start)
-{
-	size_t i = 0;
-
-	while (i < len && fb_token_blank(text[i]))
-		i++;
-	*start = i;
-	if (i == len)
-		return FB_UCI_E_OTHER;
-	switch (text[i]) {
-	case 'i':
-		if (first_is(text, len, i, "info"))
-			return FB_UCI_E_INFO;
-		if (first_is(text, len, i, "id"))
-			return FB_UCI_E_ID;
-		break;
-	case 'b':
-		if (first_is(text, len, i, "bestmove"))
-			return FB_UCI_E_BESTMOVE;
-		break;
-	case 'o':
-		if (first_is(text, len, i, "option"))
-			return FB_UCI_E_OPTION;
-		break;
-	case 'u':
-		if (first_is(text, len, i, "uciok"))
-			return FB_UCI_E_UCIOK;
-		break;
-	case 'r':
-		if (first_is(text, len, i, "readyok"))
-			return FB_UCI_E_READYOK;
-		break;
-	}
-	return FB_UCI_E_OTHER;
-}
-
 int
 fb_uci_parse_id(const char *text, size_t len, struct fb_uci_id *id)
 {
@@ -212,42 +164,6 @@ number(const char *text, size_t start, size_t n, long long max)
 #define HIGH (ONES * 0x80)
 #endif
 
-/*
- * fb_proto_token for info lines, which engines write by the thousand: the
- * token's end is looked for eight bytes at a time where the line has
- * eight more (a blank is a zero byte of the word XOR "        " or
- * "\t\t\t\t\t\t\t\t"; the lowest such byte is the first blank).
- * Same contract.
- */
-static inline size_t
-info_token(const char *text, size_t len, size_t *pos, size_t *start)
-{
-	size_t i = *pos;
-
-	while (i < len && fb_token_blank(text[i]))
-		i++;
-	*start = i;
-#ifdef SWAR
-	while (len - i >= 8) {
-		uint64_t w, sp, tab, hit;
-		memcpy(&w, text + i, 8);
-		sp = w ^ (ONES * ' ');
-		tab = w ^ (ONES * '\t');
-		hit = ((sp - ONES) & ~sp & HIGH) | ((tab - ONES) & ~tab & HIGH);
-		if (hit != 0) {
-			i += (size_t)__builtin_ctzll(hit) >> 3;
-			*pos = i;
-			return i - *start;
-		}
-		i += 8;
-	}
-#endif
-	while (i < len && !fb_token_blank(text[i]))
-		i++;
-	*pos = i;
-	return i - *start;
-}
-
 /* The keywords of UCI `info` (the spec's list, and wdl). */
 static bool
 info_key(const char *text, size_t start, size_t n)
@@ -369,7 +285,7 @@ info_moves(const char *text, size_t len, size_t *pos)
 		*pos = r.off + r.len;
 		return r;
 	}
-	while ((n = info_token(text, len, &p, &start)) > 0 &&
+	while ((n = fb_token_next(text, len, &p, &start)) > 0 &&
 	       !info_key(text, start, n)) {
 		if (!any)
 			s.off = start;
@@ -386,8 +302,8 @@ fb_uci_parse_info(const char *text, size_t len, struct fb_uci_info *in)
 	size_t pos = 0, start, n, s2, k;
 
 	memset(in, 0, sizeof *in);
-	info_token(text, len, &pos, &start); /* info */
-	while ((n = info_token(text, len, &pos, &start)) > 0) {
+	fb_token_next(text, len, &pos, &start); /* info */
+	while ((n = fb_token_next(text, len, &pos, &start)) > 0) {
 		int which = -1;
 		switch (text[start]) {
 		case 'd':
@@ -398,7 +314,7 @@ fb_uci_parse_info(const char *text, size_t len, struct fb_uci_info *in)
 			continue;
 		case 's':
 			if (fb_proto_is(text, start, n, "score")) {
-				k = info_token(text, len, &pos, &s2);
+				k = fb_token_next(text, len, &pos, &s2);
 				in->mate = fb_proto_is(text, s2, k, "mate");
 				in->score = info_number(text, len, &pos);
 				in->have |= FB_INFO_SCORE;
@@ -435,7 +351,7 @@ fb_uci_parse_info(const char *text, size_t len, struct fb_uci_info *in)
 				which = FB_UCI_CURRMOVE;
 			} else if (fb_proto_is(text, start, n, "currline")) {
 				size_t p2 = pos;
-				k = info_token(text, len, &p2, &s2);
+				k = fb_token_next(text, len, &p2, &s2);
 				if (k > 0 && text[s2] >= '0' && text[s2] <= '9')
 					pos = p2; /* the optional cpunr */
 				which = FB_UCI_CURRLINE;
@@ -466,33 +382,56 @@ fb_uci_parse_bestmove(const char *text, size_t len, struct fb_uci_bestmove *b)
 	return 0;
 }
 
-static const struct {
-	const char *word;
-	enum fb_uci_gui kind;
-} gui_words[] = {
-	{"uci", FB_UCI_G_UCI},
-	{"debug", FB_UCI_G_DEBUG},
-	{"isready", FB_UCI_G_ISREADY},
-	{"setoption", FB_UCI_G_SETOPTION},
-	{"register", FB_UCI_G_REGISTER},
-	{"ucinewgame", FB_UCI_G_UCINEWGAME},
-	{"position", FB_UCI_G_POSITION},
-	{"go", FB_UCI_G_GO},
-	{"stop", FB_UCI_G_STOP},
-	{"ponderhit", FB_UCI_G_PONDERHIT},
-	{"quit", FB_UCI_G_QUIT},
-};
-
 enum fb_uci_gui
 fb_uci_gui_kind(const char *text, size_t len, size_t *start)
 {
-	size_t pos = 0, n = fb_proto_token(text, len, &pos, start);
+	size_t i = 0;
 
-	for (size_t i = 0; n > 0 && i < sizeof gui_words / sizeof gui_words[0];
-	     i++)
-		if (text[*start] == gui_words[i].word[0] &&
-		    fb_proto_is(text, *start, n, gui_words[i].word))
-			return gui_words[i].kind;
+	while (i < len && fb_token_blank(text[i]))
+		i++;
+	*start = i;
+	if (i == len)
+		return FB_UCI_G_OTHER;
+	switch (text[i]) {
+	case 'u':
+		if (fb_uci_first_is(text, len, i, "uci"))
+			return FB_UCI_G_UCI;
+		if (fb_uci_first_is(text, len, i, "ucinewgame"))
+			return FB_UCI_G_UCINEWGAME;
+		break;
+	case 'd':
+		if (fb_uci_first_is(text, len, i, "debug"))
+			return FB_UCI_G_DEBUG;
+		break;
+	case 'i':
+		if (fb_uci_first_is(text, len, i, "isready"))
+			return FB_UCI_G_ISREADY;
+		break;
+	case 's':
+		if (fb_uci_first_is(text, len, i, "setoption"))
+			return FB_UCI_G_SETOPTION;
+		if (fb_uci_first_is(text, len, i, "stop"))
+			return FB_UCI_G_STOP;
+		break;
+	case 'r':
+		if (fb_uci_first_is(text, len, i, "register"))
+			return FB_UCI_G_REGISTER;
+		break;
+	case 'p':
+		if (fb_uci_first_is(text, len, i, "position"))
+			return FB_UCI_G_POSITION;
+		if (fb_uci_first_is(text, len, i, "ponderhit"))
+			return FB_UCI_G_PONDERHIT;
+		break;
+	case 'g':
+		if (fb_uci_first_is(text, len, i, "go"))
+			return FB_UCI_G_GO;
+		break;
+	case 'q':
+		if (fb_uci_first_is(text, len, i, "quit"))
+			return FB_UCI_G_QUIT;
+		break;
+	}
 	return FB_UCI_G_OTHER;
 }
 
@@ -526,32 +465,38 @@ fb_uci_parse_position(const char *text, size_t len, struct fb_uci_position *p)
 	size_t pos = 0, start, n;
 
 	memset(p, 0, sizeof *p);
-	fb_proto_token(text, len, &pos, &start); /* position */
-	n = fb_proto_token(text, len, &pos, &start);
+	fb_token_next(text, len, &pos, &start); /* position */
+	n = fb_token_next(text, len, &pos, &start);
 	if (fb_proto_is(text, start, n, "startpos")) {
 		p->startpos = true;
 		p->base_end = pos;
 	} else if (fb_proto_is(text, start, n, "fen")) {
-		while ((n = fb_proto_token(text, len, &pos, &start)) > 0 &&
-		       !fb_proto_is(text, start, n, "moves")) {
-			if (p->fen.len == 0)
-				p->fen.off = start;
-			p->fen.len = start + n - p->fen.off;
+		/* The FEN runs to the token `moves`: a FEN holds no 'm' but
+		 * in an X-FEN prefix, so the first 'm' after it is nearly
+		 * always that token, found without splitting the FEN. */
+		size_t end = len, at = pos;
+		const char *m;
+		p->fen_keyword = true;
+		while (at < len && (m = memchr(text + at, 'm', len - at)) != NULL) {
+			at = (size_t)(m - text);
+			if (fb_token_blank(text[at - 1]) &&
+			    fb_uci_first_is(text, len, at, "moves")) {
+				end = at;
+				p->has_moves = true;
+				break;
+			}
+			at++;
 		}
+		p->fen = fb_span_rest(text, end, pos);
 		if (p->fen.len == 0)
 			return -1;
 		p->base_end = p->fen.off + p->fen.len;
-		if (n > 0) {
-			p->has_moves = true;
-			p->moves = pos;
-			return 0;
-		}
-		p->moves = p->base_end;
+		p->moves = p->has_moves ? end + 5 : p->base_end;
 		return 0;
 	} else {
 		return -1;
 	}
-	n = fb_proto_token(text, len, &pos, &start);
+	n = fb_token_next(text, len, &pos, &start);
 	p->has_moves = fb_proto_is(text, start, n, "moves");
 	p->moves = p->has_moves ? pos : p->base_end;
 	return 0;

@@ -102,6 +102,8 @@ test_codec_uci_option_spin_and_combo(void **state)
 	span_equal(str, o.def, "<empty>");
 
 	assert_int_equal(fb_uci_parse_option(bad, strlen(bad), &o), -1);
+	/* without a type the name is still read (a config may hide it) */
+	span_equal(bad, o.name, "Hash");
 }
 
 static void
@@ -271,6 +273,15 @@ test_codec_uci_gui_commands(void **state)
 	assert_false(p.has_moves);
 	assert_int_equal(p.moves, strlen(p3));
 	assert_int_equal(fb_uci_parse_position(p4, strlen(p4), &p), -1);
+	assert_true(p.fen_keyword); /* `fen` without a FEN: said so */
+	assert_int_equal(fb_uci_parse_position("position fen  moves e2e4", 24,
+					       &p),
+			 -1);
+	assert_true(p.fen_keyword);
+	assert_int_equal(fb_uci_parse_position("position fenx", 13, &p), -1);
+	assert_false(p.fen_keyword);
+	assert_int_equal(fb_uci_parse_position(p2, strlen(p2), &p), 0);
+	assert_true(p.fen_keyword);
 
 	fb_uci_parse_go(go, strlen(go), &g);
 	assert_int_equal(g.wtime, 1000);
@@ -336,6 +347,17 @@ test_codec_cecp_engine_forms(void **state)
 		if (l.kind == FB_CECP_E_MOVE && (int)l.form != cases[i].form)
 			fail_msg("'%s': form %d, expected %d", t, l.form,
 				 cases[i].form);
+		/* Commands only: the same, but thinking output unread. */
+		{
+			struct fb_cecp_line c;
+			fb_cecp_parse_engine_command(t, strlen(t), &c);
+			if (l.kind == FB_CECP_E_THINKING)
+				l.kind = FB_CECP_E_OTHER;
+			if (c.kind != l.kind || c.arg.off != l.arg.off ||
+			    c.arg.len != l.arg.len || c.start != l.start)
+				fail_msg("'%s': commands only: kind %d, "
+					 "expected %d", t, c.kind, l.kind);
+		}
 	}
 }
 

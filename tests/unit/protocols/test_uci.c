@@ -335,6 +335,36 @@ test_filter_uci_config_chess960_sets_the_mode(void **state)
 	fb_filter_free(&f);
 }
 
+/*
+ * A re-anchored position keeps the line's own bytes before its command
+ * word (a fuzz finding: the blanks before `position` were lost, so the
+ * engine got a line the GUI never wrote the start of).
+ */
+static void
+test_filter_uci_reanchor_keeps_leading_blanks(void **state)
+{
+	struct fb_filter f;
+	struct capture c;
+	static const char want[] =
+		" \tposition fen rk2r3/pppppppp/8/8/8/8/PPPPPPPP/2KRR3 b - - 1 "
+		"1 moves e7e5\n";
+
+	(void)state;
+	filter_init(&f, &fb_protocol_uci, FB_XFEN, FB_SHREDDER);
+	expect_same(&f, true, "uci\n");
+	feed(&f, false, "uciok\n", &c); /* no UCI_Chess960: standard */
+	/* The king on b1 takes its rook on a1: O-O-O, which standard
+	 * notation cannot write. */
+	feed(&f, true,
+	     " \tposition fen rk2r3/pppppppp/8/8/8/8/PPPPPPPP/RK2R3 w Q - "
+	     "moves b1a1 e7e5\n",
+	     &c);
+	assert_int_equal(c.nout, strlen(want));
+	assert_memory_equal(c.out, want, c.nout);
+	assert_int_equal(c.nwarn, 0);
+	fb_filter_free(&f);
+}
+
 int
 main(void)
 {
@@ -347,6 +377,7 @@ main(void)
 		cmocka_unit_test(test_filter_uci_cache_follows_variant_and_chess960),
 		cmocka_unit_test(test_filter_uci_embassy_not_followed),
 		cmocka_unit_test(test_filter_uci_config_chess960_sets_the_mode),
+		cmocka_unit_test(test_filter_uci_reanchor_keeps_leading_blanks),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
