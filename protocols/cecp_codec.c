@@ -135,6 +135,26 @@ last_word(const char *text, size_t len)
 	return (struct fb_span){b, e - b};
 }
 
+/* What follows the last ':' of text[from..len), blanks trimmed; len 0
+ * when there is no ':'. */
+static struct fb_span
+after_colon(const char *text, size_t len, size_t from)
+{
+	size_t c = len;
+
+	while (c > from && text[c - 1] != ':')
+		c--;
+	if (c == from)
+		return (struct fb_span){0, 0};
+	return fb_span_rest(text, len, c);
+}
+
+bool
+fb_cecp_parse_number(const char *text, struct fb_span s, long long *v)
+{
+	return read_number(text, s.off, s.len, v);
+}
+
 static const char *const tells[] = {
 	"telluser", "tellusererror", "tellopponent", "tellothers", "tellall",
 	"tellics", "tellicsnoalias", "askuser",
@@ -152,7 +172,12 @@ parse_engine(const char *text, size_t len, struct fb_cecp_line *l,
 	pos = 0;
 	while (pos < len && fb_token_blank(text[pos]))
 		pos++;
-	pos = skip_prompt(text, len, pos);
+	/* A prompt for each line GNU Chess read before it wrote this one (a
+	 * nudge's empty line gets one too). */
+	while ((p2 = skip_prompt(text, len, pos)) != pos) {
+		l->prompt = true;
+		pos = p2;
+	}
 	l->start = pos;
 	n = fb_proto_token(text, len, &pos, &start);
 	l->word = (struct fb_span){start, n};
@@ -220,12 +245,14 @@ parse_engine(const char *text, size_t len, struct fb_cecp_line *l,
 		}
 	if (starts(text, len, start, "Error")) {
 		l->kind = FB_CECP_E_ERROR;
-		l->arg = last_word(text, len);
-		return;
-	}
-	if (starts(text, len, start, "Illegal move")) {
+	} else if (starts(text, len, start, "Illegal move")) {
 		l->kind = FB_CECP_E_ILLEGAL;
+	} else if (starts(text, len, start, "Invalid move")) {
+		l->kind = FB_CECP_E_INVALID;
+	}
+	if (l->kind != FB_CECP_E_OTHER) {
 		l->arg = last_word(text, len);
+		l->rejected = after_colon(text, len, start);
 		return;
 	}
 number:

@@ -34,6 +34,9 @@ enum fb_cecp_engine {
 	FB_CECP_E_ILLEGAL,  /* Illegal move [(...)]: M: arg M */
 	FB_CECP_E_TELL,     /* telluser/tellusererror/tell*: arg the text */
 	FB_CECP_E_SETUP,    /* setup [(PIECES)] [WxH+S_PARENT] FEN: arg FEN */
+	FB_CECP_E_INVALID,  /* Invalid move: X (GNU Chess: a move it does not
+			       take, and its answer to any command it does
+			       not know): arg the last word */
 };
 
 /* How the engine wrote its move. */
@@ -57,6 +60,12 @@ struct fb_cecp_line {
 	enum fb_cecp_move_form form;
 	bool tellusererror;    /* FB_CECP_E_TELL: tellusererror */
 	struct fb_cecp_thinking think; /* FB_CECP_E_THINKING */
+	/* GNU Chess's prompt (one or more) came before the command. */
+	bool prompt;
+	/* FB_CECP_E_ERROR, _ILLEGAL, _INVALID: what follows the line's last
+	 * ':', blanks trimmed (the command rejected, with its arguments:
+	 * `Error (unknown command): sd 3`); len 0 without a ':'. */
+	struct fb_span rejected;
 };
 
 /* Reads an engine line. */
@@ -97,6 +106,12 @@ fb_cecp_feature_flag(const char *text, const struct fb_cecp_feature *f,
 int
 fb_cecp_parse_thinking(const char *text, size_t len,
 		       struct fb_cecp_thinking *t);
+
+/* A CECP number in text's span s (a pong's, a thinking field's): an
+ * optional sign, digits and an optional trailing '.' or '&'; clamped to
+ * +-10^12. Returns false when s holds none (*v may have changed). */
+bool
+fb_cecp_parse_number(const char *text, struct fb_span s, long long *v);
 
 /* ---- GUI to engine ---- */
 

@@ -161,6 +161,12 @@ fb_policy_anchor_fen(const struct fb_policy *p, const struct fb_game *g,
 	return fb_game_print_fen(&c, &style, out, cap);
 }
 
+unsigned
+fb_policy_anchor_game(const struct fb_policy *p, struct fb_game *g)
+{
+	return fb_policy_engine_standard(p) ? fb_game_drop_nonstandard(g) : 0;
+}
+
 static void
 list_add(struct fb_variant_list *l, const char *name, size_t n)
 {

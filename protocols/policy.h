@@ -140,6 +140,13 @@ int
 fb_policy_anchor_fen(const struct fb_policy *p, const struct fb_game *g,
 		     char *out, size_t cap, unsigned *dropped);
 
+/* Drops from g the castling rights the engine cannot read (those standard
+ * notation cannot express, for an engine in standard notation), as
+ * fb_policy_anchor_fen does: for a position that reaches the engine
+ * otherwise than as a FEN (CECP edit). Returns how many were dropped. */
+unsigned
+fb_policy_anchor_game(const struct fb_policy *p, struct fb_game *g);
+
 /* Reads the engine's variant list: a UCI_Variant option's vars, or a CECP
  * `variants` value (comma separated). Entries the table does not know are
  * ignored; a later list replaces an earlier one. */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * fuzz_uci_xboard: the UCI GUI / XBoard engine pair
- * (protocols/uci_xboard.c) fed a session from both sides through the
+ * (protocols/uci_xboard/) fed a session from both sides through the
  * filter, as the bridge does, with timer expiries between lines. The pair
  * reads everything itself (features, options, positions, go, SAN pvs read
  * by movegen), so every input is a chance to crash.

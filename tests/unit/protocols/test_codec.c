@@ -415,6 +415,55 @@ test_codec_cecp_features(void **state)
 }
 
 static void
+test_codec_cecp_gnu_chess_and_rejections(void **state)
+{
+	/* GNU Chess writes a prompt for each line it read, nudges too. */
+	const char *two = "White (1) : White (1) : feature done=0";
+	const char *sd = "Invalid move: sd 3";
+	const char *nudge = "Invalid move: ";
+	const char *err = "Error (unknown command): level 40 5 0 ";
+	const char *ill = "Illegal move (no such piece): e1h1";
+	const char *bare = "Error";
+	struct fb_cecp_line l;
+	long long v;
+
+	(void)state;
+	fb_cecp_parse_engine(two, strlen(two), &l);
+	assert_int_equal(l.kind, FB_CECP_E_FEATURE);
+	assert_true(l.prompt);
+	assert_int_equal(l.start, 24);
+	fb_cecp_parse_engine("feature done=1", 14, &l);
+	assert_false(l.prompt);
+	/* What was rejected: after the last colon, with its arguments. */
+	fb_cecp_parse_engine(sd, strlen(sd), &l);
+	assert_int_equal(l.kind, FB_CECP_E_INVALID);
+	span_equal(sd, l.rejected, "sd 3");
+	fb_cecp_parse_engine(nudge, strlen(nudge), &l);
+	assert_int_equal(l.kind, FB_CECP_E_INVALID);
+	span_equal(nudge, l.rejected, NULL);
+	fb_cecp_parse_engine(err, strlen(err), &l);
+	assert_int_equal(l.kind, FB_CECP_E_ERROR);
+	span_equal(err, l.rejected, "level 40 5 0");
+	span_equal(err, l.arg, "0");
+	fb_cecp_parse_engine(ill, strlen(ill), &l);
+	span_equal(ill, l.rejected, "e1h1");
+	fb_cecp_parse_engine(bare, strlen(bare), &l);
+	assert_int_equal(l.kind, FB_CECP_E_ERROR);
+	span_equal(bare, l.rejected, NULL);
+	/* Numbers as engines write them. */
+	assert_true(fb_cecp_parse_number("12.", (struct fb_span){0, 3}, &v));
+	assert_int_equal(v, 12);
+	assert_true(fb_cecp_parse_number("-7&", (struct fb_span){0, 3}, &v));
+	assert_int_equal(v, -7);
+	assert_true(fb_cecp_parse_number("99999999999999", (struct fb_span){0, 14},
+					 &v));
+	assert_int_equal(v, 1000000000000LL);
+	assert_false(fb_cecp_parse_number("1x", (struct fb_span){0, 2}, &v));
+	assert_false(fb_cecp_parse_number("-", (struct fb_span){0, 1}, &v));
+	assert_false(fb_cecp_parse_number("", (struct fb_span){0, 0}, &v));
+}
+
+static void
 test_codec_cecp_gui_commands(void **state)
 {
 	const char *lv = "level 40 5:30 2";
@@ -450,6 +499,7 @@ main(void)
 		cmocka_unit_test(test_codec_cecp_engine_forms),
 		cmocka_unit_test(test_codec_cecp_thinking_with_extras),
 		cmocka_unit_test(test_codec_cecp_features),
+		cmocka_unit_test(test_codec_cecp_gnu_chess_and_rejections),
 		cmocka_unit_test(test_codec_cecp_gui_commands),
 	};
 

@@ -172,6 +172,25 @@ test_policy_reanchor_and_fen(void **state)
 		p.opt = &defaults;
 	}
 
+	/* a position given otherwise (CECP edit) loses the same rights:
+	 * GNU Chess (variants="normal") playing Chess960 as normal chess */
+	{
+		struct fb_game e = g;
+		fb_policy_init(&p, &defaults, &fb_protocol_uci,
+			       &fb_protocol_xboard);
+		assert_int_equal(fb_policy_anchor_game(&p, &e), 0);
+		assert_memory_equal(e.castle, g.castle, sizeof e.castle);
+		p.emulated = true;
+		assert_int_equal(fb_policy_anchor_game(&p, &e), 4);
+		for (int c = 0; c < 2; c++)
+			for (int w = 0; w < 2; w++)
+				assert_int_equal(e.castle[c][w], -1);
+		fb_policy_init(&p, &defaults, &fb_protocol_uci,
+			       &fb_protocol_uci);
+		p.chess960 = FB_SUPPORT_LISTED;
+		p.engine_960 = true;
+	}
+
 	/* Glaurung reads K/Q as the corner rooks: Shredder-FEN for it */
 	p.quirk = fb_quirk_find("Glaurung 2.2", 12, "uci");
 	assert_non_null(p.quirk);

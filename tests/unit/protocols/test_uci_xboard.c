@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Unit tests of the UCI GUI with an XBoard engine pair
- * (protocols/uci_xboard.c) through the filter: each case is a script of
+ * (protocols/uci_xboard/) through the filter: each case is a script of
  * lines from the GUI ("g ") and the engine ("e "), and timer expiries
  * ("t"), and the exact transcript of what went to the engine ("> "), to
  * the GUI ("< ") and to the timer ("timer N").
@@ -739,6 +739,73 @@ test_uci_xboard_gnuchess(void **state)
 		"c1f5'\n");
 }
 
+/* The handshake of an engine that says all at once (no name, no
+ * variants: normal chess, and Chess960 played as it): for the lines a go
+ * before uciok waits for. */
+#define QUICK_FEATURES "e feature setboard=1 ping=1 done=1\n"
+#define QUICK_FEATURES_OUT                                                   \
+	"timer 2000\n> accepted setboard\n> accepted ping\n> accepted done\n"  \
+	"timer 0\n> post\n> easy\n"                                           \
+	"< id name XBoard engine\n"                                          \
+	"< id author XBoard engine (XBoard engine, through fenbridge)\n"     \
+	"< option name UCI_Chess960 type check default false\n"              \
+	"< option name Ponder type check default false\n"                    \
+	"< uciok\n"
+
+static void
+test_uci_xboard_depth_within_movetime(void **state)
+{
+	(void)state;
+	/* An engine without sd reaches the depth before the deadline: ?
+	 * ends the search, and the deadline's timer goes with it. */
+	assert_string_equal(
+		run(NORMAL_ONLY_HELLO
+		    "g position startpos\n"
+		    "g go movetime 1500 depth 2\n"
+		    "e Invalid move: sd 2\n"
+		    "e 1 3 0 10 e4\n"
+		    "e 2 5 0 20 e4 e5\n"
+		    "t\n"
+		    "e move e2e4\n"),
+		NORMAL_ONLY_HELLO_OUT
+		"> new\n> force\n"
+		"> sd 2\n> st 2\n> go\ntimer 1500\n"
+		"< info depth 1 score cp 3 time 0 nodes 10 pv e2e4\n"
+		"< info depth 2 score cp 5 time 0 nodes 20 pv e2e4 e7e5\n"
+		"> ?\ntimer 0\n"
+		"> force\n< bestmove e2e4 ponder e7e5\n");
+}
+
+static void
+test_uci_xboard_go_before_uciok(void **state)
+{
+	(void)state;
+	/* A GUI that does not wait for uciok: the go waits for the
+	 * features (a search sent before them would be spoken in the wrong
+	 * dialect and lose the handshake's timer), as isready does. */
+	assert_string_equal(
+		run("g uci\n"
+		    "g position startpos moves e2e4\n"
+		    "g go movetime 1000\n"
+		    "g isready\n" QUICK_FEATURES
+		    "e move e7e5\n"
+		    "e pong 1\n"),
+		"> xboard\n> protover 2\ntimer 100\n"
+		"> new\n> force\n> e2e4\n" QUICK_FEATURES_OUT
+		"> ping 1\n> st 1\n> go\n"
+		"> force\n< bestmove e7e5\n< readyok\n");
+	/* Stopped before it ran: no search, and the bestmove UCI wants. */
+	assert_string_equal(run("g uci\ng go infinite\ng stop\n" QUICK_FEATURES),
+			    "> xboard\n> protover 2\ntimer 100\n"
+			    "< bestmove 0000\n" QUICK_FEATURES_OUT);
+	/* A ponderhit makes a held go ponder the real search. */
+	assert_string_equal(
+		run("g go ponder wtime 1000 btime 2000\ng ponderhit\n"
+		    "g uci\n" QUICK_FEATURES),
+		"> xboard\n> protover 2\ntimer 100\n" QUICK_FEATURES_OUT
+		"> level 0 0:01 0\n> time 100\n> otim 200\n> go\n");
+}
+
 static void
 test_uci_xboard_movetime(void **state)
 {
@@ -878,6 +945,8 @@ main(void)
 		cmocka_unit_test(test_uci_xboard_analysis_and_ponder),
 		cmocka_unit_test(test_uci_xboard_edit),
 		cmocka_unit_test(test_uci_xboard_gnuchess),
+		cmocka_unit_test(test_uci_xboard_depth_within_movetime),
+		cmocka_unit_test(test_uci_xboard_go_before_uciok),
 		cmocka_unit_test(test_uci_xboard_movetime),
 		cmocka_unit_test(test_uci_xboard_long_pv),
 		cmocka_unit_test(test_uci_xboard_long_combo),

@@ -1,0 +1,476 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A UCI GUI with an XBoard engine (UCI spec of April 2006; CECP, "Chess
+ * Engine Communication Protocol", T. Mann, H.G. Muller): legacy engines
+ * behind Fritz, Shredder, cutechess or fastchess. Unlike the same-protocol
+ * pairs this one translates every command (see uci_xboard.h for which file
+ * does what):
+ *
+ * - Handshake: `uci` -> `xboard`, `protover 2`; the engine's features are
+ *   answered `accepted`/`rejected` and collected until `done=1` (or 2 s of
+ *   silence for a protover-1 engine; `done=0` extends the wait to 30 s).
+ *   An engine that has said nothing at all gets an empty line every
+ *   100 ms of that wait (GNU Chess 6.2.7 hangs at start until a line
+ *   comes). Then the GUI gets `id name`, the engine's `feature option=`
+ *   lines as UCI options, UCI_Chess960 and UCI_Variant for the variants it
+ *   can play, Ponder, and `uciok`. `isready` -> `ping N`, `pong N` ->
+ *   `readyok`.
+ * - Position: the engine keeps its own game, always in force mode between
+ *   searches so that it never moves on its own; a `position` line that
+ *   extends what it has sends only the new moves.
+ * - Search: `go` -> `level`/`time`/`otim`, `st` (and `?` at a sub-second
+ *   deadline), `sd`, `nps`, then `go`; `infinite` and `ponder` ->
+ *   `analyze`; `stop` -> `?` (or `exit` from analysis, with the pv's first
+ *   move as bestmove); `ponderhit` -> `exit` and a real search.
+ * - Engine -> GUI: thinking output -> `info ... pv`, `move M` -> `bestmove
+ *   M`, resign and result claims, errors and `telluser` -> `info string`.
+ *
+ * This file reads each line once through its side's codec and maps it,
+ * and holds the lifecycle: the one transition function for the handshake
+ * and the search.
+ *
+ * No I/O in this file.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "uci_xboard.h"
+
+void
+fb_uxb_timer(const struct fb_sink *out, unsigned ms)
+{
+	if (out->timer != NULL)
+		out->timer(out->ctx, ms);
+}
+
+bool
+fb_uxb_ready(const struct uxb *x)
+{
+	return x->state >= FB_UXB_IDLE;
+}
+
+bool
+fb_uxb_searching(const struct uxb *x)
+{
+	return x->state > FB_UXB_IDLE;
+}
+
+bool
+fb_uxb_thinking(const struct uxb *x)
+{
+	return x->state == FB_UXB_THINKING || x->state == FB_UXB_TIMED ||
+	       x->state == FB_UXB_MOVENOW;
+}
+
+static void *
+uxb_new(const struct fb_filter_options *opt)
+{
+	struct uxb *x = calloc(1, sizeof *x);
+
+	if (x == NULL)
+		return NULL;
+	x->opt = opt;
+	fb_policy_init(&x->pol, opt, &fb_protocol_uci, &fb_protocol_xboard);
+	x->state = FB_UXB_START;
+	x->f.analyze = true; /* CECP default */
+	fb_game_start(&x->game, fb_variant_normal->start);
+	return x;
+}
+
+static void
+uxb_free(void *state)
+{
+	struct uxb *x = state;
+
+	free(x->uci_options.p);
+	free(x->have.p);
+	free(x);
+}
+
+static const struct fb_game *
+uxb_game(const void *state)
+{
+	const struct uxb *x = state;
+
+	return x->have_valid ? &x->game : NULL;
+}
+
+static const char *
+uxb_variant(const void *state)
+{
+	const struct uxb *x = state;
+
+	return fb_policy_game_variant(&x->pol)->name;
+}
+
+/* go for the current x->go, from the idle engine. */
+static void
+go(struct uxb *x, const struct fb_sink *out)
+{
+	unsigned deadline = 0;
+
+	x->pv[0][0] = x->pv[1][0] = '\0';
+	if (x->go.ponder) {
+		/* Kept for ponderhit. */
+		x->ponder_go = x->go;
+		x->state = FB_UXB_PONDERING;
+		fb_uxb_analyze(x, out);
+	} else if (x->go.infinite) {
+		x->state = FB_UXB_ANALYZING;
+		fb_uxb_analyze(x, out);
+	} else {
+		x->state = fb_uxb_search(x, &x->go, &deadline, out);
+		if (x->state == FB_UXB_TIMED)
+			fb_uxb_timer(out, deadline);
+	}
+}
+
+/* The handshake is over: the GUI hears it, and a go that came before it
+ * runs. */
+static void
+handshake_done(struct uxb *x, const struct fb_sink *out)
+{
+	x->state = FB_UXB_IDLE;
+	fb_uxb_announce(x, out);
+	if (x->go_held) {
+		x->go_held = false;
+		go(x, out);
+	}
+}
+
+/*
+ * The one place where the session's state changes. Every event comes here:
+ * the GUI's uci, go, stop and ponderhit, the engine's first line, its
+ * done=1, its thinking output and its move, and the timer. The behaviour
+ * is the file comment's; the events that a state does not expect change
+ * nothing (a stop with no search, a timer that was cancelled).
+ */
+void
+fb_uxb_lifecycle(struct uxb *x, enum fb_uxb_event ev, long long arg,
+		 const struct fb_sink *out)
+{
+	switch (ev) {
+	case FB_UXB_EV_UCI:
+		if (fb_uxb_ready(x)) {
+			/* A second uci: the GUI hears it all again. As at the
+			 * handshake's end, the timer is cancelled: a go
+			 * movetime's deadline, a stopped analysis's wait. */
+			if (x->state == FB_UXB_TIMED)
+				x->state = FB_UXB_THINKING;
+			else if (x->state == FB_UXB_STOPPING)
+				x->state = FB_UXB_ANALYZING;
+			fb_uxb_announce(x, out);
+			return;
+		}
+		x->state = FB_UXB_HELLO;
+		x->nudges = 0;
+		fb_proto_engine(out, "xboard");
+		fb_proto_engine(out, "protover 2");
+		fb_uxb_timer(out, FB_UXB_NUDGE_MS);
+		return;
+	case FB_UXB_EV_HEARD:
+		if (x->state != FB_UXB_HELLO)
+			return;
+		/* A sign of life: the rest of CECP's 2 s for its features,
+		 * or all of it for an engine nudged awake. */
+		x->state = FB_UXB_FEATURES;
+		fb_uxb_timer(out, x->nudges * FB_UXB_NUDGE_MS < FB_UXB_FEATURE_MS
+					  ? FB_UXB_FEATURE_MS -
+						    x->nudges * FB_UXB_NUDGE_MS
+					  : FB_UXB_FEATURE_MS);
+		return;
+	case FB_UXB_EV_DONE:
+		if (x->state == FB_UXB_HELLO || x->state == FB_UXB_FEATURES)
+			handshake_done(x, out);
+		return;
+	case FB_UXB_EV_TIMER:
+		switch (x->state) {
+		case FB_UXB_HELLO:
+			if ((x->nudges + 1) * FB_UXB_NUDGE_MS <
+			    FB_UXB_SILENT_MS) {
+				fb_uxb_nudge(x, out);
+				return;
+			}
+			/* fall through */
+		case FB_UXB_FEATURES:
+			fb_proto_report(out, FB_LOG_INFO,
+					"no feature done=1 from the engine in "
+					"time: its features end here (a "
+					"protover 1 engine)");
+			handshake_done(x, out);
+			return;
+		case FB_UXB_TIMED:
+			x->state = FB_UXB_MOVENOW;
+			fb_proto_engine(out, "?"); /* CECP: move now */
+			return;
+		case FB_UXB_STOPPING:
+			x->state = FB_UXB_IDLE;
+			fb_uxb_end_analysis(x, out);
+			fb_uxb_no_pv_bestmove(x, out);
+			return;
+		default:
+			return; /* a timer that was cancelled */
+		}
+	case FB_UXB_EV_GO:
+		if (!fb_uxb_ready(x)) {
+			/* The engine is not set up yet (its features decide
+			 * how it is spoken to): the go waits for uciok, as
+			 * isready does. */
+			fb_proto_report(out, FB_LOG_INFO,
+					"go before uciok: it waits for the "
+					"engine's features");
+			x->go_held = true;
+		} else if (fb_uxb_searching(x)) {
+			fb_proto_report(out, FB_LOG_WARN,
+					"go while the engine searches: "
+					"ignored");
+		} else {
+			go(x, out);
+		}
+		return;
+	case FB_UXB_EV_STOP:
+		switch (x->state) {
+		case FB_UXB_ANALYZING:
+			if (x->pv[0][0] == '\0') {
+				/* No pv yet (stopped at once, or a slow
+				 * start): the analysis runs on until its
+				 * first pv, which is the bestmove (a go + ?
+				 * instead was lost by Sjaak II in the same
+				 * state). */
+				x->state = FB_UXB_STOPPING;
+				fb_uxb_timer(out, FB_UXB_STOP_WAIT_MS);
+				return;
+			}
+			/* fall through */
+		case FB_UXB_PONDERING:
+			/* After go ponder the GUI ignores the bestmove: none
+			 * is waited for. */
+			x->state = FB_UXB_IDLE;
+			fb_uxb_end_analysis(x, out);
+			fb_uxb_bestmove_from_pv(x, out);
+			return;
+		case FB_UXB_THINKING:
+		case FB_UXB_TIMED:
+			fb_proto_engine(out, "?");
+			if (x->state == FB_UXB_TIMED)
+				fb_uxb_timer(out, 0);
+			x->state = FB_UXB_MOVENOW;
+			return;
+		default:
+			if (x->go_held) {
+				/* A go that never ran: no move. */
+				x->go_held = false;
+				fb_proto_gui(out, "bestmove 0000");
+			}
+			return;
+		}
+	case FB_UXB_EV_PONDERHIT:
+		if (x->state == FB_UXB_PONDERING) {
+			unsigned deadline = 0;
+			x->state = FB_UXB_IDLE;
+			fb_uxb_end_analysis(x, out);
+			x->pv[0][0] = x->pv[1][0] = '\0';
+			x->state = fb_uxb_search(x, &x->ponder_go, &deadline,
+						 out);
+			if (x->state == FB_UXB_TIMED)
+				fb_uxb_timer(out, deadline);
+		} else if (x->go_held && x->go.ponder) {
+			x->go.ponder = false; /* the held go ponder is a go */
+		} else {
+			fb_proto_report(out, FB_LOG_WARN,
+					"ponderhit without go ponder: ignored");
+		}
+		return;
+	case FB_UXB_EV_PV:
+		if (x->state == FB_UXB_STOPPING && x->pv[0][0] != '\0') {
+			fb_uxb_timer(out, 0);
+			x->state = FB_UXB_IDLE;
+			fb_uxb_end_analysis(x, out);
+			fb_uxb_bestmove_from_pv(x, out);
+		} else if ((x->state == FB_UXB_THINKING ||
+			    x->state == FB_UXB_TIMED) &&
+			   x->no_sd && x->depth_goal > 0 &&
+			   arg >= x->depth_goal) {
+			/* The depth an engine without sd was asked for. */
+			fb_proto_engine(out, "?");
+			if (x->state == FB_UXB_TIMED)
+				fb_uxb_timer(out, 0);
+			x->state = FB_UXB_MOVENOW;
+		}
+		return;
+	case FB_UXB_EV_MOVED:
+		if (!fb_uxb_thinking(x))
+			return;
+		if (x->state == FB_UXB_TIMED)
+			fb_uxb_timer(out, 0);
+		x->state = FB_UXB_IDLE;
+		fb_proto_engine(out, "force"); /* it must not move again */
+		return;
+	}
+}
+
+static void
+uxb_timeout(void *state, const struct fb_sink *out)
+{
+	fb_uxb_lifecycle(state, FB_UXB_EV_TIMER, 0, out);
+}
+
+static void
+uxb_gui_line(void *state, const char *text, size_t len, size_t term,
+	     const struct fb_sink *out)
+{
+	struct uxb *x = state;
+	size_t start;
+
+	(void)term;
+	switch (fb_uci_gui_kind(text, len, &start)) {
+	case FB_UCI_G_UCI:
+		fb_uxb_lifecycle(x, FB_UXB_EV_UCI, 0, out);
+		return;
+	case FB_UCI_G_ISREADY:
+		if (!fb_uxb_ready(x))
+			x->pending_ready++;
+		else if (x->f.ping && x->state == FB_UXB_IDLE)
+			fb_proto_engine(out, "ping %u", ++x->ping_sent);
+		else
+			fb_proto_gui(out, "readyok");
+		return;
+	case FB_UCI_G_SETOPTION:
+		fb_uxb_setoption(x, text, len, out);
+		return;
+	case FB_UCI_G_UCINEWGAME:
+		x->have_valid = false;
+		fb_uxb_new_game(x);
+		return;
+	case FB_UCI_G_POSITION:
+		if (fb_uxb_searching(x))
+			fb_uxb_lifecycle(x, FB_UXB_EV_STOP, 0, out);
+		fb_uxb_position(x, text, len, out);
+		return;
+	case FB_UCI_G_GO:
+		fb_uci_parse_go(text, len, &x->go);
+		fb_uxb_lifecycle(x, FB_UXB_EV_GO, 0, out);
+		return;
+	case FB_UCI_G_STOP:
+		fb_uxb_lifecycle(x, FB_UXB_EV_STOP, 0, out);
+		return;
+	case FB_UCI_G_PONDERHIT:
+		fb_uxb_lifecycle(x, FB_UXB_EV_PONDERHIT, 0, out);
+		return;
+	case FB_UCI_G_QUIT:
+		fb_proto_engine(out, "quit");
+		return;
+	case FB_UCI_G_DEBUG:
+	case FB_UCI_G_REGISTER:
+		fb_proto_report(out, FB_LOG_DEBUG,
+				"'%.*s': nothing to do for an XBoard engine",
+				(int)len, text);
+		return;
+	case FB_UCI_G_OTHER:
+		if (start < len)
+			fb_proto_report(out, FB_LOG_WARN,
+					"'%.*s' is no UCI command fenbridge "
+					"knows: not passed to the XBoard "
+					"engine",
+					(int)len, text);
+		return;
+	}
+}
+
+/*
+ * GNU Chess 6.2.7 leaves xboard mode (and post, and starts to ponder) on
+ * exit from analyze: it sets its flags to a copy it never made. The prompt
+ * it then writes before its lines shows it.
+ */
+static void
+prompt(struct uxb *x, const char *text, const struct fb_cecp_line *l,
+       const struct fb_sink *out)
+{
+	struct fb_span p = fb_span_rest(text, l->start, 0);
+
+	fb_proto_report(out, FB_LOG_DEBUG,
+			"engine prompt '%.*s' taken off its line", (int)p.len,
+			text + p.off);
+	if (fb_uxb_ready(x) && !x->restored) {
+		fb_proto_report(out, FB_LOG_INFO,
+				"the engine left xboard mode (GNU Chess does "
+				"after analyze): xboard, post and easy again");
+		fb_proto_engine(out, "xboard");
+		fb_proto_engine(out, "post");
+		fb_proto_engine(out, "easy");
+		x->restored = true;
+	}
+}
+
+static void
+uxb_engine_line(void *state, const char *text, size_t len, size_t term,
+		const struct fb_sink *out)
+{
+	struct uxb *x = state;
+	struct fb_cecp_line l;
+	long long num;
+
+	(void)term;
+	fb_uxb_lifecycle(x, FB_UXB_EV_HEARD, 0, out);
+	fb_cecp_parse_engine(text, len, &l);
+	if (l.prompt)
+		prompt(x, text, &l, out);
+	switch (l.kind) {
+	case FB_CECP_E_FEATURE:
+		fb_uxb_features(x, text + l.start, len - l.start, out);
+		return;
+	case FB_CECP_E_PONG:
+		if (fb_cecp_parse_number(text, l.arg, &num) && num > 0 &&
+		    num <= (long long)x->ping_sent &&
+		    num > (long long)x->pong_seen) {
+			x->pong_seen = (unsigned)num;
+			fb_proto_gui(out, "readyok");
+		}
+		return;
+	case FB_CECP_E_MOVE:
+		fb_uxb_engine_move(x, text, len, &l, out);
+		return;
+	case FB_CECP_E_THINKING:
+		fb_uxb_engine_thinking(x, text, &l, out);
+		return;
+	case FB_CECP_E_RESULT:
+	case FB_CECP_E_RESIGN:
+		fb_uxb_engine_result(x, text + l.word.off, len - l.word.off,
+				     out);
+		return;
+	case FB_CECP_E_DRAW:
+		fb_proto_gui(out, "info string fenbridge: the engine offers a "
+				  "draw");
+		return;
+	case FB_CECP_E_TELL:
+		fb_proto_gui(out, "info string %.*s", (int)(len - l.arg.off),
+			     text + l.arg.off);
+		return;
+	case FB_CECP_E_ERROR:
+	case FB_CECP_E_ILLEGAL:
+	case FB_CECP_E_INVALID:
+		fb_uxb_engine_error(x, text, len, &l, out);
+		return;
+	case FB_CECP_E_SETUP:
+	case FB_CECP_E_OTHER:
+		if (l.word.len > 0)
+			fb_proto_report(out, FB_LOG_DEBUG,
+					"engine line not passed to the GUI: "
+					"%.*s",
+					(int)(len - fb_uxb_shown(&l)),
+					text + fb_uxb_shown(&l));
+		return;
+	}
+}
+
+const struct fb_pair fb_pair_uci_xboard = {
+	.gui = &fb_protocol_uci,
+	.engine = &fb_protocol_xboard,
+	.state_new = uxb_new,
+	.state_free = uxb_free,
+	.gui_line = uxb_gui_line,
+	.engine_line = uxb_engine_line,
+	.game = uxb_game,
+	.variant = uxb_variant,
+	.timeout = uxb_timeout,
+};
