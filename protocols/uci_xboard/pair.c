@@ -411,8 +411,12 @@ uxb_engine_line(void *state, const char *text, size_t len, size_t term,
 	long long num;
 
 	(void)term;
-	fb_uxb_lifecycle(x, FB_UXB_EV_HEARD, 0, out);
 	fb_cecp_parse_engine(text, len, &l);
+	/* Only a feature line ends the nudging: GNU Chess may print its
+	 * banner and refuse the probe's `uci`, then hang again before its
+	 * features (CI: twice). */
+	if (l.kind == FB_CECP_E_FEATURE)
+		fb_uxb_lifecycle(x, FB_UXB_EV_HEARD, 0, out);
 	if (l.prompt)
 		prompt(x, text, &l, out);
 	switch (l.kind) {
