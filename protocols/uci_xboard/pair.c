@@ -163,7 +163,8 @@ fb_uxb_lifecycle(struct uxb *x, enum fb_uxb_event ev, long long arg,
 			return;
 		}
 		x->state = FB_UXB_HELLO;
-		x->nudges = 0;
+		x->nudges = x->reasks = 0;
+		x->spoke = false;
 		fb_proto_engine(out, "xboard");
 		fb_proto_engine(out, "protover 2");
 		fb_uxb_timer(out, FB_UXB_NUDGE_MS);
@@ -186,6 +187,18 @@ fb_uxb_lifecycle(struct uxb *x, enum fb_uxb_event ev, long long arg,
 	case FB_UXB_EV_TIMER:
 		switch (x->state) {
 		case FB_UXB_HELLO:
+			if (x->spoke && x->reasks < 3) {
+				/* awake, yet no features: ask again */
+				x->spoke = false;
+				x->reasks++;
+				x->nudges++;
+				fb_proto_report(out, FB_LOG_INFO,
+						"the engine answers but sent "
+						"no features: protover 2 again");
+				fb_proto_engine(out, "protover 2");
+				fb_uxb_timer(out, FB_UXB_NUDGE_MS);
+				return;
+			}
 			if ((x->nudges + 1) * FB_UXB_NUDGE_MS <
 			    FB_UXB_SILENT_MS) {
 				fb_uxb_nudge(x, out);
@@ -417,6 +430,8 @@ uxb_engine_line(void *state, const char *text, size_t len, size_t term,
 	 * features (CI: twice). */
 	if (l.kind == FB_CECP_E_FEATURE)
 		fb_uxb_lifecycle(x, FB_UXB_EV_HEARD, 0, out);
+	else if (x->state == FB_UXB_HELLO && x->nudges > 0)
+		x->spoke = true; /* an answer to a nudge: awake */
 	if (l.prompt)
 		prompt(x, text, &l, out);
 	switch (l.kind) {

@@ -114,6 +114,11 @@ struct uxb {
 	unsigned pending_ready;    /* isready before uciok */
 	unsigned ping_sent, pong_seen;
 	unsigned nudges;           /* empty lines sent to a silent engine */
+	/* The engine spoke since the last nudge, but sent no feature: GNU
+	 * Chess, awake after a hang, has lost the `protover 2` it read
+	 * meanwhile; it is asked again (reasks times so far). */
+	bool spoke;
+	unsigned reasks;
 	/* UCI_Chess960 as the GUI set it: it makes normal chess Chess960
 	 * (pol.gui_960), and no other variant. */
 	bool uci_960;
