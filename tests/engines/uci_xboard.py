@@ -44,6 +44,7 @@ About 60-90 s on 2 cores.
 
 import os
 import random
+import re
 import sys
 import tempfile
 import time
@@ -138,6 +139,13 @@ class Client:
                 if first not in legal:
                     raise Failure("pv move %s not legal (%s)" % (first, l))
         t = lines[-1].split()
+        if len(t) >= 2 and t[1] == "0000" and self.notes and re.search(
+                r"the engine says '(1-0|0-1|1/2-1/2)( \{|')|"
+                r"the engine says 'resign'", self.notes[-1]):
+            # The engine ended the game (GNU Chess claims a draw by
+            # repetition): UCI has no word for it, fenbridge says so and
+            # gives bestmove 0000 (README).
+            return None, pvs
         if len(t) < 2 or t[1] not in legal:
             raise Failure("bestmove not legal: %s; legal %s; notes %s" % (
                 lines[-1], " ".join(legal), self.notes[-3:]))
@@ -189,6 +197,9 @@ def play_game(client, ref, start, engine_white, rng, stats, castle_first):
         if white == engine_white:
             go = GOS[(ply // 2) % len(GOS)]
             move, pvs = client.search(start, moves, go, legal, ref)
+            if move is None:
+                stats["games the engine ended with a claim"] += 1
+                break
             stats["engine moves"] += 1
             stats["pv lines"] += pvs
             stats[KIND[go]] += 1
