@@ -3,7 +3,8 @@
  * Unit tests of the XBoard pair (protocols/xboard.c: an XBoard GUI with an
  * XBoard engine) through a capturing sink (capture.h): `setboard` in every
  * known variant, Janus' X-FEN prefix, spacing and terminators, unknown
- * variants until `new`, and the engine's `setup` toward the GUI's FEN.
+ * variants until `new`, the engine's `setup` toward the GUI's FEN, a
+ * feature line behind GNU Chess's prompt and a forced option's name.
  *
  * Each line must come out exactly once, compared whole with what is
  * expected; only the castling field may differ from the input.
