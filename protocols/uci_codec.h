@@ -51,12 +51,12 @@ fb_uci_engine_kind(const char *text, size_t len, size_t *start)
 	while (i < len && fb_token_blank(text[i]))
 		i++;
 	*start = i;
+	if (fb_uci_first_is(text, len, i, "info"))
+		return FB_UCI_E_INFO; /* the most of any engine's lines */
 	if (i == len)
 		return FB_UCI_E_OTHER;
 	switch (text[i]) {
 	case 'i':
-		if (fb_uci_first_is(text, len, i, "info"))
-			return FB_UCI_E_INFO;
 		if (fb_uci_first_is(text, len, i, "id"))
 			return FB_UCI_E_ID;
 		break;

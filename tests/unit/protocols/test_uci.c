@@ -3,8 +3,8 @@
  * Unit tests of the UCI pair (protocols/uci.c: a UCI GUI with a UCI engine)
  * through a capturing sink (capture.h): `position fen` toward X-FEN and
  * Shredder-FEN engines, line after line in one session, an overlong FEN,
- * the engine's lines, Embassy, the position cache, and UCI_Chess960 set by
- * the config.
+ * the engine's lines, Embassy, the position cache, UCI_Chess960 set by
+ * the config, and a re-anchored line's leading blanks.
  *
  * Each line must come out exactly once: the captured bytes of one line are
  * compared whole with what is expected, so a dropped or doubled piece fails.

@@ -3,7 +3,8 @@
  * Unit tests of the XBoard pair (protocols/xboard.c: an XBoard GUI with an
  * XBoard engine) through a capturing sink (capture.h): `setboard` in every
  * known variant, Janus' X-FEN prefix, spacing and terminators, unknown
- * variants until `new`, and the engine's `setup` toward the GUI's FEN.
+ * variants until `new`, the engine's `setup` toward the GUI's FEN, a
+ * feature line behind GNU Chess's prompt and a forced option's name.
  *
  * Each line must come out exactly once, compared whole with what is
  * expected; only the castling field may differ from the input.
@@ -203,6 +204,54 @@ test_filter_xboard_engine_setup_to_gui_fen(void **state)
 	fb_filter_free(&f);
 }
 
+/*
+ * GNU Chess writes its prompt before a line (`White (1) : feature ...`,
+ * docs/protocols.md): the feature line behind it is read all the same, so
+ * an unquoted myname is quoted and the variants list extended.
+ */
+static void
+test_filter_xboard_feature_behind_a_prompt(void **state)
+{
+	struct fb_filter f;
+
+	(void)state;
+	xboard_filter(&f, FB_XFEN, FB_SHREDDER);
+	expect_line(&f, false,
+		    "White (1) : feature myname=GNU variants=\"normal\" "
+		    "done=1\n",
+		    "White (1) : feature myname=\"GNU\" "
+		    "variants=\"normal,fischerandom\" done=1\n",
+		    0);
+	fb_filter_free(&f);
+}
+
+/* `option NAME=VALUE` with a blank in NAME (an XBoard spin from a UCI
+ * engine's `Skill Level`): the config's forced option is found whole. */
+static void
+test_filter_xboard_forced_option_with_a_blank(void **state)
+{
+	static const struct fb_engine_option forced[] = {
+		{"Skill Level", "20", FB_OPT_SET | FB_OPT_FORCED}};
+	struct fb_filter_options opt = {
+		.proto = &fb_protocol_xboard,
+		.engine_fen = FB_XFEN,
+		.gui_fen = FB_SHREDDER,
+		.options = forced,
+		.noptions = 1,
+	};
+	struct fb_filter f;
+	struct capture c;
+
+	(void)state;
+	fb_filter_init(&f, &opt);
+	expect_same(&f, true, "xboard\n");
+	expect_same(&f, true, "protover 2\n");
+	feed(&f, true, "option Skill Level=5\n", &c);
+	assert_int_equal(c.nout, 0);
+	expect_same(&f, true, "option Threads=2\n");
+	fb_filter_free(&f);
+}
+
 int
 main(void)
 {
@@ -212,6 +261,8 @@ main(void)
 		cmocka_unit_test(test_filter_xboard_setboard_spacing_and_terminators),
 		cmocka_unit_test(test_filter_xboard_unknown_variant_until_new),
 		cmocka_unit_test(test_filter_xboard_engine_setup_to_gui_fen),
+		cmocka_unit_test(test_filter_xboard_feature_behind_a_prompt),
+		cmocka_unit_test(test_filter_xboard_forced_option_with_a_blank),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
