@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Benchmark of the bridge (src/daemon/bridge.c, the line framer, the filters, the
- * protocol pairs) against minimal relays, all measured in one run so that
- * the ratios come from the same machine and the same moment.
+ * Benchmark of the bridge (src/daemon/bridge*.c, the line framer, the
+ * filters, the protocol pairs) against minimal relays, all measured in one
+ * run so that the ratios come from the same machine and the same moment.
  *
  * Usage: bench_bridge [--quick] [--reps=N] [--only=LIST] [--count=N]
  *                     [--wrap=PROG] [--games=FILE] FENBRIDGE

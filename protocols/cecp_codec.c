@@ -160,8 +160,10 @@ static const char *const tells[] = {
 	"tellics", "tellicsnoalias", "askuser",
 };
 
-void
-fb_cecp_parse_engine(const char *text, size_t len, struct fb_cecp_line *l)
+/* fb_cecp_parse_engine; without thinking, thinking output is not read. */
+static void
+parse_engine(const char *text, size_t len, struct fb_cecp_line *l,
+	     bool thinking)
 {
 	size_t pos, start, n, p2, s2;
 	long long num;
@@ -181,6 +183,11 @@ fb_cecp_parse_engine(const char *text, size_t len, struct fb_cecp_line *l)
 	l->word = (struct fb_span){start, n};
 	if (n == 0)
 		return;
+	/* Results, `N. ... M` and thinking output start with a digit or a
+	 * sign, no word below does: they skip the words (thinking output
+	 * comes by the thousand). */
+	if (is_digit(text[start]) || text[start] == '-' || text[start] == '+')
+		goto number;
 	if (fb_proto_is(text, start, n, "feature")) {
 		l->kind = FB_CECP_E_FEATURE;
 		l->arg = fb_span_rest(text, len, pos);
@@ -207,13 +214,6 @@ fb_cecp_parse_engine(const char *text, size_t len, struct fb_cecp_line *l)
 		n = fb_proto_token(text, len, &pos, &start);
 		l->kind = FB_CECP_E_PONG;
 		l->arg = (struct fb_span){start, n};
-		return;
-	}
-	if (fb_proto_is(text, start, n, "1-0") ||
-	    fb_proto_is(text, start, n, "0-1") ||
-	    fb_proto_is(text, start, n, "1/2-1/2")) {
-		l->kind = FB_CECP_E_RESULT;
-		l->arg = fb_span_rest(text, len, start);
 		return;
 	}
 	if (fb_proto_is(text, start, n, "resign")) {
@@ -255,12 +255,20 @@ fb_cecp_parse_engine(const char *text, size_t len, struct fb_cecp_line *l)
 		l->rejected = after_colon(text, len, start);
 		return;
 	}
+number:
+	if (fb_proto_is(text, start, n, "1-0") ||
+	    fb_proto_is(text, start, n, "0-1") ||
+	    fb_proto_is(text, start, n, "1/2-1/2")) {
+		l->kind = FB_CECP_E_RESULT;
+		l->arg = fb_span_rest(text, len, start);
+		return;
+	}
 	/* "N. ... M" (also "N ... M"), before thinking: its second token is
 	 * no number. */
 	p2 = pos;
-	if (read_number(text, start, n, &num) &&
-	    fb_proto_token(text, len, &p2, &s2) == 3 &&
-	    memcmp(text + s2, "...", 3) == 0) {
+	if (fb_proto_token(text, len, &p2, &s2) == 3 &&
+	    memcmp(text + s2, "...", 3) == 0 &&
+	    read_number(text, start, n, &num)) {
 		n = fb_proto_token(text, len, &p2, &start);
 		if (n > 0) {
 			l->kind = FB_CECP_E_MOVE;
@@ -269,8 +277,21 @@ fb_cecp_parse_engine(const char *text, size_t len, struct fb_cecp_line *l)
 			return;
 		}
 	}
-	if (thinking_at(text, len, l->start, &l->think) == 0)
+	if (thinking && thinking_at(text, len, l->start, &l->think) == 0)
 		l->kind = FB_CECP_E_THINKING;
+}
+
+void
+fb_cecp_parse_engine(const char *text, size_t len, struct fb_cecp_line *l)
+{
+	parse_engine(text, len, l, true);
+}
+
+void
+fb_cecp_parse_engine_command(const char *text, size_t len,
+			     struct fb_cecp_line *l)
+{
+	parse_engine(text, len, l, false);
 }
 
 bool
@@ -330,49 +351,165 @@ fb_cecp_feature_flag(const char *text, const struct fb_cecp_feature *f,
 	return one;
 }
 
-static const struct {
-	const char *word;
-	enum fb_cecp_gui kind;
-} gui_words[] = {
-	{"xboard", FB_CECP_G_XBOARD},	  {"protover", FB_CECP_G_PROTOVER},
-	{"accepted", FB_CECP_G_ACCEPTED}, {"rejected", FB_CECP_G_REJECTED},
-	{"new", FB_CECP_G_NEW},		  {"variant", FB_CECP_G_VARIANT},
-	{"quit", FB_CECP_G_QUIT},	  {"random", FB_CECP_G_RANDOM},
-	{"force", FB_CECP_G_FORCE},	  {"go", FB_CECP_G_GO},
-	{"playother", FB_CECP_G_PLAYOTHER}, {"white", FB_CECP_G_WHITE},
-	{"black", FB_CECP_G_BLACK},	  {"level", FB_CECP_G_LEVEL},
-	{"st", FB_CECP_G_ST},		  {"sd", FB_CECP_G_SD},
-	{"nps", FB_CECP_G_NPS},		  {"time", FB_CECP_G_TIME},
-	{"otim", FB_CECP_G_OTIM},	  {"usermove", FB_CECP_G_USERMOVE},
-	{"?", FB_CECP_G_MOVENOW},	  {"ping", FB_CECP_G_PING},
-	{"draw", FB_CECP_G_DRAW},	  {"result", FB_CECP_G_RESULT},
-	{"setboard", FB_CECP_G_SETBOARD}, {"edit", FB_CECP_G_EDIT},
-	{"hint", FB_CECP_G_HINT},	  {"bk", FB_CECP_G_BK},
-	{"undo", FB_CECP_G_UNDO},	  {"remove", FB_CECP_G_REMOVE},
-	{"hard", FB_CECP_G_HARD},	  {"easy", FB_CECP_G_EASY},
-	{"post", FB_CECP_G_POST},	  {"nopost", FB_CECP_G_NOPOST},
-	{"analyze", FB_CECP_G_ANALYZE},	  {"exit", FB_CECP_G_EXIT},
-	{"name", FB_CECP_G_NAME},	  {"rating", FB_CECP_G_RATING},
-	{"ics", FB_CECP_G_ICS},		  {"computer", FB_CECP_G_COMPUTER},
-	{"pause", FB_CECP_G_PAUSE},	  {"resume", FB_CECP_G_RESUME},
-	{"memory", FB_CECP_G_MEMORY},	  {"cores", FB_CECP_G_CORES},
-	{"egtpath", FB_CECP_G_EGTPATH},	  {"option", FB_CECP_G_OPTION},
-	{".", FB_CECP_G_DOT},
-};
+/* The command a GUI line's first token w[0..n) names. */
+static enum fb_cecp_gui
+gui_word(const char *w, size_t n)
+{
+#define IS(word) fb_proto_is(w, 0, n, word)
+	switch (w[0]) {
+	case 'a':
+		if (IS("accepted"))
+			return FB_CECP_G_ACCEPTED;
+		if (IS("analyze"))
+			return FB_CECP_G_ANALYZE;
+		break;
+	case 'b':
+		if (IS("black"))
+			return FB_CECP_G_BLACK;
+		if (IS("bk"))
+			return FB_CECP_G_BK;
+		break;
+	case 'c':
+		if (IS("computer"))
+			return FB_CECP_G_COMPUTER;
+		if (IS("cores"))
+			return FB_CECP_G_CORES;
+		break;
+	case 'd':
+		if (IS("draw"))
+			return FB_CECP_G_DRAW;
+		break;
+	case 'e':
+		if (IS("edit"))
+			return FB_CECP_G_EDIT;
+		if (IS("easy"))
+			return FB_CECP_G_EASY;
+		if (IS("exit"))
+			return FB_CECP_G_EXIT;
+		if (IS("egtpath"))
+			return FB_CECP_G_EGTPATH;
+		break;
+	case 'f':
+		if (IS("force"))
+			return FB_CECP_G_FORCE;
+		break;
+	case 'g':
+		if (IS("go"))
+			return FB_CECP_G_GO;
+		break;
+	case 'h':
+		if (IS("hint"))
+			return FB_CECP_G_HINT;
+		if (IS("hard"))
+			return FB_CECP_G_HARD;
+		break;
+	case 'i':
+		if (IS("ics"))
+			return FB_CECP_G_ICS;
+		break;
+	case 'l':
+		if (IS("level"))
+			return FB_CECP_G_LEVEL;
+		break;
+	case 'm':
+		if (IS("memory"))
+			return FB_CECP_G_MEMORY;
+		break;
+	case 'n':
+		if (IS("new"))
+			return FB_CECP_G_NEW;
+		if (IS("nps"))
+			return FB_CECP_G_NPS;
+		if (IS("nopost"))
+			return FB_CECP_G_NOPOST;
+		if (IS("name"))
+			return FB_CECP_G_NAME;
+		break;
+	case 'o':
+		if (IS("otim"))
+			return FB_CECP_G_OTIM;
+		if (IS("option"))
+			return FB_CECP_G_OPTION;
+		break;
+	case 'p':
+		if (IS("protover"))
+			return FB_CECP_G_PROTOVER;
+		if (IS("playother"))
+			return FB_CECP_G_PLAYOTHER;
+		if (IS("ping"))
+			return FB_CECP_G_PING;
+		if (IS("post"))
+			return FB_CECP_G_POST;
+		if (IS("pause"))
+			return FB_CECP_G_PAUSE;
+		break;
+	case 'q':
+		if (IS("quit"))
+			return FB_CECP_G_QUIT;
+		break;
+	case 'r':
+		if (IS("rejected"))
+			return FB_CECP_G_REJECTED;
+		if (IS("random"))
+			return FB_CECP_G_RANDOM;
+		if (IS("result"))
+			return FB_CECP_G_RESULT;
+		if (IS("remove"))
+			return FB_CECP_G_REMOVE;
+		if (IS("rating"))
+			return FB_CECP_G_RATING;
+		if (IS("resume"))
+			return FB_CECP_G_RESUME;
+		break;
+	case 's':
+		if (IS("st"))
+			return FB_CECP_G_ST;
+		if (IS("sd"))
+			return FB_CECP_G_SD;
+		if (IS("setboard"))
+			return FB_CECP_G_SETBOARD;
+		break;
+	case 't':
+		if (IS("time"))
+			return FB_CECP_G_TIME;
+		break;
+	case 'u':
+		if (IS("usermove"))
+			return FB_CECP_G_USERMOVE;
+		if (IS("undo"))
+			return FB_CECP_G_UNDO;
+		break;
+	case 'v':
+		if (IS("variant"))
+			return FB_CECP_G_VARIANT;
+		break;
+	case 'w':
+		if (IS("white"))
+			return FB_CECP_G_WHITE;
+		break;
+	case 'x':
+		if (IS("xboard"))
+			return FB_CECP_G_XBOARD;
+		break;
+	case '?':
+		if (IS("?"))
+			return FB_CECP_G_MOVENOW;
+		break;
+	case '.':
+		if (IS("."))
+			return FB_CECP_G_DOT;
+		break;
+	}
+#undef IS
+	return FB_CECP_G_OTHER;
+}
 
 void
 fb_cecp_parse_gui(const char *text, size_t len, struct fb_cecp_command *c)
 {
 	size_t pos = 0, start, n = fb_proto_token(text, len, &pos, &start);
 
-	c->kind = FB_CECP_G_OTHER;
 	c->word = (struct fb_span){start, n};
 	c->arg = fb_span_rest(text, len, pos);
-	for (size_t i = 0; n > 0 && i < sizeof gui_words / sizeof gui_words[0];
-	     i++)
-		if (text[start] == gui_words[i].word[0] &&
-		    fb_proto_is(text, start, n, gui_words[i].word)) {
-			c->kind = gui_words[i].kind;
-			return;
-		}
+	c->kind = n > 0 ? gui_word(text + start, n) : FB_CECP_G_OTHER;
 }

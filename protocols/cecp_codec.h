@@ -72,6 +72,13 @@ struct fb_cecp_line {
 void
 fb_cecp_parse_engine(const char *text, size_t len, struct fb_cecp_line *l);
 
+/* The same, but thinking output is not read (it is FB_CECP_E_OTHER): for
+ * a pair that passes it on as it is, since engines write it by the
+ * thousand. */
+void
+fb_cecp_parse_engine_command(const char *text, size_t len,
+			     struct fb_cecp_line *l);
+
 struct fb_cecp_feature {
 	struct fb_span key, value;
 	struct fb_span pair; /* key=value with its quotes */

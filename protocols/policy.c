@@ -208,6 +208,12 @@ fb_policy_read_variants_csv(struct fb_variant_list *l, const char *text,
 	}
 }
 
+void
+fb_policy_add_variant(struct fb_variant_list *l, const char *name, size_t n)
+{
+	list_add(l, name, n);
+}
+
 bool
 fb_policy_engine_lists(const struct fb_policy *p, const struct fb_variant *v)
 {

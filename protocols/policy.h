@@ -156,6 +156,10 @@ fb_policy_read_variants(struct fb_variant_list *l, const char *text,
 void
 fb_policy_read_variants_csv(struct fb_variant_list *l, const char *text,
 			    size_t len);
+/* Adds the entry name[0..n) to a list (read one at a time: a UCI_Variant
+ * with more vars than fit an array); ignored like the above. */
+void
+fb_policy_add_variant(struct fb_variant_list *l, const char *name, size_t n);
 
 /* True when the engine lists v. A CECP engine that gave no list plays
  * normal chess only (CECP's default). */

@@ -52,6 +52,63 @@ failure_xboard(char *out, size_t cap, const char *what, const char *msg)
 		    cap);
 }
 
+static bool
+is_word_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9') || c == '_';
+}
+
+/* True when text[0..len) holds word on its own (not inside another word:
+ * `'xboard'.` and `: uci` do, `ucinewgame` does not). */
+static bool
+mentions(const char *text, size_t len, const char *word)
+{
+	size_t n = strlen(word);
+
+	for (size_t i = 0; i + n <= len; i++)
+		if (memcmp(text + i, word, n) == 0 &&
+		    (i == 0 || !is_word_char(text[i - 1])) &&
+		    (i + n == len || !is_word_char(text[i + n])))
+			return true;
+	return false;
+}
+
+/* GNU Chess writes its prompt before its answers, with no newline: `White
+ * (1) : Invalid move: uci`, `White (1) : feature done=0`. Returns where
+ * the answer starts. */
+static size_t
+after_prompt(const char *text, size_t len)
+{
+	const char *p;
+
+	if (len < 8 || (memcmp(text, "White (", 7) != 0 &&
+			memcmp(text, "Black (", 7) != 0))
+		return 0;
+	p = memchr(text, ')', len);
+	if (p == NULL || (size_t)(text + len - p) < 4 ||
+	    memcmp(p, ") : ", 4) != 0)
+		return 0;
+	return (size_t)(p + 4 - text);
+}
+
+/* The first word says the engine did not take a command: XBoard engines
+ * write `Error (unknown command): X` (CECP), GNU Chess `Invalid move: X`,
+ * UCI engines `Unknown command: X` (Stockfish, Glaurung). */
+static bool
+is_refusal(const char *text, size_t len)
+{
+	size_t pos = after_prompt(text, len), start,
+	       n = fb_proto_token(text, len, &pos, &start);
+
+	return (n >= 5 && (memcmp(text + start, "Error", 5) == 0 ||
+			   memcmp(text + start, "error", 5) == 0)) ||
+	       (n >= 7 && (memcmp(text + start, "Unknown", 7) == 0 ||
+			   memcmp(text + start, "unknown", 7) == 0 ||
+			   memcmp(text + start, "Illegal", 7) == 0 ||
+			   memcmp(text + start, "Invalid", 7) == 0));
+}
+
 /* The probe's `uci`: id or uciok mean UCI; an XBoard engine's error or
  * feature line means another protocol. */
 static enum fb_probe_answer
@@ -64,6 +121,8 @@ answer_uci(const char *text, size_t len)
 	if (fb_proto_is(text, start, n, "id") ||
 	    fb_proto_is(text, start, n, "option"))
 		return FB_ANSWER_YES;
+	pos = after_prompt(text, len);
+	n = fb_proto_token(text, len, &pos, &start);
 	if ((n >= 5 && memcmp(text + start, "Error", 5) == 0) ||
 	    fb_proto_is(text, start, n, "Illegal") ||
 	    fb_proto_is(text, start, n, "Invalid") || /* GNU Chess */
@@ -73,17 +132,43 @@ answer_uci(const char *text, size_t len)
 	return FB_ANSWER_UNKNOWN;
 }
 
+static bool
+refused_uci(const char *text, size_t len)
+{
+	return is_refusal(text, len) && mentions(text, len, "uci");
+}
+
+/* xboard + protover 2: a CECP engine answers with its features (GNU Chess
+ * after its prompt: `White (1) : feature done=0`); a UCI engine may say it
+ * does not know them, or nothing. */
+static enum fb_probe_answer
+answer_xboard(const char *text, size_t len)
+{
+	size_t pos = after_prompt(text, len), start,
+	       n = fb_proto_token(text, len, &pos, &start);
+
+	if (fb_proto_is(text, start, n, "feature"))
+		return FB_ANSWER_YES;
+	if (is_refusal(text, len) && (mentions(text, len, "xboard") ||
+				      mentions(text, len, "protover")))
+		return FB_ANSWER_NO;
+	return FB_ANSWER_UNKNOWN;
+}
+
+static bool
+refused_xboard(const char *text, size_t len)
+{
+	return answer_xboard(text, len) == FB_ANSWER_NO;
+}
+
 /* An XBoard GUI waits 2 s for an engine's features after protover 2, and
  * as long as it takes after feature done=0. */
 static bool
-hold_xboard(const char *text, size_t len, const struct fb_sink *out)
+waits_xboard(const char *text, size_t len)
 {
 	size_t pos = 0, start, n = fb_proto_token(text, len, &pos, &start);
 
-	if (!fb_proto_is(text, start, n, "protover"))
-		return false;
-	fb_proto_gui(out, "feature done=0");
-	return true;
+	return fb_proto_is(text, start, n, "protover");
 }
 
 static bool
@@ -106,7 +191,9 @@ const struct fb_protocol fb_protocol_uci = {
 	.detect = detect_uci,
 	.failure = failure_uci,
 	.probe = "uci\n",
+	.opening = "uci\n",
 	.probe_answer = answer_uci,
+	.refused = refused_uci,
 };
 
 const struct fb_protocol fb_protocol_xboard = {
@@ -115,7 +202,11 @@ const struct fb_protocol fb_protocol_xboard = {
 	.user_message = "tellusererror ",
 	.detect = detect_xboard,
 	.failure = failure_xboard,
-	.hold = hold_xboard,
+	.opening = "xboard\n",
+	.probe_answer = answer_xboard,
+	.refused = refused_xboard,
+	.waits = waits_xboard,
+	.hold = "feature done=0\n",
 	.release = "feature done=1\n",
 	.released = released_xboard,
 };
@@ -145,6 +236,12 @@ fb_protocol_find(const char *name)
 				return protocols[i];
 	}
 	return NULL;
+}
+
+const struct fb_protocol *
+fb_protocol_other(const struct fb_protocol *p)
+{
+	return p == protocols[0] ? protocols[1] : protocols[0];
 }
 
 const struct fb_protocol *

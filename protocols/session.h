@@ -34,6 +34,9 @@ enum fb_level { FB_LOG_DEBUG, FB_LOG_INFO, FB_LOG_WARN, FB_LOG_ERROR };
 /* What a filter tells the bridge besides bytes and diagnostics. */
 enum fb_event {
 	FB_EVENT_GUI_QUIT, /* the GUI sent quit: no more commands follow */
+	/* The engine died before the session was decided (on the probe):
+	 * start it again, then call fb_filter_engine_started. */
+	FB_EVENT_RESTART,
 };
 
 /* The longest line a filter makes up itself (a reply, an injected line,
@@ -48,6 +51,11 @@ struct fb_sink {
 	 * whole, ended by "\n", in either direction. */
 	void (*to_gui)(void *ctx, const char *data, size_t len);
 	void (*to_engine)(void *ctx, const char *data, size_t len);
+	/* The engine's own bytes, held by the filter, toward the GUI while
+	 * another line is filtered (the engine's banner given to the GUI
+	 * from a GUI line or a timeout): in order, as they came, not lines
+	 * of fenbridge's own. May be NULL: to_gui then. */
+	void (*pass)(void *ctx, const char *data, size_t len);
 	/* A diagnostic about the line being filtered (NUL-terminated). */
 	void (*report)(void *ctx, enum fb_level level, const char *msg);
 	/* An event of the session (may be NULL). */
@@ -98,19 +106,32 @@ struct fb_protocol {
 	int (*failure)(char *out, size_t cap, const char *what,
 		       const char *msg);
 
-	/* Finding out an engine's protocol (--engine-protocol=auto). The
-	 * line that asks an engine whether it speaks this protocol (NULL:
-	 * none; this is the protocol of an engine that does not answer),
-	 * and what an engine's line says to it: */
+	/*
+	 * Finding out an engine's protocol (--engine-protocol=auto). The
+	 * GUI's own opening (its lines for which detect is true: `uci`;
+	 * `xboard`, `protover`) goes to the engine as the first question.
+	 * probe is the line that asks an engine for this protocol when the
+	 * GUI speaks the other one and the engine has not answered (NULL:
+	 * none; an engine silent to every question speaks this protocol).
+	 * probe_answer says what an engine's line tells of this protocol,
+	 * and refused whether it refuses one of its commands (`Error
+	 * (unknown command): uci`, `Unknown command: 'xboard'`): such lines
+	 * answer fenbridge's questions and are kept from the GUI.
+	 */
 	const char *probe;
+	/* The line that opens the protocol (`xboard`): sent again to an
+	 * engine of both protocols that the other's probe switched. */
+	const char *opening;
 	enum fb_probe_answer (*probe_answer)(const char *text, size_t len);
-	/* Meanwhile the GUI waits. hold replies to a GUI line what keeps
-	 * the GUI waiting, if it needs anything (XBoard: feature done=0 to
-	 * protover), and returns true when it did; release is the line
-	 * that ends the wait when the engine, speaking this protocol, does
-	 * not (feature done=1), and released tells an engine line that
-	 * ends it itself. NULL when the GUI needs nothing. */
-	bool (*hold)(const char *text, size_t len, const struct fb_sink *out);
+	bool (*refused)(const char *text, size_t len);
+	/* A GUI that waits a limited time for the engine's answer to one of
+	 * its lines (waits: XBoard's protover, 2 s for the features) is sent
+	 * hold when the answer is late (feature done=0), and release when
+	 * the engine, speaking this protocol, does not end that wait itself
+	 * (feature done=1); released tells an engine line that ends it.
+	 * NULL when the GUI needs nothing. */
+	bool (*waits)(const char *text, size_t len);
+	const char *hold;
 	const char *release;
 	bool (*released)(const char *text, size_t len);
 };
@@ -137,9 +158,14 @@ struct fb_pair {
 	const struct fb_game *(*game)(const void *state);
 	/* The variant in play ("normal", "fischerandom", ...). */
 	const char *(*variant)(const void *state);
-	/* The time asked for through the sink's timer ran out. May be NULL
-	 * for a pair that never asks. */
+	/* The time asked for through the sink's timer ran out; out is the
+	 * sink. May be NULL for a pair that never asks. */
 	void (*timeout)(void *state, const struct fb_sink *out);
+	/* True while the GUI's next lines must wait for the engine: its
+	 * answer to the handshake says what they mean (UCI: the options,
+	 * until uciok). The filter holds them meanwhile, FB_HOLD_MS at
+	 * most, and gives them to the pair in order. May be NULL. */
+	bool (*waiting)(const void *state);
 };
 
 struct fb_filter_options {
@@ -167,10 +193,22 @@ struct fb_filter_options {
 
 /* How far finding out the engine's protocol has got (engine_probe). */
 enum fb_probe {
-	FB_PROBE_OFF,     /* no probe: the pair is chosen at the start */
-	FB_PROBE_ASKING,  /* `uci` sent; the GUI's lines wait */
-	FB_PROBE_ANSWERING, /* the engine answers: waiting for the end */
-	FB_PROBE_DONE,    /* the pair is chosen */
+	FB_PROBE_OFF,       /* no probe: the pair is chosen at the start */
+	FB_PROBE_ASKING,    /* the GUI's opening went to the engine (and,
+			       late, the other protocol's probe) */
+	FB_PROBE_ANSWERING, /* the engine answers that second probe */
+	FB_PROBE_CHOSEN,    /* decided from an engine line: the GUI's held
+			       lines go on at the next timeout */
+	FB_PROBE_RESTART,   /* the engine died on the probe: it is started
+			       again to speak the chosen protocol */
+	FB_PROBE_DONE,      /* the pair is chosen */
+};
+
+/* GUI lines kept by the filter: a header (struct in filter.c), then the
+ * bytes, one after another. */
+struct fb_held {
+	char *p;
+	size_t len, cap;
 };
 
 struct fb_filter {
@@ -179,17 +217,40 @@ struct fb_filter {
 	const struct fb_pair *pair; /* NULL until the pair is chosen */
 	void *state;                /* the pair's, or NULL */
 	bool gui_quit;              /* the GUI sent quit */
-	/* While probing: the GUI's lines, replayed to the chosen pair. */
 	enum fb_probe probe;
+	/* The second probe went out (the other protocol's), and when. */
+	const struct fb_protocol *asked;
 	/* Chosen from the engine's answer; decided on the next timeout (the
 	 * held lines need the GUI-to-engine sink). */
 	const struct fb_protocol *chosen;
 	const char *why;
-	char *held;
-	size_t held_len, held_cap;
-	bool held_oom;
-	bool held_gui; /* the GUI was told to wait (fb_protocol.hold) */
-	bool timing;   /* the filter's own timer runs (not the pair's) */
+	/* The GUI's lines since its opening: held[0..done) went to the
+	 * pair; the rest wait (for the probe or for the pair). Kept whole
+	 * while the engine may still be started again (journal). */
+	struct fb_held held;
+	size_t done;
+	size_t opening_end; /* held[0..opening_end): the GUI's opening */
+	bool journal;
+	bool late_ok; /* chosen by silence: a late answer in kind undoes it */
+	/* The engine's lines before the probe is decided (a banner): the
+	 * GUI gets them if the engine speaks its protocol, or if it exits
+	 * before the GUI's first line (then early_pass: they pass). */
+	struct fb_held early;
+	bool early_pass;
+	/* Refusals of fenbridge's questions still to drop (refusing: of
+	 * its protocol), and how many more engine lines may carry one;
+	 * refusals_due: lines of the GUI's opening not refused yet. */
+	const struct fb_protocol *refusing;
+	unsigned refusals, refusal_lines, refusals_due;
+	bool confirmed; /* the engine has answered the chosen pair */
+	bool restarted; /* the engine was started again once */
+	bool replay;    /* held lines go on at the next timeout */
+	bool waited;    /* the pair's wait ran out: no more waiting */
+	bool held_gui;  /* the GUI was told to wait (fb_protocol.hold) */
+	bool gui_waits; /* the GUI sent a line it waits on (fb_protocol.waits) */
+	bool timing;    /* the filter's own timer runs (not the pair's) */
+	bool watch;     /* engine lines need more than the pair (any of the
+			   above): one test on the hot path */
 };
 
 /* The protocols fenbridge speaks. */
@@ -200,6 +261,10 @@ extern const struct fb_protocol fb_protocol_xboard;
  * NULL. */
 const struct fb_protocol *
 fb_protocol_find(const char *name);
+
+/* The protocol of the two that is not p. */
+const struct fb_protocol *
+fb_protocol_other(const struct fb_protocol *p);
 
 /* Returns the protocol whose GUI opens with this first command, or NULL. */
 const struct fb_protocol *
@@ -215,13 +280,22 @@ fb_pair_find(const struct fb_protocol *gui, const struct fb_protocol *engine);
  * decides (`uci` -> UCI; `xboard` or `protover` -> XBoard). opt is copied;
  * what it points to is borrowed for the filter's life.
  *
- * With opt->engine_probe the engine's protocol is found out once the GUI's
- * is known: the filter sends `uci`; an engine that answers `id` or `uciok`
- * speaks UCI (its answers are dropped and the session starts over with the
- * GUI's lines, which wait meanwhile); one that answers with an XBoard error
- * or nothing within FB_PROBE_MS speaks XBoard.
+ * With opt->engine_probe the engine's protocol is found out from its
+ * answer to the GUI's own opening, which goes to it unchanged: an answer
+ * in the GUI's protocol (`id`, `option`, `uciok`; `feature`) flows on to
+ * the GUI, and the session is the GUI's protocol on both sides. A refusal
+ * (`Error (unknown command): uci`, `Unknown command: 'xboard'`) chooses
+ * the other protocol. A UCI engine may ignore `xboard`: after
+ * FB_PROBE_OTHER_MS of silence it is asked `uci` (the XBoard GUI is told
+ * feature done=0, so it waits); an answer chooses UCI. An engine silent
+ * for FB_PROBE_MS in all speaks XBoard. Meanwhile the GUI's other lines
+ * are held; the chosen pair gets them in order, the opening too when it
+ * translates (answers to fenbridge's questions are then dropped).
  */
+#define FB_PROBE_OTHER_MS 1000
 #define FB_PROBE_MS 3000
+/* The longest wait of the GUI's lines for a pair (fb_pair.waiting). */
+#define FB_HOLD_MS 5000
 
 void
 fb_filter_init(struct fb_filter *f, const struct fb_filter_options *opt);
@@ -242,7 +316,8 @@ void
 fb_filter_engine_line(struct fb_filter *f, const char *text, size_t len,
 		      size_t term, unsigned flags, const struct fb_sink *out);
 
-/* The time asked for through the sink's timer ran out. */
+/* The time asked for through the sink's timer ran out: out is the
+ * sink (its directions are absolute). */
 void
 fb_filter_timeout(struct fb_filter *f, const struct fb_sink *out);
 
@@ -250,9 +325,34 @@ fb_filter_timeout(struct fb_filter *f, const struct fb_sink *out);
 const struct fb_protocol *
 fb_filter_protocol(const struct fb_filter *f);
 
-/* True while the engine is asked for its protocol (engine_probe). */
+/* The GUI's input ended (or its output broke): what the filter holds of
+ * its lines goes to the engine now, before the quit the bridge sends. */
+void
+fb_filter_gui_eof(struct fb_filter *f, const struct fb_sink *out);
+
+/*
+ * The engine exited or died while the session runs. When that was before
+ * the probe was decided (an engine that dies of a command it does not
+ * know), and for the first time, the filter emits FB_EVENT_RESTART and
+ * chooses the protocol the probe did not ask last; the bridge starts the
+ * engine again and calls fb_filter_engine_started with the GUI-to-engine
+ * sink, which gives the new engine the GUI's lines so far. Otherwise it
+ * does nothing.
+ */
+void
+fb_filter_engine_exit(struct fb_filter *f, const struct fb_sink *out);
+void
+fb_filter_engine_started(struct fb_filter *f, const struct fb_sink *out);
+
+/* True while the engine's protocol is not yet known for sure: asked, or
+ * chosen but not yet answered (engine_probe). */
 bool
 fb_filter_probing(const struct fb_filter *f);
+
+/* True while the GUI's lines are held (the probe, or a pair's wait): a
+ * line given now may come out later. */
+bool
+fb_filter_holding(const struct fb_filter *f);
 
 /* The engine's protocol, or NULL before it is known. */
 const struct fb_protocol *

@@ -12,6 +12,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* Bytes text[off..off+len) of the line an event was read from; len 0 when
  * the field is absent. */
@@ -43,6 +44,43 @@ fb_proto_token(const char *text, size_t len, size_t *pos, size_t *start)
 	return i - *start;
 }
 
+/*
+ * fb_proto_token for what is read by the thousand (an engine's info lines,
+ * a match runner's position lines and their moves): the token's end is
+ * looked for eight bytes at a time where the line has eight more (a blank
+ * is a zero byte of the word XOR "        " or "\t\t\t\t\t\t\t\t"; the
+ * lowest such byte is the first blank). Same contract.
+ */
+static inline size_t
+fb_token_next(const char *text, size_t len, size_t *pos, size_t *start)
+{
+	size_t i = *pos;
+
+	while (i < len && fb_token_blank(text[i]))
+		i++;
+	*start = i;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	while (len - i >= 8) {
+		const uint64_t ones = 0x0101010101010101u, high = ones * 0x80;
+		uint64_t w, sp, tab, hit;
+		__builtin_memcpy(&w, text + i, 8);
+		sp = w ^ (ones * ' ');
+		tab = w ^ (ones * '\t');
+		hit = ((sp - ones) & ~sp & high) | ((tab - ones) & ~tab & high);
+		if (hit != 0) {
+			i += (size_t)__builtin_ctzll(hit) >> 3;
+			*pos = i;
+			return i - *start;
+		}
+		i += 8;
+	}
+#endif
+	while (i < len && !fb_token_blank(text[i]))
+		i++;
+	*pos = i;
+	return i - *start;
+}
+
 /* True when the token text[start..start+n) equals word. Inline, so that
  * the length of a literal word is a constant. */
 static inline bool
@@ -68,6 +106,16 @@ fb_span_rest(const char *text, size_t len, size_t start)
 	while (len > start && fb_token_blank(text[len - 1]))
 		len--;
 	return (struct fb_span){start, len - start};
+}
+
+/* The first token of the span s of text (a command's argument). */
+static inline struct fb_span
+fb_span_first(const char *text, struct fb_span s)
+{
+	size_t pos = s.off, start;
+	size_t n = fb_proto_token(text, s.off + s.len, &pos, &start);
+
+	return (struct fb_span){start, n};
 }
 
 #endif

@@ -9,58 +9,11 @@
  */
 #include "uci_codec.h"
 
+#include <stdint.h>
 #include <string.h>
 
 #define INFO_MAX 1000000000000000LL
 #define GO_MAX 1000000000000LL
-
-/* The first token of a line is word: what fb_proto_token and fb_proto_is
- * would say, without splitting the line. */
-static bool
-first_is(const char *text, size_t len, size_t start, const char *word)
-{
-	size_t k = __builtin_strlen(word);
-
-	return len - start >= k && __builtin_memcmp(text + start, word, k) == 0 &&
-	       (len - start == k || fb_token_blank(text[start + k]));
-}
-
-enum fb_uci_engine
-fb_uci_engine_kind(const char *text, size_t len, size_t *start)
-{
-	size_t i = 0;
-
-	while (i < len && fb_token_blank(text[i]))
-		i++;
-	*start = i;
-	if (i == len)
-		return FB_UCI_E_OTHER;
-	switch (text[i]) {
-	case 'i':
-		if (first_is(text, len, i, "info"))
-			return FB_UCI_E_INFO;
-		if (first_is(text, len, i, "id"))
-			return FB_UCI_E_ID;
-		break;
-	case 'b':
-		if (first_is(text, len, i, "bestmove"))
-			return FB_UCI_E_BESTMOVE;
-		break;
-	case 'o':
-		if (first_is(text, len, i, "option"))
-			return FB_UCI_E_OPTION;
-		break;
-	case 'u':
-		if (first_is(text, len, i, "uciok"))
-			return FB_UCI_E_UCIOK;
-		break;
-	case 'r':
-		if (first_is(text, len, i, "readyok"))
-			return FB_UCI_E_READYOK;
-		break;
-	}
-	return FB_UCI_E_OTHER;
-}
 
 int
 fb_uci_parse_id(const char *text, size_t len, struct fb_uci_id *id)
@@ -168,6 +121,20 @@ fb_uci_parse_option(const char *text, size_t len, struct fb_uci_option *o)
 	return typed ? 0 : -1;
 }
 
+bool
+fb_uci_option_next_var(const char *text, size_t len, size_t *pos,
+		       struct fb_span *v)
+{
+	size_t start, n;
+
+	while ((n = fb_proto_token(text, len, pos, &start)) > 0)
+		if (fb_proto_is(text, start, n, "var")) {
+			*v = option_value(text, len, pos);
+			return true;
+		}
+	return false;
+}
+
 /* A decimal with an optional sign at text[start..start+n): digits up to the
  * first other byte; clamped. */
 static long long
@@ -190,6 +157,12 @@ number(const char *text, size_t start, size_t n, long long max)
 		v = max;
 	return neg ? -v : v;
 }
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define SWAR 1
+#define ONES 0x0101010101010101u
+#define HIGH (ONES * 0x80)
+#endif
 
 /* The keywords of UCI `info` (the spec's list, and wdl). */
 static bool
@@ -228,6 +201,72 @@ info_key(const char *text, size_t start, size_t n)
 	return false;
 }
 
+/* number() of the next token, read as it is scanned: a value after a
+ * keyword of info; *pos moves past the token. */
+static long long
+info_number(const char *text, size_t len, size_t *pos)
+{
+	size_t i = *pos;
+	long long v = 0;
+	bool neg;
+
+	while (i < len && fb_token_blank(text[i]))
+		i++;
+	neg = i < len && text[i] == '-';
+	if (i < len && (text[i] == '-' || text[i] == '+'))
+		i++;
+	for (; i < len; i++) {
+		unsigned d = (unsigned)(unsigned char)text[i] - '0';
+		if (d > 9)
+			break;
+		if (v > INFO_MAX / 10) {
+			v = INFO_MAX;
+			break;
+		}
+		v = v * 10 + (long long)d;
+	}
+	if (v > INFO_MAX)
+		v = INFO_MAX;
+	while (i < len && !fb_token_blank(text[i]))
+		i++; /* the rest of the token */
+	*pos = i;
+	return neg ? -v : v;
+}
+
+static bool
+is_lower(char c)
+{
+	return c >= 'a' && c <= 'z';
+}
+
+/*
+ * True when two lowercase letters follow each other in text[i..e): every
+ * keyword of info starts so, no move does (e2e4, e7e8q, 0000, (none)), so
+ * without such a pair the moves run to the end of the line. Eight bytes
+ * at a time where the line has them (a byte between 'a' - 1 and 'z' + 1
+ * exclusive, exactly: the low seven bits are added without carries).
+ */
+static bool
+lower_pair(const char *text, size_t i, size_t e)
+{
+#ifdef SWAR
+	while (e - i >= 8) {
+		uint64_t w, x, lower;
+		memcpy(&w, text + i, 8);
+		x = w & (ONES * 0x7f);
+		lower = (ONES * (127 + 'z' + 1) - x) & ~w &
+			(x + ONES * (127 - ('a' - 1))) & HIGH;
+		if (lower & (lower >> 8))
+			return true;
+		i += 7; /* the last byte pairs with the next word's first */
+	}
+#endif
+	for (; e - i >= 2; i++)
+		if (is_lower(text[i]) && is_lower(text[i + 1]))
+			return true;
+	return false;
+}
+
 /* The tokens from *pos up to the next keyword; *pos moves to that
  * keyword. */
 static struct fb_span
@@ -237,7 +276,16 @@ info_moves(const char *text, size_t len, size_t *pos)
 	struct fb_span s = {*pos, 0};
 	bool any = false;
 
-	while ((n = fb_proto_token(text, len, &p, &start)) > 0 &&
+	if (!lower_pair(text, *pos, len)) {
+		/* no keyword follows: the rest of the line (the pv is
+		 * usually last, and long) */
+		struct fb_span r = fb_span_rest(text, len, *pos);
+		if (r.len == 0)
+			return s;
+		*pos = r.off + r.len;
+		return r;
+	}
+	while ((n = fb_token_next(text, len, &p, &start)) > 0 &&
 	       !info_key(text, start, n)) {
 		if (!any)
 			s.off = start;
@@ -254,23 +302,21 @@ fb_uci_parse_info(const char *text, size_t len, struct fb_uci_info *in)
 	size_t pos = 0, start, n, s2, k;
 
 	memset(in, 0, sizeof *in);
-	fb_proto_token(text, len, &pos, &start); /* info */
-	while ((n = fb_proto_token(text, len, &pos, &start)) > 0) {
+	fb_token_next(text, len, &pos, &start); /* info */
+	while ((n = fb_token_next(text, len, &pos, &start)) > 0) {
 		int which = -1;
 		switch (text[start]) {
 		case 'd':
 			if (fb_proto_is(text, start, n, "depth")) {
-				k = fb_proto_token(text, len, &pos, &s2);
-				in->depth = number(text, s2, k, INFO_MAX);
+				in->depth = info_number(text, len, &pos);
 				in->have |= FB_INFO_DEPTH;
 			}
 			continue;
 		case 's':
 			if (fb_proto_is(text, start, n, "score")) {
-				k = fb_proto_token(text, len, &pos, &s2);
+				k = fb_token_next(text, len, &pos, &s2);
 				in->mate = fb_proto_is(text, s2, k, "mate");
-				k = fb_proto_token(text, len, &pos, &s2);
-				in->score = number(text, s2, k, INFO_MAX);
+				in->score = info_number(text, len, &pos);
 				in->have |= FB_INFO_SCORE;
 			} else if (fb_proto_is(text, start, n, "string")) {
 				in->string = fb_span_rest(text, len, pos);
@@ -280,21 +326,21 @@ fb_uci_parse_info(const char *text, size_t len, struct fb_uci_info *in)
 			continue;
 		case 't':
 			if (fb_proto_is(text, start, n, "time")) {
-				k = fb_proto_token(text, len, &pos, &s2);
-				in->time = number(text, s2, k, INFO_MAX);
+				in->time = info_number(text, len, &pos);
 				in->have |= FB_INFO_TIME;
 			}
 			continue;
 		case 'n':
 			if (fb_proto_is(text, start, n, "nodes")) {
-				k = fb_proto_token(text, len, &pos, &s2);
-				in->nodes = number(text, s2, k, INFO_MAX);
+				in->nodes = info_number(text, len, &pos);
 				in->have |= FB_INFO_NODES;
 			}
 			continue;
 		case 'p':
-			if (fb_proto_is(text, start, n, "pv"))
+			if (fb_proto_is(text, start, n, "pv")) {
 				which = FB_UCI_PV;
+				in->have |= FB_INFO_PV;
+			}
 			break;
 		case 'r':
 			if (fb_proto_is(text, start, n, "refutation"))
@@ -305,7 +351,7 @@ fb_uci_parse_info(const char *text, size_t len, struct fb_uci_info *in)
 				which = FB_UCI_CURRMOVE;
 			} else if (fb_proto_is(text, start, n, "currline")) {
 				size_t p2 = pos;
-				k = fb_proto_token(text, len, &p2, &s2);
+				k = fb_token_next(text, len, &p2, &s2);
 				if (k > 0 && text[s2] >= '0' && text[s2] <= '9')
 					pos = p2; /* the optional cpunr */
 				which = FB_UCI_CURRLINE;
@@ -336,33 +382,56 @@ fb_uci_parse_bestmove(const char *text, size_t len, struct fb_uci_bestmove *b)
 	return 0;
 }
 
-static const struct {
-	const char *word;
-	enum fb_uci_gui kind;
-} gui_words[] = {
-	{"uci", FB_UCI_G_UCI},
-	{"debug", FB_UCI_G_DEBUG},
-	{"isready", FB_UCI_G_ISREADY},
-	{"setoption", FB_UCI_G_SETOPTION},
-	{"register", FB_UCI_G_REGISTER},
-	{"ucinewgame", FB_UCI_G_UCINEWGAME},
-	{"position", FB_UCI_G_POSITION},
-	{"go", FB_UCI_G_GO},
-	{"stop", FB_UCI_G_STOP},
-	{"ponderhit", FB_UCI_G_PONDERHIT},
-	{"quit", FB_UCI_G_QUIT},
-};
-
 enum fb_uci_gui
 fb_uci_gui_kind(const char *text, size_t len, size_t *start)
 {
-	size_t pos = 0, n = fb_proto_token(text, len, &pos, start);
+	size_t i = 0;
 
-	for (size_t i = 0; n > 0 && i < sizeof gui_words / sizeof gui_words[0];
-	     i++)
-		if (text[*start] == gui_words[i].word[0] &&
-		    fb_proto_is(text, *start, n, gui_words[i].word))
-			return gui_words[i].kind;
+	while (i < len && fb_token_blank(text[i]))
+		i++;
+	*start = i;
+	if (i == len)
+		return FB_UCI_G_OTHER;
+	switch (text[i]) {
+	case 'u':
+		if (fb_uci_first_is(text, len, i, "uci"))
+			return FB_UCI_G_UCI;
+		if (fb_uci_first_is(text, len, i, "ucinewgame"))
+			return FB_UCI_G_UCINEWGAME;
+		break;
+	case 'd':
+		if (fb_uci_first_is(text, len, i, "debug"))
+			return FB_UCI_G_DEBUG;
+		break;
+	case 'i':
+		if (fb_uci_first_is(text, len, i, "isready"))
+			return FB_UCI_G_ISREADY;
+		break;
+	case 's':
+		if (fb_uci_first_is(text, len, i, "setoption"))
+			return FB_UCI_G_SETOPTION;
+		if (fb_uci_first_is(text, len, i, "stop"))
+			return FB_UCI_G_STOP;
+		break;
+	case 'r':
+		if (fb_uci_first_is(text, len, i, "register"))
+			return FB_UCI_G_REGISTER;
+		break;
+	case 'p':
+		if (fb_uci_first_is(text, len, i, "position"))
+			return FB_UCI_G_POSITION;
+		if (fb_uci_first_is(text, len, i, "ponderhit"))
+			return FB_UCI_G_PONDERHIT;
+		break;
+	case 'g':
+		if (fb_uci_first_is(text, len, i, "go"))
+			return FB_UCI_G_GO;
+		break;
+	case 'q':
+		if (fb_uci_first_is(text, len, i, "quit"))
+			return FB_UCI_G_QUIT;
+		break;
+	}
 	return FB_UCI_G_OTHER;
 }
 
@@ -396,32 +465,38 @@ fb_uci_parse_position(const char *text, size_t len, struct fb_uci_position *p)
 	size_t pos = 0, start, n;
 
 	memset(p, 0, sizeof *p);
-	fb_proto_token(text, len, &pos, &start); /* position */
-	n = fb_proto_token(text, len, &pos, &start);
+	fb_token_next(text, len, &pos, &start); /* position */
+	n = fb_token_next(text, len, &pos, &start);
 	if (fb_proto_is(text, start, n, "startpos")) {
 		p->startpos = true;
 		p->base_end = pos;
 	} else if (fb_proto_is(text, start, n, "fen")) {
-		while ((n = fb_proto_token(text, len, &pos, &start)) > 0 &&
-		       !fb_proto_is(text, start, n, "moves")) {
-			if (p->fen.len == 0)
-				p->fen.off = start;
-			p->fen.len = start + n - p->fen.off;
+		/* The FEN runs to the token `moves`: a FEN holds no 'm' but
+		 * in an X-FEN prefix, so the first 'm' after it is nearly
+		 * always that token, found without splitting the FEN. */
+		size_t end = len, at = pos;
+		const char *m;
+		p->fen_keyword = true;
+		while (at < len && (m = memchr(text + at, 'm', len - at)) != NULL) {
+			at = (size_t)(m - text);
+			if (fb_token_blank(text[at - 1]) &&
+			    fb_uci_first_is(text, len, at, "moves")) {
+				end = at;
+				p->has_moves = true;
+				break;
+			}
+			at++;
 		}
+		p->fen = fb_span_rest(text, end, pos);
 		if (p->fen.len == 0)
 			return -1;
 		p->base_end = p->fen.off + p->fen.len;
-		if (n > 0) {
-			p->has_moves = true;
-			p->moves = pos;
-			return 0;
-		}
-		p->moves = p->base_end;
+		p->moves = p->has_moves ? end + 5 : p->base_end;
 		return 0;
 	} else {
 		return -1;
 	}
-	n = fb_proto_token(text, len, &pos, &start);
+	n = fb_token_next(text, len, &pos, &start);
 	p->has_moves = fb_proto_is(text, start, n, "moves");
 	p->moves = p->has_moves ? pos : p->base_end;
 	return 0;

@@ -29,10 +29,56 @@ enum fb_uci_engine {
 	FB_UCI_E_READYOK,
 };
 
+/* True when the token at text[at..] (the line's first) is word: what
+ * fb_proto_token and fb_proto_is would say, without splitting the line. */
+static inline bool
+fb_uci_first_is(const char *text, size_t len, size_t at, const char *word)
+{
+	size_t k = __builtin_strlen(word);
+
+	return len - at >= k && __builtin_memcmp(text + at, word, k) == 0 &&
+	       (len - at == k || fb_token_blank(text[at + k]));
+}
+
 /* The kind of an engine line from its first token; *start is where that
- * token begins (after leading blanks). */
-enum fb_uci_engine
-fb_uci_engine_kind(const char *text, size_t len, size_t *start);
+ * token begins (after leading blanks). Inline: it runs for every line of
+ * an engine's flood of info, and a call costs as much as the test. */
+static inline enum fb_uci_engine
+fb_uci_engine_kind(const char *text, size_t len, size_t *start)
+{
+	size_t i = 0;
+
+	while (i < len && fb_token_blank(text[i]))
+		i++;
+	*start = i;
+	if (i == len)
+		return FB_UCI_E_OTHER;
+	switch (text[i]) {
+	case 'i':
+		if (fb_uci_first_is(text, len, i, "info"))
+			return FB_UCI_E_INFO;
+		if (fb_uci_first_is(text, len, i, "id"))
+			return FB_UCI_E_ID;
+		break;
+	case 'b':
+		if (fb_uci_first_is(text, len, i, "bestmove"))
+			return FB_UCI_E_BESTMOVE;
+		break;
+	case 'o':
+		if (fb_uci_first_is(text, len, i, "option"))
+			return FB_UCI_E_OPTION;
+		break;
+	case 'u':
+		if (fb_uci_first_is(text, len, i, "uciok"))
+			return FB_UCI_E_UCIOK;
+		break;
+	case 'r':
+		if (fb_uci_first_is(text, len, i, "readyok"))
+			return FB_UCI_E_READYOK;
+		break;
+	}
+	return FB_UCI_E_OTHER;
+}
 
 struct fb_uci_id {
 	bool name;            /* id name (else id author, or neither) */
@@ -68,9 +114,17 @@ struct fb_uci_option {
 };
 
 /* `option name N type T [default D] [min A] [max B] [var V]...`: returns
- * 0, or -1 when there is no name or no type (the option is malformed). */
+ * 0, or -1 when there is no name or no type (the option is malformed;
+ * without a type, o->name still holds every word after `name`). */
 int
 fb_uci_parse_option(const char *text, size_t len, struct fb_uci_option *o);
+
+/* The values of an option's `var` fields one at a time, all of them (a
+ * list longer than FB_UCI_VARS_MAX too): start *pos at o->vars.off of a
+ * parsed option with nvars > 0. Returns false after the last. */
+bool
+fb_uci_option_next_var(const char *text, size_t len, size_t *pos,
+		       struct fb_span *v);
 
 /* Fields of an info line that carry moves. */
 enum fb_uci_moves {
@@ -87,6 +141,7 @@ enum fb_uci_info_have {
 	FB_INFO_TIME = 4,
 	FB_INFO_NODES = 8,
 	FB_INFO_STRING = 16,
+	FB_INFO_PV = 32, /* the pv keyword, maybe with no move after it */
 };
 
 struct fb_uci_info {
@@ -95,7 +150,8 @@ struct fb_uci_info {
 	long long score; /* centipawns, or moves to mate with mate */
 	bool mate;
 	/* The moves after pv, currmove, refutation, currline (after its
-	 * optional cpu number): the tokens up to the next keyword. */
+	 * optional cpu number): the tokens up to the next keyword; with no
+	 * token, an empty span right after the keyword. */
 	struct fb_span moves[FB_UCI_NMOVES];
 	struct fb_span string; /* info string: the text to the end */
 };
@@ -151,10 +207,11 @@ struct fb_uci_position {
 	size_t base_end;     /* end of `startpos` / the FEN's last token */
 	bool has_moves;      /* the `moves` keyword is there */
 	size_t moves;        /* right after `moves` (or base_end) */
+	bool fen_keyword;    /* its second token is `fen` (set on -1 too) */
 };
 
 /* `position startpos|fen FEN [moves M...]`: returns 0, or -1 when it is
- * neither (or fen has no FEN). */
+ * neither (or fen has no FEN: then fen_keyword tells the two apart). */
 int
 fb_uci_parse_position(const char *text, size_t len,
 		      struct fb_uci_position *p);

@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * An XBoard GUI with an XBoard engine (CECP, "Chess Engine Communication
- * Protocol", T. Mann, H.G. Muller).
+ * Protocol", T. Mann, H.G. Muller), as state plus mapping: each line is
+ * read once by the CECP codec (cecp_codec.h), and every decision of
+ * castling notation, FEN dialect, variant and re-anchoring is the policy
+ * record's (policy.h), which this pair fills from what it reads.
  *
  * GUI -> engine: the FEN of `setboard <FEN>` goes into the engine's dialect;
  * moves (`usermove M` or a bare M) are followed and castling moves written
@@ -13,11 +16,11 @@
  *
  * An engine that does not list a random variant but its fixed-start
  * sibling (GNU Chess: variants="normal") is told to the GUI as knowing it
- * too, and plays it as that sibling in standard notation: it gets only
- * the castling rights standard FEN expresses, a standard castle as the
- * king's move, and a castle it cannot read as the position after it
- * (`setboard`, inside `force` ... `go` when it is to reply); `undo` after
- * that goes as `setboard` too.
+ * too, and plays it as that sibling in standard notation (the policy's
+ * FB_PLAY_EMULATED): it gets only the castling rights standard FEN
+ * expresses, a standard castle as the king's move, and a castle it cannot
+ * read as the position after it (`setboard`, inside `force` ... `go` when
+ * it is to reply); `undo` after that goes as `setboard` too.
  *
  * Engines break the protocol in ways fenbridge repairs: one that rejects a
  * castle written O-O (`Error`/`Illegal move`) gets it again as king takes
@@ -32,29 +35,44 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cecp_codec.h"
+#include "policy.h"
 #include "proto.h"
+
+/* How far the pair follows the game, as one state: only follow() changes
+ * it. */
+enum xb_follow {
+	XB_LOST,     /* not followed (a variant fenbridge does not follow,
+			edit, a move it could not read): castling moves pass
+			unchanged until the next new or setboard */
+	XB_FOLLOWED, /* game is the game */
+	XB_ANCHORED, /* followed, and the engine got a setboard of
+			fenbridge's own this game: it cannot take back past
+			that */
+};
+
+enum xb_event {
+	XB_EV_START,    /* new, variant: the variant's start (ok: followed) */
+	XB_EV_SETBOARD, /* the GUI's setboard (ok: understood, followed) */
+	XB_EV_LOST,     /* edit, a move not understood, undo past the start */
+	XB_EV_ANCHORED, /* a setboard of fenbridge's own went out */
+};
 
 struct xboard {
 	const struct fb_filter_options *opt;
-	/* The variant (NULL: one fenbridge does not know) and its name. */
-	const struct fb_variant *variant;
+	struct fb_policy pol;
+	/* The variant's name (pol.variant NULL: one fenbridge does not
+	 * know). */
 	char variant_name[32];
-	bool oocastle_off; /* the engine sent feature oocastle=0 */
-	/* The engine rejects O-O: castling goes to it as king takes rook
-	 * (its quirk entry says so, or it answered O-O with an error). */
-	bool kxr_for_oo;
-	const struct fb_quirk *quirk; /* the engine's entry, or NULL */
-	char *engine_variants; /* its feature variants="...", or NULL */
-	char *variants_out;    /* that list with what fenbridge adds */
-	/* The engine does not know the variant in play: it plays its base
-	 * (fischerandom as normal) in standard notation. */
-	bool emulated;
-	bool forced;   /* the engine is in force mode */
-	bool anchored; /* it got a setboard of fenbridge's own this game */
-	bool told;     /* this game's re-anchoring was said */
+	char *variants_out; /* the engine's list with what fenbridge adds */
+	bool forced;        /* the engine is in force mode */
+	bool told;          /* this game's re-anchoring was said */
+	/* The policy's castling notations, asked again after each change of
+	 * the record (refresh()) rather than for every move. */
+	enum fb_castle_notation gui_castling, engine_castling;
 
+	enum xb_follow follow;
 	struct fb_game game;
-	bool game_known;
 	struct fb_game *history; /* the game before each move, for undo */
 	size_t nhistory, history_cap;
 
@@ -73,49 +91,37 @@ static const char *const optional_commands[] = {
 	"post", "nopost", "computer", "random", "hard", "easy",
 };
 
+/* The one transition function of the game's state. */
+static void
+follow(struct xboard *x, enum xb_event ev, bool ok)
+{
+	switch (ev) {
+	case XB_EV_START:
+	case XB_EV_SETBOARD:
+		x->follow = ok ? XB_FOLLOWED : XB_LOST;
+		return;
+	case XB_EV_LOST:
+		x->follow = XB_LOST;
+		return;
+	case XB_EV_ANCHORED:
+		if (x->follow == XB_FOLLOWED)
+			x->follow = XB_ANCHORED;
+		return;
+	}
+}
+
 static bool
-variant_random(const struct xboard *x)
+followed(const struct xboard *x)
 {
-	return x->variant != NULL && x->variant->random;
+	return x->follow != XB_LOST;
 }
 
-static enum fb_castle_notation
-gui_notation(const struct xboard *x)
+/* After the policy record changed. */
+static void
+refresh(struct xboard *x)
 {
-	if (x->opt->gui_castling != FB_CASTLE_AUTO)
-		return x->opt->gui_castling;
-	if (variant_random(x))
-		return x->oocastle_off ? FB_CASTLE_KXR : FB_CASTLE_OO;
-	return FB_CASTLE_KING;
-}
-
-/*
- * The engine's notation, or FB_CASTLE_AUTO: the engine gets castling moves
- * as the GUI wrote them. XBoard already writes what the engine asked for
- * (O-O in FRC, king takes rook after oocastle=0), so rewriting could only
- * make things worse, except for an engine that rejects O-O without saying
- * oocastle=0 (Fairy-Stockfish) and for GUIs that send O-O even to an engine
- * that said oocastle=0 (python-chess).
- */
-static enum fb_castle_notation
-engine_notation(const struct xboard *x)
-{
-	if (x->opt->engine_castling != FB_CASTLE_AUTO)
-		return x->opt->engine_castling;
-	if (x->emulated)
-		return FB_CASTLE_KING;
-	if (variant_random(x) && (x->oocastle_off || x->kxr_for_oo))
-		return FB_CASTLE_KXR;
-	return FB_CASTLE_AUTO;
-}
-
-static enum fb_notation
-engine_dialect(const struct xboard *x)
-{
-	if (x->opt->engine_fen_auto && x->quirk != NULL &&
-	    x->quirk->shredder_fen)
-		return FB_SHREDDER;
-	return x->opt->engine_fen;
+	x->gui_castling = fb_policy_gui_castling(&x->pol);
+	x->engine_castling = fb_policy_engine_castling(&x->pol);
 }
 
 static void *
@@ -126,10 +132,11 @@ xboard_new(const struct fb_filter_options *opt)
 	if (x == NULL)
 		return NULL;
 	x->opt = opt;
-	x->variant = fb_variant_normal;
+	fb_policy_init(&x->pol, opt, &fb_protocol_xboard, &fb_protocol_xboard);
 	strcpy(x->variant_name, "normal");
 	fb_game_start(&x->game, fb_variant_normal->start);
-	x->game_known = true;
+	follow(x, XB_EV_START, true);
+	refresh(x);
 	return x;
 }
 
@@ -139,7 +146,6 @@ xboard_free(void *state)
 	struct xboard *x = state;
 
 	free(x->history);
-	free(x->engine_variants);
 	free(x->variants_out);
 	free(x);
 }
@@ -149,7 +155,7 @@ xboard_game(const void *state)
 {
 	const struct xboard *x = state;
 
-	return x->game_known ? &x->game : NULL;
+	return followed(x) ? &x->game : NULL;
 }
 
 static const char *
@@ -160,41 +166,33 @@ xboard_variant(const void *state)
 	return x->variant_name;
 }
 
-/* True when the engine's variants list holds v (in any of its names). */
+/* The engine plays v as its base in standard notation: it gave a list
+ * (the GUI was offered v only then), and v is not on it but its base is. */
 static bool
-engine_lists(const struct xboard *x, const struct fb_variant *v)
+emulates(const struct xboard *x, const struct fb_variant *v)
 {
-	const char *p = x->engine_variants;
-
-	while (v != NULL && p != NULL && *p != '\0') {
-		size_t n = strcspn(p, ",");
-		if (fb_variant_find(p, n) == v)
-			return true;
-		p += n + (p[n] == ',');
-	}
-	return false;
+	return v != NULL && x->pol.variants.given &&
+	       fb_policy_plays(&x->pol, v) == FB_PLAY_EMULATED;
 }
 
 static void
 set_variant(struct xboard *x, const char *name, size_t n)
 {
+	const struct fb_variant *v = fb_variant_find(name, n);
+
 	if (n >= sizeof x->variant_name)
 		n = sizeof x->variant_name - 1;
 	memcpy(x->variant_name, name, n);
 	x->variant_name[n] = '\0';
-	x->variant = fb_variant_find(name, n);
+	x->pol.variant = v;
+	x->pol.emulated = emulates(x, v);
 	x->nhistory = 0;
 	x->sent_len = 0;
-	x->game_known = x->variant != NULL && x->variant->start != NULL &&
-			x->variant->follow;
-	x->anchored = x->told = false;
-	x->emulated = x->variant != NULL && x->variant->base != NULL &&
-		      x->engine_variants != NULL &&
-		      !engine_lists(x, x->variant) &&
-		      engine_lists(x, fb_variant_find(x->variant->base,
-						      strlen(x->variant->base)));
-	if (x->game_known)
-		fb_game_start(&x->game, x->variant->start);
+	x->told = false;
+	follow(x, XB_EV_START, v != NULL && v->start != NULL && v->follow);
+	if (followed(x))
+		fb_game_start(&x->game, v->start);
+	refresh(x);
 }
 
 static bool
@@ -217,20 +215,11 @@ undo(struct xboard *x, unsigned plies)
 {
 	for (unsigned i = 0; i < plies; i++) {
 		if (x->nhistory == 0) {
-			x->game_known = false;
+			follow(x, XB_EV_LOST, false);
 			return;
 		}
 		x->game = x->history[--x->nhistory];
 	}
-}
-
-/* The FEN runs from its first token to the last non-blank of the line. */
-static size_t
-fen_end(const char *text, size_t len)
-{
-	while (len > 0 && (text[len - 1] == ' ' || text[len - 1] == '\t'))
-		len--;
-	return len;
 }
 
 /*
@@ -260,24 +249,23 @@ remember_castle(struct xboard *x, const char *text, size_t start, size_t n)
 	x->resend_len = start + (size_t)k;
 }
 
-/* Follows the move token at text[start..start+n) and emits the line with
- * a castling move in notation to (FB_CASTLE_AUTO: as it was written)
- * toward d. */
+/* Follows the move mv of the line and emits the line with a castling move
+ * in notation to (FB_CASTLE_AUTO: as it was written) toward d. */
 static void
 move_line(struct xboard *x, const char *text, size_t len, size_t term,
-	  size_t start, size_t n, enum fb_castle_notation to, const char *what,
+	  struct fb_span mv, enum fb_castle_notation to, const char *what,
 	  const struct fb_sink *out, enum fb_dir d)
 {
 	struct fb_edit edit;
 	char pool[8];
 	bool pushed;
 
-	if (!x->game_known) {
+	if (!followed(x)) {
 		fb_sink_put(out, d, text, len + term);
 		return;
 	}
 	pushed = push_history(x);
-	if (fb_proto_move(&x->game, text, start, n,
+	if (fb_proto_move(&x->game, text, mv.off, mv.len,
 			  to == FB_CASTLE_AUTO ? FB_CASTLE_KXR : to, &edit, pool,
 			  out, what, FB_LOG_WARN) < 0) {
 		if (pushed)
@@ -285,9 +273,9 @@ move_line(struct xboard *x, const char *text, size_t len, size_t term,
 		fb_proto_report(out, FB_LOG_WARN,
 				"%s: cannot follow the game at '%.*s'; "
 				"castling moves pass unchanged until the "
-				"next new or setboard", what, (int)n,
-				text + start);
-		x->game_known = false;
+				"next new or setboard", what, (int)mv.len,
+				text + mv.off);
+		follow(x, XB_EV_LOST, false);
 		fb_sink_put(out, d, text, len + term);
 		return;
 	}
@@ -295,7 +283,7 @@ move_line(struct xboard *x, const char *text, size_t len, size_t term,
 		x->nhistory = 0; /* out of memory: undo will lose the game */
 	if (edit.len > 0 && to != FB_CASTLE_AUTO) {
 		fb_proto_report(out, FB_LOG_DEBUG, "%s: castling '%.*s' sent "
-				"as '%.*s'", what, (int)n, text + start,
+				"as '%.*s'", what, (int)mv.len, text + mv.off,
 				(int)edit.tlen, edit.text);
 		fb_proto_emit_edited(out, d, text, len, term, &edit, 1);
 	} else {
@@ -322,36 +310,35 @@ static void
 emulated_variant(struct xboard *x, const char *text, size_t len, size_t term,
 		 const struct fb_sink *out)
 {
+	const struct fb_variant *v = x->pol.variant;
 	char line[64];
 	int n;
 
 	fb_proto_report(out, FB_LOG_INFO,
 			"variant %s: the engine does not list it; it plays "
-			"it as %s in standard notation", x->variant->name,
-			x->variant->base);
-	if (strcmp(x->variant->base, "normal") == 0)
+			"it as %s in standard notation", v->name, v->base);
+	if (fb_policy_base(v) == fb_variant_normal)
 		return;
-	n = snprintf(line, sizeof line, "variant %s", x->variant->base);
+	n = snprintf(line, sizeof line, "variant %s", v->base);
 	emit_line(line, (size_t)n, text, len, term, out);
 }
 
 /*
  * Sends the game's position to the engine as a setboard of fenbridge's
- * own, with only the rights it can read, instead of the GUI's line; when
- * the engine is to reply (not in force mode), inside force ... go.
+ * own (the policy's re-anchoring FEN: only the rights it can read) instead
+ * of the GUI's line; when the engine is to reply (not in force mode),
+ * inside force ... go.
  */
 static void
 send_position(struct xboard *x, const char *text, size_t len, size_t term,
 	      const struct fb_sink *out)
 {
-	struct fb_fen_style style = {.notation = engine_dialect(x)};
-	struct fb_game g = x->game;
 	char line[16 + FB_GAME_FEN_MAX];
 	int n;
 
-	fb_game_drop_nonstandard(&g);
 	memcpy(line, "setboard ", 9);
-	n = fb_game_print_fen(&g, &style, line + 9, sizeof line - 9);
+	n = fb_policy_anchor_fen(&x->pol, &x->game, line + 9, sizeof line - 9,
+				 NULL);
 	if (n < 0)
 		return; /* cannot happen: the buffer fits any board */
 	if (!x->forced)
@@ -359,7 +346,7 @@ send_position(struct xboard *x, const char *text, size_t len, size_t term,
 	emit_line(line, (size_t)n + 9, text, len, term, out);
 	if (!x->forced)
 		fb_proto_engine(out, "go");
-	x->anchored = true;
+	follow(x, XB_EV_ANCHORED, true);
 }
 
 /*
@@ -369,16 +356,13 @@ send_position(struct xboard *x, const char *text, size_t len, size_t term,
  */
 static bool
 reanchor(struct xboard *x, const char *text, size_t len, size_t term,
-	 size_t start, size_t n, const struct fb_sink *out)
+	 struct fb_span mv, const struct fb_sink *out)
 {
+	const struct fb_variant *v = x->pol.variant;
 	struct fb_move m;
-	char kxr[8];
 
-	if (fb_game_parse_move(&x->game, text + start, n, &m) < 0 ||
-	    m.castle < 0 ||
-	    (fb_game_is_standard_castle(&x->game, &m) &&
-	     fb_game_print_castle(&x->game, &m, FB_CASTLE_KING, kxr,
-				  sizeof kxr) > 0))
+	if (fb_game_parse_move(&x->game, text + mv.off, mv.len, &m) < 0 ||
+	    !fb_policy_must_reanchor(&x->pol, &x->game, &m))
 		return false;
 	if (!push_history(x))
 		x->nhistory = 0; /* out of memory: undo will lose the game */
@@ -386,46 +370,98 @@ reanchor(struct xboard *x, const char *text, size_t len, size_t term,
 	fb_proto_report(out, x->told ? FB_LOG_DEBUG : FB_LOG_INFO,
 			"re-anchored: the castle '%.*s' cannot be written for "
 			"the engine (it plays %s as %s); it gets the position "
-			"after it", (int)n, text + start, x->variant->name,
-			x->variant->base);
+			"after it", (int)mv.len, text + mv.off, v->name,
+			v->base);
 	if (!x->told) {
 		/* A comment line: XBoard shows it in its debug log only,
 		 * python-chess ignores it; telluser would open a dialog in
 		 * every game of a tournament. */
 		fb_proto_gui(out, "# fenbridge: the engine does not know "
-			       "%s; castles it cannot read are sent as the "
-			       "position after them", x->variant->name);
+			     "%s; castles it cannot read are sent as the "
+			     "position after them", v->name);
 		x->told = true;
 	}
 	send_position(x, text, len, term, out);
 	return true;
 }
 
+/*
+ * ChessX sends a Chess960 position as `setboard` without `variant
+ * fischerandom`: in normal chess the engine reads its rights as other
+ * rooks' or not at all. As the UCI pair sets UCI_Chess960 for Arena, the
+ * engine is told the random variant (fischerandom, caparandom on 10x8)
+ * first when the position has rights standard notation cannot express and
+ * the engine lists it; one that lists only the base plays it as the base
+ * in standard notation (emulated), as if the GUI had chosen the variant.
+ */
+static void
+random_for_setboard(struct xboard *x, const char *text, struct fb_span f,
+		    const struct fb_sink *out)
+{
+	const struct fb_variant *v = x->pol.variant, *r = NULL;
+	struct fb_fen fen;
+
+	if (v == NULL || v->random || !x->pol.variants.given || !v->follow)
+		return;
+	for (size_t i = 0; r == NULL && fb_variant_at(i) != NULL; i++) {
+		const struct fb_variant *c = fb_variant_at(i);
+		if (c->random && fb_policy_base(c) == v)
+			r = c;
+	}
+	if (r == NULL || fb_fen_parse(&fen, text + f.off, f.len, NULL) < 0 ||
+	    fen.pos.width != v->width)
+		return;
+	if (fb_game_is_standard_castling(&fen.pos) ||
+	    (!fb_policy_engine_lists(&x->pol, r) &&
+	     !fb_policy_engine_lists(&x->pol, v)))
+		return;
+	set_variant(x, r->name, strlen(r->name));
+	if (x->pol.emulated) {
+		fb_proto_report(out, FB_LOG_INFO, "setboard: a %s position in "
+				"variant %s: the engine does not list %s and "
+				"plays it as %s in standard notation", r->name,
+				r->base, r->name, r->base);
+		return;
+	}
+	fb_proto_engine(out, "variant %s", r->name);
+	fb_proto_report(out, FB_LOG_INFO, "setboard: a %s position in variant "
+			"%s: sent variant %s to the engine first", r->name,
+			r->base, r->name);
+}
+
 /* A move from the GUI, in the engine's notation. */
 static void
 gui_move(struct xboard *x, const char *text, size_t len, size_t term,
-	 size_t start, size_t n, const char *what, const struct fb_sink *out)
+	 struct fb_span mv, const char *what, const struct fb_sink *out)
 {
-	enum fb_castle_notation to = engine_notation(x);
+	enum fb_castle_notation to = x->engine_castling;
 
-	if (x->emulated && x->game_known &&
-	    reanchor(x, text, len, term, start, n, out))
+	if (x->pol.emulated && followed(x) &&
+	    reanchor(x, text, len, term, mv, out))
 		return;
-	if (to == FB_CASTLE_AUTO && x->game_known)
-		remember_castle(x, text, start, n);
-	move_line(x, text, len, term, start, n, to, what, out, FB_TO_ENGINE);
+	if (to == FB_CASTLE_AUTO && followed(x))
+		remember_castle(x, text, mv.off, mv.len);
+	move_line(x, text, len, term, mv, to, what, out, FB_TO_ENGINE);
 }
 
-/* A bare move: one token that reads as a move in the current game. */
-static bool
-is_bare_move(const struct xboard *x, const char *text, size_t len,
-	     size_t start, size_t n)
+/* `setboard FEN`: the FEN in the engine's dialect, the game from it. */
+static void
+gui_setboard(struct xboard *x, const char *text, size_t len, size_t term,
+	     struct fb_span f, const struct fb_sink *out)
 {
-	struct fb_move m;
-	size_t pos = start + n, s2;
+	struct fb_fen_style style;
+	struct fb_fen fen;
+	bool ok;
 
-	return x->game_known && fb_proto_token(text, len, &pos, &s2) == 0 &&
-	       fb_game_parse_move(&x->game, text + start, n, &m) == 0;
+	random_for_setboard(x, text, f, out);
+	style = fb_policy_engine_style(&x->pol);
+	x->nhistory = 0;
+	ok = fb_proto_splice_fen(out, FB_TO_ENGINE, text, len, term, f.off,
+				 f.off + f.len, &style, x->pol.emulated,
+				 "setboard", &fen);
+	follow(x, XB_EV_SETBOARD, ok && x->pol.variant->follow);
+	if (ok)
+		x->game = fen.pos;
 }
 
 static void
@@ -433,85 +469,91 @@ xboard_gui_line(void *state, const char *text, size_t len, size_t term,
 		const struct fb_sink *out)
 {
 	struct xboard *x = state;
-	struct fb_fen_style style = {
-		.notation = engine_dialect(x),
-		.prefix = x->variant != NULL ? x->variant->prefix : 0};
-	struct fb_fen fen;
-	size_t pos = 0, start, n;
+	struct fb_cecp_command c;
+	struct fb_move m;
+	struct fb_span w;
 
-	n = fb_proto_token(text, len, &pos, &start);
-	if (fb_proto_is(text, start, n, "new")) {
+	fb_cecp_parse_gui(text, len, &c);
+	switch (c.kind) {
+	case FB_CECP_G_NEW:
 		set_variant(x, "normal", 6);
 		x->forced = false; /* CECP: new leaves force mode */
-	} else if (fb_proto_is(text, start, n, "force")) {
+		break;
+	case FB_CECP_G_FORCE:
 		x->forced = true;
-	} else if (fb_proto_is(text, start, n, "go") ||
-		   fb_proto_is(text, start, n, "playother")) {
+		break;
+	case FB_CECP_G_GO:
+	case FB_CECP_G_PLAYOTHER:
 		x->forced = false;
-	} else if (fb_proto_is(text, start, n, "variant")) {
-		n = fb_proto_token(text, len, &pos, &start);
-		set_variant(x, text + start, n);
-		if (x->emulated) {
+		break;
+	case FB_CECP_G_VARIANT:
+		w = fb_span_first(text, c.arg);
+		set_variant(x, text + w.off, w.len);
+		if (x->pol.emulated) {
 			emulated_variant(x, text, len, term, out);
 			return;
 		}
-	} else if (fb_proto_is(text, start, n, "edit")) {
+		break;
+	case FB_CECP_G_EDIT:
 		/* Board edited square by square: not followed. Castling moves
 		 * pass unchanged until the next new or setboard. */
-		x->game_known = false;
-	} else if (fb_proto_is(text, start, n, "undo") ||
-		   fb_proto_is(text, start, n, "remove")) {
-		undo(x, text[start] == 'u' ? 1 : 2);
+		follow(x, XB_EV_LOST, false);
+		break;
+	case FB_CECP_G_UNDO:
+	case FB_CECP_G_REMOVE:
+		undo(x, c.kind == FB_CECP_G_UNDO ? 1 : 2);
 		/* The engine cannot take back past a position of
 		 * fenbridge's own: it gets the position after the undo. */
-		if (x->anchored && x->game_known) {
+		if (x->follow == XB_ANCHORED) {
 			send_position(x, text, len, term, out);
 			return;
 		}
-	} else if (fb_proto_is(text, start, n, "option")) {
+		break;
+	case FB_CECP_G_OPTION: {
+		/* option NAME=VALUE, or NAME alone (a button) */
 		const struct fb_engine_option *o;
-		const char *eq;
-		n = fb_proto_token(text, len, &pos, &start);
-		eq = memchr(text + start, '=', n);
-		o = fb_proto_option(x->opt, text + start,
-				    eq != NULL ? (size_t)(eq - text - start)
-					       : n);
+		const char *eq = memchr(text + c.arg.off, '=', c.arg.len);
+		o = fb_proto_option(x->opt, text + c.arg.off,
+				    eq != NULL ? (size_t)(eq - text - c.arg.off)
+					       : c.arg.len);
 		if (o != NULL && (o->flags & FB_OPT_FORCED)) {
 			fb_proto_report(out, FB_LOG_INFO,
 					"option for '%s' dropped: the config "
 					"forces it to '%s'", o->name, o->value);
 			return;
 		}
-	} else if (fb_proto_is(text, start, n, "usermove")) {
-		n = fb_proto_token(text, len, &pos, &start);
-		gui_move(x, text, len, term, start, n, "usermove", out);
+		break;
+	}
+	case FB_CECP_G_USERMOVE:
+		gui_move(x, text, len, term, fb_span_first(text, c.arg),
+			 "usermove", out);
 		return;
-	} else if (fb_proto_is(text, start, n, "setboard")) {
-		n = fb_proto_token(text, len, &pos, &start);
-		if (n == 0) {
+	case FB_CECP_G_SETBOARD:
+		if (c.arg.len == 0) {
 			fb_proto_report(out, FB_LOG_WARN,
 					"setboard: no FEN on the line; "
 					"passed unchanged");
-		} else if (x->variant == NULL) {
+		} else if (x->pol.variant == NULL) {
 			fb_proto_report(out, FB_LOG_DEBUG,
 					"setboard: variant %s is not known "
 					"to fenbridge; passed unchanged",
 					x->variant_name);
 		} else {
-			x->nhistory = 0;
-			x->anchored = false;
-			x->game_known = fb_proto_splice_fen(out, FB_TO_ENGINE, 
-				text, len, term, start, fen_end(text, len),
-				&style, x->emulated, "setboard", &fen);
-			if (x->game_known)
-				x->game = fen.pos;
-			if (!x->variant->follow)
-				x->game_known = false;
+			gui_setboard(x, text, len, term, c.arg, out);
 			return;
 		}
-	} else if (n > 0 && is_bare_move(x, text, len, start, n)) {
-		gui_move(x, text, len, term, start, n, "move", out);
-		return;
+		break;
+	case FB_CECP_G_OTHER:
+		/* A bare move: one token that reads as a move in the game. */
+		if (c.word.len > 0 && c.arg.len == 0 && followed(x) &&
+		    fb_game_parse_move(&x->game, text + c.word.off, c.word.len,
+				       &m) == 0) {
+			gui_move(x, text, len, term, c.word, "move", out);
+			return;
+		}
+		break;
+	default:
+		break;
 	}
 	out->to_engine(out->ctx, text, len + term);
 }
@@ -519,33 +561,27 @@ xboard_gui_line(void *state, const char *text, size_t len, size_t term,
 #define MAX_FEATURE_EDITS 16
 
 /*
- * `feature variants="..."`: keeps the engine's list and returns it with
- * the random variants whose base it lists but not themselves (GNU Chess:
- * "normal" becomes "normal,fischerandom"; fenbridge plays that part), or
- * NULL when nothing is added.
+ * `feature variants="..."`: the engine's list into the policy record;
+ * returns it with the random variants the engine plays as their base (GNU
+ * Chess: "normal" becomes "normal,fischerandom"; fenbridge plays that
+ * part), or NULL when nothing is added.
  */
 static const char *
 note_variants(struct xboard *x, const char *val, size_t n, size_t *out_len)
 {
 	size_t k = 0, cap = n + 64;
 
-	free(x->engine_variants);
 	free(x->variants_out);
 	x->variants_out = NULL;
-	if ((x->engine_variants = malloc(n + 1)) == NULL)
-		return NULL; /* out of memory: the list passes as it is */
-	memcpy(x->engine_variants, val, n);
-	x->engine_variants[n] = '\0';
+	fb_policy_read_variants_csv(&x->pol.variants, val, n);
 	for (size_t i = 0; fb_variant_at(i) != NULL; i++) {
 		const struct fb_variant *v = fb_variant_at(i);
 		size_t vl = strlen(v->name);
-		if (v->base == NULL || engine_lists(x, v) ||
-		    !engine_lists(x, fb_variant_find(v->base,
-						     strlen(v->base))))
+		if (!emulates(x, v))
 			continue;
 		if (x->variants_out == NULL &&
 		    (x->variants_out = malloc(cap)) == NULL)
-			return NULL;
+			return NULL; /* out of memory: the list passes as is */
 		if (k == 0) {
 			memcpy(x->variants_out, val, n);
 			k = n;
@@ -561,165 +597,134 @@ note_variants(struct xboard *x, const char *val, size_t n, size_t *out_len)
 }
 
 /*
- * Reads `feature k=v k="v w" ...`: notes oocastle and the engine's name
- * (its quirk entry), replaces myname with the config's name and quotes an
- * unquoted one, removes options the config hides, and after done=1 sends
- * the config's options. Emits the (edited) line.
+ * Reads `feature k=v k="v w" ...` one key=value at a time: notes oocastle,
+ * the engine's name (its quirk entry) and its variants in the policy
+ * record, replaces myname with the config's name and quotes an unquoted
+ * one, removes options the config hides, extends the variants list, and
+ * after done=1 sends the config's options. Emits the (edited) line.
  */
 static void
 engine_features(struct xboard *x, const char *text, size_t len, size_t term,
-		const struct fb_sink *out)
+		const struct fb_cecp_line *l, const struct fb_sink *out)
 {
 	struct fb_edit edits[MAX_FEATURE_EDITS] = {{0}};
+	struct fb_cecp_feature f;
 	char quoted[160];
 	unsigned nedits = 0;
-	bool done = false, seen_variants = false;
-	size_t i = 7; /* after "feature" */
+	bool done = false, seen_variants = false, valid;
+	size_t pos = l->word.off + l->word.len; /* after `feature` */
 
-	while (i < len) {
-		size_t pair, key, keylen, val, vallen;
-		bool is_quoted = false;
-		while (i < len && (text[i] == ' ' || text[i] == '\t'))
-			i++;
-		pair = key = i;
-		while (i < len && text[i] != '=' && text[i] != ' ' &&
-		       text[i] != '\t')
-			i++;
-		keylen = i - key;
-		if (i >= len || text[i] != '=')
-			continue;
-		val = ++i;
-		if (i < len && text[i] == '"') {
-			is_quoted = true;
-			val = ++i;
-			while (i < len && text[i] != '"')
-				i++;
-			vallen = i - val;
-			if (i < len)
-				i++;
-		} else {
-			while (i < len && text[i] != ' ' && text[i] != '\t')
-				i++;
-			vallen = i - val;
-		}
-		if (fb_proto_is(text, key, keylen, "oocastle"))
-			x->oocastle_off = vallen == 1 && text[val] == '0';
-		else if (fb_proto_is(text, key, keylen, "done"))
-			done = vallen == 1 && text[val] == '1';
-		if (fb_proto_is(text, key, keylen, "myname")) {
-			x->quirk = fb_quirk_find(text + val, vallen, "xboard");
-			if (x->quirk != NULL) {
-				x->kxr_for_oo |= x->quirk->kxr_for_oo;
+	while (fb_cecp_next_feature(text, len, &pos, &f)) {
+		const char *val = text + f.value.off;
+		size_t vallen = f.value.len;
+		if (fb_span_is(text, f.key, "oocastle"))
+			x->pol.oocastle_off =
+				!fb_cecp_feature_flag(text, &f, &valid) && valid;
+		else if (fb_span_is(text, f.key, "done"))
+			done = fb_cecp_feature_flag(text, &f, NULL);
+		if (fb_span_is(text, f.key, "myname")) {
+			x->pol.quirk = fb_quirk_find(val, vallen, "xboard");
+			if (x->pol.quirk != NULL) {
+				/* learnt for good, as a rejected O-O is */
+				x->pol.kxr_for_oo |= x->pol.quirk->kxr_for_oo;
 				fb_proto_report(out, FB_LOG_INFO,
 						"engine '%.*s': %s",
-						(int)vallen, text + val,
-						x->quirk->why);
+						(int)vallen, val,
+						x->pol.quirk->why);
 			}
 		}
 		/* One variants list per line: a second one would free the
 		 * buffer the first one's edit points into (a fuzz finding). */
-		if (fb_proto_is(text, key, keylen, "variants") &&
-		    !seen_variants) {
+		if (fb_span_is(text, f.key, "variants") && !seen_variants) {
 			size_t vl;
+			const char *v;
 			seen_variants = true;
-			const char *v = note_variants(x, text + val, vallen,
-						      &vl);
+			v = note_variants(x, val, vallen, &vl);
 			if (v != NULL && nedits < MAX_FEATURE_EDITS) {
 				edits[nedits++] = (struct fb_edit){
-					.off = val, .len = vallen, .text = v,
-					.tlen = vl};
+					.off = f.value.off, .len = vallen,
+					.text = v, .tlen = vl};
 				fb_proto_report(out, FB_LOG_INFO,
 						"the engine lists '%.*s': "
 						"fenbridge adds the rest of "
 						"'%.*s' and plays those "
 						"variants in standard "
 						"notation for it",
-						(int)vallen, text + val,
-						(int)vl, v);
+						(int)vallen, val, (int)vl, v);
 			}
 			continue;
 		}
 		if (nedits == MAX_FEATURE_EDITS)
 			continue;
-		if (fb_proto_is(text, key, keylen, "myname") &&
-		    (x->opt->name != NULL || !is_quoted)) {
+		if (fb_span_is(text, f.key, "myname") &&
+		    (x->opt->name != NULL || !f.quoted)) {
 			/* XBoard refuses an unquoted name (Fairy-Stockfish
 			 * sends one): the engine would be named after
 			 * fenbridge in its PGNs. */
 			const char *name = x->opt->name != NULL ? x->opt->name
-								: text + val;
+								: val;
 			size_t nl = x->opt->name != NULL ? strlen(name)
 							 : vallen;
-			if (is_quoted) {
+			if (f.quoted) {
 				edits[nedits++] = (struct fb_edit){
-					.off = val, .len = vallen,
+					.off = f.value.off, .len = vallen,
 					.text = name, .tlen = nl};
 			} else if (nl + 2 <= sizeof quoted) {
 				quoted[0] = '"';
 				memcpy(quoted + 1, name, nl);
 				quoted[nl + 1] = '"';
 				edits[nedits++] = (struct fb_edit){
-					.off = val, .len = vallen,
+					.off = f.value.off, .len = vallen,
 					.text = quoted, .tlen = nl + 2};
 			}
-		} else if (fb_proto_is(text, key, keylen, "option")) {
+		} else if (fb_span_is(text, f.key, "option")) {
 			/* option="NAME -type ...": the name ends at " -". */
 			size_t nl = 0;
 			const struct fb_engine_option *o;
 			while (nl < vallen &&
-			       !(text[val + nl] == ' ' &&
-				 nl + 1 < vallen && text[val + nl + 1] == '-'))
+			       !(val[nl] == ' ' && nl + 1 < vallen &&
+				 val[nl + 1] == '-'))
 				nl++;
-			o = fb_proto_option(x->opt, text + val, nl);
+			o = fb_proto_option(x->opt, val, nl);
 			if (o != NULL && (o->flags & FB_OPT_HIDDEN))
 				edits[nedits++] = (struct fb_edit){
-					.off = pair, .len = i - pair,
+					.off = f.pair.off, .len = f.pair.len,
 					.text = "", .tlen = 0};
 		}
 	}
 	fb_proto_emit_edited(out, FB_TO_GUI, text, len, term, edits, nedits);
+	refresh(x);
 	if (done) {
 		for (size_t k = 0; k < x->opt->noptions; k++) {
 			const struct fb_engine_option *o = &x->opt->options[k];
 			if (o->flags & FB_OPT_SET)
 				fb_proto_engine(out, "option %s=%s", o->name,
-					       o->value);
+						o->value);
 		}
 	}
 }
 
-static bool
-is_any(char c, const char *set)
-{
-	return memchr(set, c, strlen(set)) != NULL;
-}
-
-/* True when text[0..len) holds the token word (between blanks, colons,
- * brackets or the ends). */
-static bool
-mentions(const char *text, size_t len, const char *word, size_t n)
-{
-	for (size_t i = 0; i + n <= len; i++)
-		if (memcmp(text + i, word, n) == 0 &&
-		    (i == 0 || is_any(text[i - 1], " \t:(")) &&
-		    (i + n == len || is_any(text[i + n], " \t:)")))
-			return true;
-	return false;
-}
-
 /*
- * An engine's `Error ...` or `Illegal move ...` line: a rejected castle is
- * sent again as king takes rook (and castling goes that way from now on),
- * an error about an optional command is dropped. Returns true when the line
- * was handled and must not reach the GUI.
+ * An engine's `Error ...` or `Illegal move ...` line (l->arg: what it
+ * rejects): a rejected castle is sent again as king takes rook (and
+ * castling goes that way from now on), an error about an optional command
+ * is dropped. Returns true when the line was handled and must not reach
+ * the GUI.
  */
 static bool
 engine_error(struct xboard *x, const char *text, size_t len,
-	     const struct fb_sink *out)
+	     const struct fb_cecp_line *l, const struct fb_sink *out)
 {
-	size_t e = fen_end(text, len), b = e;
+	struct fb_span a = l->arg;
 
-	if (x->sent_len > 0 && mentions(text, len, x->sent, x->sent_len)) {
+	/* `Illegal move (O-O)`: the move in brackets */
+	if (a.len >= 2 && text[a.off] == '(' &&
+	    text[a.off + a.len - 1] == ')') {
+		a.off++;
+		a.len -= 2;
+	}
+	if (x->sent_len > 0 && a.len == x->sent_len &&
+	    memcmp(text + a.off, x->sent, a.len) == 0) {
 		fb_proto_report(out, FB_LOG_INFO,
 				"the engine rejected the castle '%.*s' (%.*s): "
 				"sent it again as '%.*s'; castling goes to it "
@@ -728,24 +733,22 @@ engine_error(struct xboard *x, const char *text, size_t len,
 				(int)x->resend_len, x->resend);
 		x->resend[x->resend_len] = '\0';
 		fb_proto_engine(out, "%s", x->resend);
-		x->kxr_for_oo = true;
+		x->pol.kxr_for_oo = true;
 		x->sent_len = 0;
+		refresh(x);
 		return true;
 	}
-	if (text[0] != 'E')
+	if (l->kind != FB_CECP_E_ERROR)
 		return false;
-	while (b > 0 && text[b - 1] != ' ' && text[b - 1] != ':' &&
-	       text[b - 1] != '\t')
-		b--;
 	for (size_t k = 0; k < sizeof optional_commands /
 				       sizeof optional_commands[0];
 	     k++)
-		if (fb_proto_is(text, b, e - b, optional_commands[k])) {
+		if (fb_span_is(text, l->arg, optional_commands[k])) {
 			fb_proto_report(out, FB_LOG_INFO,
 					"'%.*s' kept from the GUI: the engine "
 					"does not know the optional command "
-					"'%s'", (int)len, text,
-					optional_commands[k]);
+					"'%s'", (int)(len - l->start),
+					text + l->start, optional_commands[k]);
 			return true;
 		}
 	return false;
@@ -756,40 +759,39 @@ xboard_engine_line(void *state, const char *text, size_t len, size_t term,
 		   const struct fb_sink *out)
 {
 	struct xboard *x = state;
-	struct fb_fen_style style = {
-		.notation = x->opt->gui_fen,
-		.prefix = x->variant != NULL ? x->variant->prefix : 0};
-	size_t pos = 0, start, n;
+	struct fb_cecp_line l;
+	struct fb_fen_style style;
 
-	n = fb_proto_token(text, len, &pos, &start);
-	if (fb_proto_is(text, start, n, "move")) {
+	/* Thinking output passes as it is: not read. */
+	fb_cecp_parse_engine_command(text, len, &l);
+	switch (l.kind) {
+	case FB_CECP_E_MOVE:
+		/* `move M`; the older forms (GNU Chess announces its move
+		 * twice in them) pass as they are. */
+		if (l.form != FB_CECP_MOVE_CMD)
+			break;
 		x->sent_len = 0;
-		n = fb_proto_token(text, len, &pos, &start);
-		move_line(x, text, len, term, start, n, gui_notation(x),
+		move_line(x, text, len, term, l.arg, x->gui_castling,
 			  "engine move", out, FB_TO_GUI);
 		return;
-	}
-	if (fb_proto_is(text, start, n, "feature")) {
-		engine_features(x, text, len, term, out);
+	case FB_CECP_E_FEATURE:
+		engine_features(x, text, len, term, &l, out);
 		return;
-	}
-	if ((fb_proto_is(text, start, n, "Error") ||
-	     (n > 5 && memcmp(text + start, "Error", 5) == 0) ||
-	     fb_proto_is(text, start, n, "Illegal")) &&
-	    engine_error(x, text + start, len - start, out))
-		return;
-	if (fb_proto_is(text, start, n, "setup") && x->variant != NULL) {
-		/* Skip the optional (PIECES) and WxH+S_PARENT tokens: the FEN
-		 * is the first token holding a '/' (its board). */
-		while ((n = fb_proto_token(text, len, &pos, &start)) > 0 &&
-		       memchr(text + start, '/', n) == NULL)
-			;
-		if (n > 0) {
-			fb_proto_splice_fen(out, FB_TO_GUI, text, len, term, start,
-					    fen_end(text, len), &style, false,
-					    "setup", NULL);
+	case FB_CECP_E_ERROR:
+	case FB_CECP_E_ILLEGAL:
+		if (engine_error(x, text, len, &l, out))
 			return;
-		}
+		break;
+	case FB_CECP_E_SETUP:
+		if (x->pol.variant == NULL)
+			break;
+		style = fb_policy_gui_style(&x->pol);
+		fb_proto_splice_fen(out, FB_TO_GUI, text, len, term, l.arg.off,
+				    l.arg.off + l.arg.len, &style, false,
+				    "setup", NULL);
+		return;
+	default:
+		break;
 	}
 	out->to_gui(out->ctx, text, len + term);
 }

@@ -99,7 +99,7 @@ test)
 		# Each target under ASan+UBSan, then under MemorySanitizer; every
 		# target of each build counts once.
 		echo "== fuzz" >&2
-		tests/fuzz/run.sh "${FUZZ_SECONDS:-30}" "${FUZZ_MSAN_SECONDS:-15}" |
+		tests/fuzz/run.sh "${FUZZ_SECONDS:-20}" "${FUZZ_MSAN_SECONDS:-10}" |
 			tee build-ci/summary-fuzz.txt || status=1
 		ok=$(sed -n 's/^fuzz: \([0-9]*\) passed, [0-9]* failed$/\1/p' build-ci/summary-fuzz.txt)
 		fail=$(sed -n 's/^fuzz: [0-9]* passed, \([0-9]*\) failed$/\1/p' build-ci/summary-fuzz.txt)

@@ -99,9 +99,14 @@ fb_game_parse_oo(const char *t, size_t len, int *wing);
 bool
 fb_game_ep_capturable(const struct fb_game *g);
 
-/* True when a side to move has any castling right left. */
-bool
-fb_game_can_castle(const struct fb_game *g);
+/* True when a side to move has any castling right left. Inline: a game's
+ * moves are read only while it is true, and it is asked at every one. */
+static inline bool
+fb_game_can_castle(const struct fb_game *g)
+{
+	return g->castle[0][0] >= 0 || g->castle[0][1] >= 0 ||
+	       g->castle[1][0] >= 0 || g->castle[1][1] >= 0;
+}
 
 /*
  * Parses a move token text[0..len) in the position g: coordinates with an

@@ -190,10 +190,13 @@ fb_uxb_lifecycle(struct uxb *x, enum fb_uxb_event ev, long long arg,
 	case FB_UXB_EV_HEARD:
 		if (x->state != FB_UXB_HELLO)
 			return;
-		/* A sign of life: the rest of CECP's 2 s for its features. */
+		/* A sign of life: the rest of CECP's 2 s for its features,
+		 * or all of it for an engine nudged awake. */
 		x->state = FB_UXB_FEATURES;
-		fb_uxb_timer(out,
-			     FB_UXB_FEATURE_MS - x->nudges * FB_UXB_NUDGE_MS);
+		fb_uxb_timer(out, x->nudges * FB_UXB_NUDGE_MS < FB_UXB_FEATURE_MS
+					  ? FB_UXB_FEATURE_MS -
+						    x->nudges * FB_UXB_NUDGE_MS
+					  : FB_UXB_FEATURE_MS);
 		return;
 	case FB_UXB_EV_DONE:
 		if (x->state == FB_UXB_HELLO || x->state == FB_UXB_FEATURES)
@@ -203,7 +206,7 @@ fb_uxb_lifecycle(struct uxb *x, enum fb_uxb_event ev, long long arg,
 		switch (x->state) {
 		case FB_UXB_HELLO:
 			if ((x->nudges + 1) * FB_UXB_NUDGE_MS <
-			    FB_UXB_FEATURE_MS) {
+			    FB_UXB_SILENT_MS) {
 				fb_uxb_nudge(x, out);
 				return;
 			}
@@ -416,8 +419,12 @@ uxb_engine_line(void *state, const char *text, size_t len, size_t term,
 	long long num;
 
 	(void)term;
-	fb_uxb_lifecycle(x, FB_UXB_EV_HEARD, 0, out);
 	fb_cecp_parse_engine(text, len, &l);
+	/* Only a feature line ends the nudging: GNU Chess may print its
+	 * banner and refuse the probe's `uci`, then hang again before its
+	 * features (CI: twice). */
+	if (l.kind == FB_CECP_E_FEATURE)
+		fb_uxb_lifecycle(x, FB_UXB_EV_HEARD, 0, out);
 	if (l.prompt)
 		prompt(x, text, &l, out);
 	switch (l.kind) {

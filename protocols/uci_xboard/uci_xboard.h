@@ -34,11 +34,17 @@
 #include "uci_codec.h"
 
 /* CECP: a GUI waits 2 s for the features of a protover-2 engine; done=0
- * asks it to wait for done=1, which a broken engine may never send. A
- * silent engine is nudged every FB_UXB_NUDGE_MS of the wait. */
+ * asks it to wait for done=1, which a broken engine may never send. An
+ * engine that has sent no feature yet is nudged every FB_UXB_NUDGE_MS for
+ * up to FB_UXB_SILENT_MS, as long as XBoard itself waits for it: GNU Chess
+ * 6.2.7 hangs at start until a line wins a race (see fb_uxb_nudge), which
+ * on a loaded machine took more than the 2 s (CI, twice), and may hang
+ * again after its banner. From its first feature an engine gets the rest
+ * of FB_UXB_FEATURE_MS. */
 #define FB_UXB_FEATURE_MS 2000
 #define FB_UXB_FEATURE_DONE0_MS 30000
 #define FB_UXB_NUDGE_MS 100
+#define FB_UXB_SILENT_MS 10000
 /* How long a stopped analysis may take to show its first pv. */
 #define FB_UXB_STOP_WAIT_MS 5000
 
@@ -69,7 +75,7 @@ enum fb_uxb_state {
 /* What happens to the session; each goes through fb_uxb_lifecycle(). */
 enum fb_uxb_event {
 	FB_UXB_EV_UCI,       /* the GUI's uci */
-	FB_UXB_EV_HEARD,     /* the engine's first line after protover 2 */
+	FB_UXB_EV_HEARD,     /* the engine's first feature after protover 2 */
 	FB_UXB_EV_DONE,      /* feature done=1 */
 	FB_UXB_EV_TIMER,     /* the one timer ran out */
 	FB_UXB_EV_GO,        /* the GUI's go (read into x->go) */

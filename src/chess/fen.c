@@ -194,15 +194,14 @@ static const uint64_t board_class[256] = {
 static bool
 parse_board_fast(struct fb_fen *fen, int king[2])
 {
-	static const unsigned char zeros[16];
 	const unsigned char *t =
 		(const unsigned char *)fen->text + fen->off[0];
 	size_t n = fen->flen[0];
 	/* The squares from a8 on with each '/' in a square of its own: with
 	 * ranks of width W, rank 8 - r starts at r * (W + 1). A byte of the
-	 * field fills squares pos.. onward; a run also clears the squares a
-	 * longer one would, so no square read below is left unwritten. */
-	unsigned char sq[128 + 16];
+	 * field fills squares pos.. onward: its piece (0 for a run) at pos,
+	 * the rest of a run stays as cleared here. */
+	unsigned char sq[128 + 16] = {0};
 	uint64_t counts = 0, pairs = 0, prev = 0;
 	size_t pos = 0, width, at[2];
 
@@ -212,7 +211,6 @@ parse_board_fast(struct fb_fen *fen, int king[2])
 		uint64_t cls = board_class[t[i]];
 		size_t k = pos & 127;
 
-		memcpy(sq + k, zeros, sizeof zeros);
 		sq[k] = (unsigned char)(cls >> 8);
 		counts += cls;
 		pairs |= cls & prev; /* a digit after a digit ("10" too) */
@@ -356,6 +354,7 @@ check_castling(struct fb_fen *fen, struct fb_fen_report *rep)
 	const char *t = fen->text + fen->off[2];
 	size_t n = fen->flen[2], i = 0;
 	char last_file = (char)('a' + fen->pos.width - 1);
+	uint64_t seen = 0; /* the letters so far, bit c - 'A' */
 
 	fen->prefix = 0;
 	if (n == 1 && t[0] == '-')
@@ -381,10 +380,11 @@ check_castling(struct fb_fen *fen, struct fb_fen_report *rep)
 			return fail(rep, FB_ECASTLING, at,
 				    "castling letter '%c' is beyond the %u-file "
 				    "board", c, fen->pos.width);
-		if (memchr(t + (fen->prefix ? 1 : 0), c,
-			   i - (fen->prefix ? 1 : 0)) != NULL)
+		/* every letter here is one of A-Z, a-z */
+		if (seen & (UINT64_C(1) << (c - 'A')))
 			return fail(rep, FB_ECASTLING, at,
 				    "castling letter '%c' is repeated", c);
+		seen |= UINT64_C(1) << (c - 'A');
 	}
 	return 0;
 }

@@ -66,13 +66,6 @@ fb_game_start(struct fb_game *g, const char *row)
 }
 
 bool
-fb_game_can_castle(const struct fb_game *g)
-{
-	return g->castle[0][0] >= 0 || g->castle[0][1] >= 0 ||
-	       g->castle[1][0] >= 0 || g->castle[1][1] >= 0;
-}
-
-bool
 fb_game_parse_oo(const char *t, size_t len, int *wing)
 {
 	size_t n = len;
@@ -92,35 +85,82 @@ fb_game_parse_oo(const char *t, size_t len, int *wing)
 	return false;
 }
 
-/* Reads a square like e1 or j8 at t; returns its length (2) or 0. */
-static size_t
-parse_square(const struct fb_game *g, const char *t, size_t len, int *file,
-	     int *rank)
+/* The file of g's board a letter names, or -1. */
+static int
+file_of(const struct fb_game *g, char c)
 {
-	if (len < 2 || t[0] < 'a' || t[0] >= (char)('a' + g->width) ||
-	    t[1] < '1' || t[1] > '8')
-		return 0;
-	*file = t[0] - 'a';
-	*rank = t[1] - '1';
-	return 2;
+	unsigned f = (unsigned)(unsigned char)c - 'a';
+
+	return f < g->width ? (int)f : -1;
+}
+
+static int
+rank_of(char c)
+{
+	unsigned r = (unsigned)(unsigned char)c - '1';
+
+	return r < FB_FEN_RANKS ? (int)r : -1;
+}
+
+static bool
+is_promotion(char c)
+{
+	switch (c | 0x20) {
+	case 'q': case 'r': case 'b': case 'n': case 'a': case 'c':
+		return true;
+	}
+	return false;
+}
+
+/* A move of the king of the side to move along its back rank (m, no
+ * promotion): castling when it takes its own rook that holds a right, or
+ * moves two or more files to its castling square while the right
+ * remains. */
+static void
+read_king_move(const struct fb_game *g, struct fb_move *m, char piece)
+{
+	int c = colour_of(piece), wing;
+	char target;
+
+	/* Only the side to move castles: a king move of the other side is
+	 * what it says (an engine or GUI out of step must not get a rewrite
+	 * that changes which move it is). */
+	if (c != g->side || m->from_rank != m->to_rank ||
+	    m->from_rank != fb_game_back_rank(c))
+		return;
+	target = g->board[m->to_rank][m->to_file];
+	wing = m->to_file > m->from_file ? FB_HSIDE : FB_ASIDE;
+	if (target == (c == FB_WHITE ? 'R' : 'r') &&
+	    g->castle[c][wing] == m->to_file) {
+		m->castle = wing; /* king takes own rook */
+	} else if (g->castle[c][wing] >= 0 &&
+		   m->to_file == king_target(g->width, wing) &&
+		   (m->to_file - m->from_file >= 2 ||
+		    m->from_file - m->to_file >= 2)) {
+		m->castle = wing; /* the king's two-square move */
+		m->to_file = g->castle[c][wing];
+	}
 }
 
 int
 fb_game_parse_move(const struct fb_game *g, const char *text, size_t len,
 		   struct fb_move *m)
 {
-	size_t i;
-	int wing;
+	size_t i = 4;
+	int wing, k;
 	char piece;
 
-	memset(m, 0, sizeof *m);
-	m->castle = -1;
-	if (len == 4 && memcmp(text, "0000", 4) == 0) {
-		m->null = true;
-		return 0;
-	}
-	if (fb_game_parse_oo(text, len, &wing)) {
-		int k = fb_game_king_file(g, g->side);
+	*m = (struct fb_move){.castle = -1};
+	/* No square starts with O or 0: the null move and O-O are read
+	 * apart, and a plain move (the most of any game) skips them. */
+	if (len > 0 && (text[0] == '0' || text[0] == 'O')) {
+		if (len == 4 && memcmp(text, "0000", 4) == 0) {
+			m->null = true;
+			return 0;
+		}
+		if (!fb_game_parse_oo(text, len, &wing))
+			return FB_EINVAL;
+		k = fb_game_king_file(g, g->side);
 		if (k < 0 || g->castle[g->side][wing] < 0)
 			return FB_EINVAL;
 		m->castle = wing;
@@ -129,48 +169,32 @@ fb_game_parse_move(const struct fb_game *g, const char *text, size_t len,
 		m->to_file = g->castle[g->side][wing];
 		return 0;
 	}
-	if ((i = parse_square(g, text, len, &m->from_file, &m->from_rank)) == 0 ||
-	    parse_square(g, text + i, len - i, &m->to_file, &m->to_rank) == 0)
+	if (len < 4 || (m->from_file = file_of(g, text[0])) < 0 ||
+	    (m->from_rank = rank_of(text[1])) < 0 ||
+	    (m->to_file = file_of(g, text[2])) < 0 ||
+	    (m->to_rank = rank_of(text[3])) < 0)
 		return FB_EINVAL;
-	i += 2;
-	if (i < len && text[i] == '=') {
-		i++;
-		if (i == len || text[i] == '+' || text[i] == '#')
-			return FB_EINVAL; /* '=' without a piece */
-	}
-	/* A check or mate sign may follow the move without a promotion. */
-	if (i < len && text[i] != '+' && text[i] != '#') {
-		char p = (char)(text[i] | 0x20);
-		if (strchr("qrbnac", p) == NULL || p == '\0')
-			return FB_EINVAL;
-		m->promo = text[i++];
-	}
-	while (i < len && (text[i] == '+' || text[i] == '#'))
-		i++;
-	if (i != len)
-		return FB_EINVAL;
-
-	piece = g->board[m->from_rank][m->from_file];
-	/* Only the side to move castles: a king move of the other side is
-	 * what it says (an engine or GUI out of step must not get a rewrite
-	 * that changes which move it is). */
-	if ((piece == 'K' || piece == 'k') && colour_of(piece) == g->side &&
-	    m->from_rank == m->to_rank &&
-	    m->from_rank == fb_game_back_rank(colour_of(piece)) && m->promo == 0) {
-		int c = colour_of(piece);
-		char target = g->board[m->to_rank][m->to_file];
-		wing = m->to_file > m->from_file ? FB_HSIDE : FB_ASIDE;
-		if (target == (c == FB_WHITE ? 'R' : 'r') &&
-		    g->castle[c][wing] == m->to_file) {
-			m->castle = wing; /* king takes own rook */
-		} else if (g->castle[c][wing] >= 0 &&
-			   m->to_file == king_target(g->width, wing) &&
-			   (m->to_file - m->from_file >= 2 ||
-			    m->from_file - m->to_file >= 2)) {
-			m->castle = wing; /* the king's two-square move */
-			m->to_file = g->castle[c][wing];
+	if (i < len) {
+		if (text[i] == '=') {
+			i++;
+			if (i == len || text[i] == '+' || text[i] == '#')
+				return FB_EINVAL; /* '=' without a piece */
 		}
+		/* A check or mate sign may follow the move without a
+		 * promotion. */
+		if (i < len && text[i] != '+' && text[i] != '#') {
+			if (!is_promotion(text[i]))
+				return FB_EINVAL;
+			m->promo = text[i++];
+		}
+		while (i < len && (text[i] == '+' || text[i] == '#'))
+			i++;
+		if (i != len)
+			return FB_EINVAL;
 	}
+	piece = g->board[m->from_rank][m->from_file];
+	if ((piece | 0x20) == 'k' && m->promo == 0)
+		read_king_move(g, m, piece);
 	return 0;
 }
 
@@ -221,20 +245,27 @@ fb_game_print_castle(const struct fb_game *g, const struct fb_move *m,
 	return (int)len;
 }
 
+/* A move from or to a square of a back rank loses the right of a rook
+ * there (moved or taken). */
 static void
 lose_right_at(struct fb_game *g, int file, int rank)
 {
-	for (int c = 0; c < 2; c++)
-		if (rank == fb_game_back_rank(c))
-			for (int w = 0; w < 2; w++)
-				if (g->castle[c][w] == file)
-					g->castle[c][w] = -1;
+	int c = rank == fb_game_back_rank(FB_WHITE)   ? FB_WHITE
+		: rank == fb_game_back_rank(FB_BLACK) ? FB_BLACK
+						      : -1;
+
+	if (c < 0)
+		return;
+	for (int w = 0; w < 2; w++)
+		if (g->castle[c][w] == file)
+			g->castle[c][w] = -1;
 }
 
 void
 fb_game_play(struct fb_game *g, const struct fb_move *m)
 {
-	char piece;
+	char piece, target;
+	bool pawn;
 	int c;
 
 	if (m->null) {
@@ -246,39 +277,41 @@ fb_game_play(struct fb_game *g, const struct fb_move *m)
 		return;
 	}
 	piece = g->board[m->from_rank][m->from_file];
+	target = g->board[m->to_rank][m->to_file];
+	pawn = (piece | 0x20) == 'p';
 	c = piece ? colour_of(piece) : g->side;
 	if (c == FB_BLACK)
 		g->fullmove++;
-	if (m->castle >= 0 || (piece != 'P' && piece != 'p' &&
-			       g->board[m->to_rank][m->to_file] == 0))
+	if (m->castle >= 0 || (!pawn && target == 0))
 		g->halfmove++;
 	else
 		g->halfmove = 0;
 	if (m->castle >= 0) {
 		int r = m->from_rank, w = m->castle;
-		char king = g->board[r][m->from_file];
 		char rook = g->board[r][m->to_file];
 		g->board[r][m->from_file] = 0;
 		g->board[r][m->to_file] = 0;
-		g->board[r][king_target(g->width, w)] = king;
+		g->board[r][king_target(g->width, w)] = piece;
 		g->board[r][rook_target(g->width, w)] = rook;
 		g->castle[c][0] = g->castle[c][1] = -1;
 		g->ep_file = -1;
 		g->side = c ^ 1;
 		return;
 	}
-	if ((piece == 'P' || piece == 'p') && m->from_file != m->to_file &&
-	    m->to_file == g->ep_file && g->board[m->to_rank][m->to_file] == 0)
+	if (pawn && m->from_file != m->to_file && m->to_file == g->ep_file &&
+	    target == 0)
 		g->board[m->from_rank][m->to_file] = 0; /* en passant */
-	g->ep_file = ((piece == 'P' || piece == 'p') &&
-		      (m->to_rank - m->from_rank == 2 ||
-		       m->from_rank - m->to_rank == 2))
+	g->ep_file = pawn && (m->to_rank - m->from_rank == 2 ||
+			      m->from_rank - m->to_rank == 2)
 			     ? m->from_file
 			     : -1;
-	if (piece == 'K' || piece == 'k')
-		g->castle[c][0] = g->castle[c][1] = -1;
-	lose_right_at(g, m->from_file, m->from_rank);
-	lose_right_at(g, m->to_file, m->to_rank);
+	/* Without a right left, no move can lose one. */
+	if (fb_game_can_castle(g)) {
+		if ((piece | 0x20) == 'k')
+			g->castle[c][0] = g->castle[c][1] = -1;
+		lose_right_at(g, m->from_file, m->from_rank);
+		lose_right_at(g, m->to_file, m->to_rank);
+	}
 	g->board[m->to_rank][m->to_file] =
 		m->promo ? (char)(c == FB_WHITE ? m->promo & ~0x20
 						: m->promo | 0x20)

@@ -28,7 +28,7 @@ fb_bridge_exepath(char *buf, size_t *size);
 #ifdef __linux__
 /*
  * The hidden first argument with which fenbridge starts itself as the
- * engine's trampoline (see bridge.c):
+ * engine's trampoline (see bridge_engine.c):
  *   fenbridge --exec-engine PARENT_PID FILE ARGV0 [ARGS...]
  * main() hands such a command line to fb_bridge_exec_engine() before it
  * does anything else.

@@ -47,7 +47,7 @@ fb_config_init(struct fb_config *c)
 	c->engine_fen_auto = true;
 	c->gui_fen = FB_SHREDDER;
 	c->protocol = "auto";
-	c->engine_protocol = "same";
+	c->engine_protocol = "auto";
 	c->gui_castling = FB_CASTLE_AUTO;
 	c->engine_castling = FB_CASTLE_AUTO;
 	c->grace_ms = FB_CONFIG_DEFAULT_GRACE_MS;
@@ -451,11 +451,11 @@ static const struct fb_option bridge_options[] = {
 		 "or xboard/protover)",
 	 .scope = ARGV_INI, .set = set_protocol, .field = BRIDGE(protocol)},
 	{.name = "engine-protocol", .kind = FB_ARG_WORD,
-	 .arg = "same|uci|xboard|auto", .def = "same",
-	 .help = "the engine's protocol; same: the GUI's; uci or xboard: "
-		 "fenbridge translates when it differs; auto: fenbridge sends "
-		 "uci, and an engine that does not answer within 3 s (or "
-		 "answers with an XBoard error) speaks xboard",
+	 .arg = "auto|same|uci|xboard", .def = "auto",
+	 .help = "the engine's protocol; auto: the engine gets the GUI's "
+		 "handshake, and one that refuses it or is silent speaks the "
+		 "other protocol (fenbridge translates); same: the GUI's; uci "
+		 "or xboard: fenbridge translates when it differs",
 	 .scope = ARGV_INI, .set = set_protocol,
 	 .field = BRIDGE(engine_protocol)},
 	{.name = "gui-castling", .kind = FB_ARG_WORD, .arg = "auto|kxr|king|oo",

@@ -350,7 +350,7 @@ main(int argc, char **argv)
 	int rc;
 
 #ifdef __linux__
-	/* fenbridge started by itself to become the engine (bridge.c). */
+	/* fenbridge started by itself to become the engine (bridge_engine.c). */
 	if (argc > 1 && strcmp(argv[1], FB_BRIDGE_EXEC_ENGINE) == 0)
 		return fb_bridge_exec_engine(argc, argv);
 #endif

@@ -5,7 +5,7 @@
  * file names in UTF-8. The
  * POSIX side is platform_posix.c, the Windows side platform_win.c; the rest
  * of fenbridge calls these and holds no #ifdef _WIN32 of its own beyond a
- * few in bridge.c.
+ * few in the bridge (bridge_*.c).
  */
 #ifndef FB_PLATFORM_H
 #define FB_PLATFORM_H

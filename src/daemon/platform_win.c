@@ -4,7 +4,7 @@
  * fenbridge are UTF-8 (as libuv takes them): the command line is read as
  * UTF-16 and converted, and every file name goes back to UTF-16 for the
  * system. (The engine dies with fenbridge without help from here: libuv
- * puts it in a kill-on-close job object, see bridge.c.)
+ * puts it in a kill-on-close job object, see bridge_engine.c.)
  */
 #include "platform.h"
 

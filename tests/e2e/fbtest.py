@@ -287,8 +287,11 @@ class Bridge:
         if self.p.poll() is None:
             self.p.kill()
             self.p.wait()
-        pid = self.engine_pid()
-        if pid is not None and pid_alive(pid):
+        # Every start of the engine (fenbridge may start it again).
+        for e in self.events():
+            pid = int(e[4:]) if e.startswith("pid ") else None
+            if pid is None or not pid_alive(pid):
+                continue
             try:
                 with open("/proc/%d/cmdline" % pid, "rb") as f:
                     if b"fake_engine" in f.read():

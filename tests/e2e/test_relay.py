@@ -337,9 +337,11 @@ def engine_closes_stdout(ctx):
 @test(timeout=20)
 def probe_of_a_protover1_engine(ctx):
     # --engine-protocol=auto with an engine silent to uci and protover:
-    # the XBoard GUI waits (done=0), the probe ends after 3 s, the GUI's
-    # held lines reach the engine in order, and after 2 s more of
-    # silence fenbridge ends the GUI's wait itself (done=1).
+    # the GUI's xboard and protover reach it at once; after 1 s of
+    # silence it is asked uci and the XBoard GUI told to wait (done=0),
+    # the probe ends after 3 s, the GUI's held lines reach the engine in
+    # order, and after 2 s more of silence fenbridge ends the GUI's wait
+    # itself (done=1).
     b = ctx.bridge(["--engine-protocol=auto"], ["--protover1"])
     t0 = time.monotonic()
     b.send(b"xboard\nprotover 2\n")
@@ -353,7 +355,7 @@ def probe_of_a_protover1_engine(ctx):
     eq(b.expect(b"pong 4\n"), b"pong 4\n", "the engine answers")
     b.send(b"quit\n")
     rc, out = b.wait()
-    eq(b.recorded(), b"uci\nxboard\nprotover 2\nping 4\nquit\n",
+    eq(b.recorded(), b"xboard\nprotover 2\nuci\nping 4\nquit\n",
        "what the engine received")
     eq(rc, 0, "exit status")
 

@@ -64,6 +64,24 @@ fenbridge's `--log` to see what reached the engine (`>engine` lines).
      Second game: the GUI sends X-FEN (`Gkq`) and `usermove O-O`; polyglot
      sends `position fen ... Gga ... moves e1g1`, which must reach stockfish
      as `Gkq ... moves e1g1`, and stockfish must answer with a move.
+  5. Default settings (--engine-protocol=auto) in the four pairings.  UCI
+     GUI + stockfish: its one `uci` gets one handshake; `uci`,
+     `setoption name UCI_Chess960 value true` and `position fen ... moves
+     b8e8` in one burst (also with --engine-protocol=same): `d` shows the
+     castled position (issue 17 item 7: b8g8, which Stockfish in Chess960
+     mode cannot parse, went out before uciok).  UCI GUI + sjaakii: UCI
+     (it speaks both).  XBoard GUI + fairy-stockfish: its features come
+     straight back, no `uci` reaches it; a Chess960 `setboard` without
+     `variant fischerandom` (ChessX) is preceded by that variant, so `d`
+     shows the Shredder-FEN sent and the castle is played (item 8; in
+     normal chess it reads Gkq as Kkq).  XBoard GUI + stockfish (refuses
+     `xboard`, decided at once) and + toga2 (silent, asked `uci` after
+     1 s): the translating pair's features, a move.  Control: an explicit
+     --engine-protocol=same gives that XBoard GUI no features.  UCI GUI +
+     fairymax, started 12 times: a handshake and a bestmove every time
+     (started again when it dies of the probe), and once behind a wrapper
+     that dies of SIGSEGV on the probe at its first start.  Notes give the time from
+     the start of each process to the end of its handshake.
 
 Sessions end with `quit`: fenbridge must exit with the engine's status
 (0) and leave no process behind in its process group.
@@ -87,8 +105,8 @@ import time
 sys.dont_write_bytecode = True      # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from chesstest import (FAIRY, POLYGLOT, SKIP, STOCKFISH,  # noqa: E402
-                       TOGA, XBOARD_DONE, Engine, Results, backstop,
-                       fens_in, log_entries)
+                       TOGA, XBOARD_DONE, Engine, Results, Timeout,
+                       backstop, fens_in, log_entries)
 
 TOTAL_TIMEOUT = 50       # backstop, below meson's timeout (60 s)
 
@@ -646,20 +664,42 @@ def check_polyglot(res, fb, pg, sf, tmp):
 # ---------------------------------------------------------------- 5. auto
 
 FAIRYMAX = "/usr/games/fairymax"
+SJAAK = "/usr/games/sjaakii"
+FAIRYMAX_STARTS = 12
+
+# Black castles h-side with the e8 rook: king takes rook b8e8, king move
+# b8g8 (which Stockfish in Chess960 mode cannot parse).
+BURST = SF_POSITIONS[3]
+
+
+def said(log):
+    """The log's lines that say how the engine's protocol was chosen."""
+    return [l for l in log_lines(log, "info") if "the engine speaks" in l]
+
+
+def timed_handshake(p, cmds, pattern, timeout=10):
+    """Sends cmds, waits for pattern: (lines, seconds since the start of
+    the process, as a GUI that starts an engine sees it)."""
+    t = time.monotonic()
+    p.send(*cmds)
+    lines = p.wait_for(pattern, timeout)
+    return lines, time.monotonic() - t
 
 
 def check_auto(res, fb, sf, tmp):
-    """--engine-protocol=auto: a UCI engine answers the probe (the GUI
-    sees one handshake, not two); an XBoard engine (Fairy-Max, from the
-    xboard package's recommends) refuses it at once and the XBoard GUI
-    gets its features."""
+    """Default settings (--engine-protocol=auto) in the four pairings: the
+    engine gets the GUI's own handshake and an answer in kind flows
+    straight through; a refusal or silence chooses the other protocol.
+    Notes give each pairing's handshake time."""
+    have = {e: os.access(e, os.X_OK) for e in (FAIRYMAX, SJAAK, TOGA, FAIRY)}
+
+    # UCI GUI + stockfish: one uci, one handshake, no second question.
     name = "auto, UCI GUI, stockfish"
-    log = os.path.join(tmp, "auto-uci.log")
+    log = os.path.join(tmp, "auto-uci-sf.log")
     p = None
     try:
-        p = spawn([fb, "--engine-protocol=auto", "--log=" + log, "--", sf])
-        p.send("uci")
-        lines = p.wait_for(r"^uciok$")
+        p = spawn([fb, "--log=" + log, "--", sf])
+        lines, took = timed_handshake(p, ["uci"], r"^uciok$")
         p.send("isready")
         lines += p.wait_for(r"^readyok$")
         ids = [l for l in lines if l.startswith("id name")]
@@ -667,68 +707,240 @@ def check_auto(res, fb, sf, tmp):
                   len(ids) == 1 and lines.count("uciok") == 1,
                   expect("one id name, one uciok", lines[:4]))
         session_end(res, name, p)
-        said = [l for l in log_lines(log, "info") if "speaks" in l]
+        sent = log_lines(log, ">engine")
+        res.check("%s: the engine got the GUI's uci only" % name,
+                  sent.count("uci") == 1, expect("one uci", sent[:3]))
         res.check("%s: the log says what was chosen and why" % name,
-                  any("speaks uci" in l for l in said), expect(
-                      "the engine speaks uci (...)", said))
+                  any("speaks uci (it answered the GUI's opening)" in l
+                      for l in said(log)), expect("speaks uci", said(log)))
+        print("note: %s: uciok %.1f ms after start" % (name, took * 1000))
     except Exception as e:
         res.abort(name, e, p)
-    if not os.access(FAIRYMAX, os.X_OK):
-        print("bridge_engines: %s not found, skipping its checks"
-              % FAIRYMAX)
-        return
-    # Fairy-Max 5.0b itself dies now and then (about 2 starts in 5) after
-    # any command it does not know: fenbridge must then tell the user how
-    # to avoid the probe. Tries until a start survives (10 tries: all die
-    # with a chance of 1 in 10,000).
-    for attempt in range(10):
-        if auto_fairymax(res, fb, tmp, attempt):
-            return
-    res.check("auto, XBoard GUI, fairymax: a start survives", False,
-              "Fairy-Max died in 10 starts out of 10")
 
+    # Issue 17 item 7: uci, UCI_Chess960 and a position with a castle in
+    # one burst. Stockfish in Chess960 mode cannot parse b8g8 and stays
+    # in the old position; b8e8 castles.
+    label, shred, xfen, kxr, after = BURST
+    for opts in ([], ["--engine-protocol=same"]):
+        name = "UCI lines before uciok %s, stockfish" % (opts or "(auto)")
+        p = None
+        try:
+            p = spawn([fb] + opts + ["--", sf])
+            p.send("uci", "setoption name UCI_Chess960 value true",
+                   "position fen %s moves %s" % (shred, kxr), "d",
+                   "isready")
+            lines = p.wait_for(r"^readyok$")
+            session_end(res, name, p)
+            fens = fens_in(lines)
+            res.check("%s: the castle %s is played" % (name, kxr),
+                      fens == [after], expect(after, fens))
+        except Exception as e:
+            res.abort(name, e, p)
 
-def auto_fairymax(res, fb, tmp, attempt):
-    """One start of Fairy-Max behind --engine-protocol=auto: False when it
-    died while probed (and fenbridge said why), True when checked."""
-    name = "auto, XBoard GUI, fairymax"
-    log = os.path.join(tmp, "auto-xb%d.log" % attempt)
+    # UCI GUI + sjaakii: it answers uci itself (it speaks both).
+    if have[SJAAK]:
+        name = "auto, UCI GUI, sjaakii"
+        log = os.path.join(tmp, "auto-uci-sjaak.log")
+        p = None
+        try:
+            p = spawn(["env", "-u", "MALLOC_PERTURB_", fb, "--log=" + log,
+                       "--", SJAAK])
+            _, took = timed_handshake(p, ["uci"], r"^uciok$")
+            p.send("position startpos moves e2e4", "go depth 2")
+            _, m = p.read_until(r"^bestmove (\S+)", 10)
+            res.check("%s: a bestmove" % name, m is not None,
+                      expect("bestmove", p.tail(5)))
+            session_end(res, name, p)
+            res.check("%s: spoken to in UCI" % name,
+                      any("speaks uci" in l for l in said(log)), said(log))
+            print("note: %s: uciok %.1f ms after start" % (name, took * 1000))
+        except Exception as e:
+            res.abort(name, e, p)
+
+    # XBoard GUI + fairy-stockfish: xboard and protover go through, the
+    # engine's features come straight back (no done=0, no uci).
+    if have[FAIRY]:
+        name = "auto, XBoard GUI, fairy-stockfish"
+        log = os.path.join(tmp, "auto-xb-fairy.log")
+        p = None
+        try:
+            p = spawn([fb, "--log=" + log, "--", FAIRY])
+            lines, took = timed_handshake(p, ["xboard", "protover 2"],
+                                          XBOARD_DONE)
+            feats = [l for l in lines if l.startswith("feature")]
+            res.check("%s: the engine's features, straight" % name,
+                      feats and feats[0].startswith("feature setboard=1")
+                      and not any("done=0" in l for l in lines),
+                      expect("feature setboard=1 ...", lines[:2]))
+            # Issue 17 item 8: ChessX's Chess960 setboard without
+            # variant fischerandom. In normal chess fairy-stockfish
+            # reads Gkq as Kkq (the h1 rook's right).
+            fen, errs = xb_fen(p, "new", "force", "setboard " + shred)
+            res.check("%s: Chess960 setboard without variant: Fen: is "
+                      "the position sent" % name,
+                      fen == shred and not errs,
+                      expect(shred, "%s %s" % (fen, errs)))
+            fen, errs = xb_fen(p, "usermove " + kxr)
+            res.check("%s: ... and its castle %s is played" % (name, kxr),
+                      fen == after and not errs,
+                      expect(after, "%s %s" % (fen, errs)))
+            session_end(res, name, p)
+            sent = log_lines(log, ">engine")
+            res.check("%s: no uci reaches the engine" % name,
+                      "uci" not in sent, sent[:4])
+            res.check("%s: told variant fischerandom first" % name,
+                      "variant fischerandom" in sent and
+                      sent.index("variant fischerandom") <
+                      sent.index("setboard " + xfen),
+                      expect("variant fischerandom, setboard " + xfen,
+                             [s for s in sent if s.startswith(("variant",
+                                                               "setboard"))]))
+            print("note: %s: done=1 %.1f ms after start" % (name,
+                                                              took * 1000))
+        except Exception as e:
+            res.abort(name, e, p)
+
+    # XBoard GUI + stockfish: it refuses xboard; UCI through the pair.
+    name = "auto, XBoard GUI, stockfish"
+    log = os.path.join(tmp, "auto-xb-sf.log")
     p = None
     try:
-        t = time.monotonic()
-        p = spawn([fb, "--engine-protocol=auto", "--log=" + log, "--",
-                   FAIRYMAX])
-        p.send("xboard", "protover 2")
-        lines, m = p.read_until(XBOARD_DONE)
-        if m is None:
-            died = [l for l in lines if "died" in l]
-            res.check("%s: an engine that dies of the probe: the GUI is "
-                      "told to give --engine-protocol=xboard" % name,
-                      any("--engine-protocol=xboard" in l for l in died),
-                      expect("tellusererror ... --engine-protocol=xboard",
-                             lines))
-            p.close(quit=None)
-            return False
-        took = time.monotonic() - t
-        res.check("%s: the GUI waits (done=0), then gets the engine's "
-                  "features" % name,
-                  lines[0] == "feature done=0" and
-                  any("myname=" in l for l in lines), expect(
-                      "feature done=0 ... myname=... done=1", lines[:3]))
-        res.check("%s: refused at once, not after the probe's 3 s" % name,
-                  took < 2.5, "took %.1f s" % took)
-        p.send("new", "force", "e2e4")
-        lines += p.ping()
-        res.check("%s: no Error about the probe reaches the GUI" % name,
-                  not any("uci" in l for l in lines), lines)
+        p = spawn([fb, "--log=" + log, "--", sf])
+        lines, took = timed_handshake(p, ["xboard", "protover 2"],
+                                      XBOARD_DONE)
+        res.check("%s: the pair's features, no refusal" % name,
+                  any('myname="Stockfish 15.1"' in l for l in lines) and
+                  not any("Unknown" in l for l in lines),
+                  expect('feature myname="Stockfish 15.1" ...', lines))
+        res.check("%s: decided by the refusal, not by silence" % name,
+                  took < 0.9, "took %.2f s" % took)
+        p.send("new", "sd 4", "go")
+        _, m = p.read_until(r"^move (\S+)", 10)
+        res.check("%s: a move" % name, m is not None,
+                  expect("move ...", p.tail(5)))
         session_end(res, name, p)
-        said = [l for l in log_lines(log, "info") if "speaks" in l]
-        res.check("%s: the log says what was chosen and why" % name,
-                  any("speaks xboard (it refused" in l for l in said),
-                  expect("the engine speaks xboard (it refused ...)", said))
+        res.check("%s: the log says why" % name,
+                  any("speaks uci (it refused the GUI's opening)" in l
+                      for l in said(log)), said(log))
+        print("note: %s: done=1 %.1f ms after start" % (name,
+                                                          took * 1000))
     except Exception as e:
         res.abort(name, e, p)
-    return True
+
+    # XBoard GUI + toga2: silent to xboard; asked uci after 1 s.
+    if have[TOGA]:
+        name = "auto, XBoard GUI, toga2"
+        log = os.path.join(tmp, "auto-xb-toga.log")
+        p = None
+        try:
+            p = spawn([fb, "--log=" + log, "--", TOGA])
+            lines, took = timed_handshake(p, ["xboard", "protover 2"],
+                                          XBOARD_DONE)
+            res.check("%s: told to wait, then the pair's features" % name,
+                      lines[:1] == ["feature done=0"] and
+                      any('myname="Toga II 3.0"' in l for l in lines),
+                      expect('feature done=0, myname="Toga II 3.0"', lines))
+            res.check("%s: asked uci after 1 s of silence" % name,
+                      0.9 < took < 3.5, "took %.2f s" % took)
+            p.send("new", "sd 3", "go")
+            _, m = p.read_until(r"^move (\S+)", 10)
+            res.check("%s: a move" % name, m is not None,
+                      expect("move ...", p.tail(5)))
+            session_end(res, name, p)
+            print("note: %s: done=1 %.1f ms after start" % (name,
+                                                              took * 1000))
+        except Exception as e:
+            res.abort(name, e, p)
+
+    # Control: explicit same stays; an XBoard GUI then gets no features.
+    name = "--engine-protocol=same, XBoard GUI, stockfish (control)"
+    p = None
+    try:
+        p = spawn([fb, "--engine-protocol=same", "--", sf])
+        p.send("xboard", "protover 2")
+        lines, m = p.read_until(XBOARD_DONE, 3)
+        res.check("%s: no features" % name, m is None, lines)
+    except Exception as e:
+        if not isinstance(e, Timeout):
+            res.abort(name, e, p)
+        else:
+            res.check("%s: no features" % name, True)
+    finally:
+        if p:
+            p.close()
+
+    if have[FAIRYMAX]:
+        check_auto_fairymax(res, fb, tmp)
+
+
+def check_auto_fairymax(res, fb, tmp):
+    """UCI GUI + Fairy-Max, default settings, started many times: it
+    refuses uci (Error) and is spoken to in XBoard; when it dies of the
+    probe (Fairy-Max 5.0b does, now and then), fenbridge starts it again.
+    Every start must give a handshake and a legal move."""
+    name = "auto, UCI GUI, fairymax"
+    restarts, times, bad = 0, [], []
+    for i in range(FAIRYMAX_STARTS):
+        log = os.path.join(tmp, "auto-uci-fmax%d.log" % i)
+        p = None
+        try:
+            p = spawn([fb, "--log=" + log, "--", FAIRYMAX])
+            lines, took = timed_handshake(p, ["uci"], r"^uciok$")
+            times.append(took)
+            p.send("isready")
+            lines += p.wait_for(r"^readyok$")
+            p.send("position startpos moves e2e4", "go depth 2")
+            more, m = p.read_until(r"^bestmove (\S+)", 10)
+            lines += more
+            if m is None or m.group(1) == "0000" or \
+                    any("Error" in l or "died" in l for l in lines):
+                bad.append((i, lines[-5:]))
+            rc = p.close()
+            if rc != 0:
+                bad.append((i, "status %s" % rc))
+        except Exception as e:
+            bad.append((i, "%s: %s" % (type(e).__name__, e)))
+            if p:
+                p.close(quit=None, timeout=1)
+        if any("starting it again" in l for l in log_lines(log, "warning")):
+            restarts += 1
+    res.check("%s: %d starts, each with a handshake and a bestmove"
+              % (name, FAIRYMAX_STARTS), not bad, bad)
+    # Its death on the probe, made certain: a wrapper dies of SIGSEGV on
+    # its first line at its first start, then runs Fairy-Max.
+    wrapper = os.path.join(tmp, "fmax-dies-once.sh")
+    with open(wrapper, "w") as f:
+        f.write('#!/bin/sh\nif [ ! -e "$1" ]; then : > "$1"; read line; '
+                'kill -SEGV $$; fi\nexec %s\n' % FAIRYMAX)
+    os.chmod(wrapper, 0o755)
+    log = os.path.join(tmp, "auto-uci-fmax-dies.log")
+    p = None
+    try:
+        p = spawn([fb, "--log=" + log, "--", wrapper,
+                   os.path.join(tmp, "fmax-started")])
+        p.send("uci")
+        lines = p.wait_for(r"^uciok$")
+        p.send("isready")
+        lines += p.wait_for(r"^readyok$")
+        p.send("position startpos moves e2e4", "go depth 2")
+        more, m = p.read_until(r"^bestmove (\S+)", 10)
+        res.check("%s, dead at its first start: started again, a handshake "
+                  "and a bestmove" % name,
+                  m is not None and m.group(1) != "0000" and
+                  not any("died" in l for l in lines + more),
+                  expect("uciok ... bestmove", (lines + more)[-5:]))
+        session_end(res, name + ", dead at its first start", p)
+        res.check("%s, dead at its first start: the log says so" % name,
+                  any("starting it again to speak xboard" in l
+                      for l in log_lines(log, "warning")),
+                  log_lines(log, "warning"))
+    except Exception as e:
+        res.abort(name + ", dead at its first start", e, p)
+    if times:
+        print("note: %s: uciok after start: median %.1f ms; started again "
+              "after dying of the probe: %d of %d" % (
+                  name, 1000 * sorted(times)[len(times) // 2], restarts,
+                  FAIRYMAX_STARTS))
 
 
 # ---------------------------------------------------------------- main

@@ -57,9 +57,12 @@ FAIRYMAX = chesstest.GAMES + "/fairymax"
 GNUCHESS = chesstest.GNUCHESS
 FAIRY = chesstest.FAIRY
 STOCKFISH = chesstest.STOCKFISH
-# How the pair is chosen: the one place to change when the probe
-# (`--engine-protocol=auto`) becomes the default.
-PROTOCOL = ["--engine-protocol=xboard"]
+# How the pair is chosen: with default settings (auto), as users run it,
+# for the engines that speak XBoard only (GNU Chess in its XBoard mode,
+# Fairy-Max); Sjaak II and Fairy-Stockfish know both protocols and answer
+# the GUI's own `uci`: their XBoard side, which this file tests, is named.
+PROTOCOL = []
+BOTH = ("sjaakii", "fairy-stockfish")
 PLIES = 30
 MOVE_TIMEOUT = 20
 
@@ -87,8 +90,10 @@ class Client:
     def __init__(self, fenbridge, engine, log, options, proto=None,
                  wait=10):
         t0 = time.monotonic()
-        self.p = Engine([fenbridge, "--log=" + log] +
-                        (PROTOCOL if proto is None else proto) +
+        if proto is None:
+            proto = ["--engine-protocol=xboard"] if any(
+                os.path.basename(w) in BOTH for w in engine) else PROTOCOL
+        self.p = Engine([fenbridge, "--log=" + log] + proto +
                         ["--"] + engine,
                         os.path.basename(engine[0]),
                         new_session=True)

@@ -1,14 +1,14 @@
 #!/usr/bin/env python3
 """XBoard 4.9, the real GUI, plays matches against UCI engines that only
-fenbridge's translation makes XBoard engines (issue 12):
+fenbridge's translation makes XBoard engines (issue 12), with default
+settings as users run it (fenbridge finds out the engine's protocol):
 
     xboard -mg N -variant fischerandom
-           -fcp "fenbridge --engine-protocol=uci -- stockfish"  (both sides)
+           -fcp "fenbridge -- stockfish"  (both sides)
     xboard -mg N -variant fischerandom
-           -fcp "fenbridge --engine-protocol=uci -- toga2"
-           -scp "fenbridge --engine-protocol=uci -- stockfish"
+           -fcp "fenbridge -- toga2" -scp "fenbridge -- stockfish"
     xboard -mg N -variant caparandom
-           -fcp "fenbridge --engine-protocol=uci -- fairy-stockfish"
+           -fcp "fenbridge -- fairy-stockfish"   (which knows both: XBoard)
 
 Toga II has no UCI_Chess960: fenbridge offers it fischerandom all the
 same and plays it in standard notation (issue 17): only standard rights
@@ -76,7 +76,7 @@ from chesstest import FAIRY, SKIP, STOCKFISH, TOGA  # noqa: E402
 XBOARD = "/usr/games/xboard"
 # fenbridge's --engine-protocol for the UCI engines, in this one place
 # (another change makes `auto` the default; then this can go).
-ENGINE_PROTOCOL = "uci"
+ENGINE_PROTOCOL = "auto"
 DEPTH = 8                   # XBoard's -depth (sd N): fast moves, no flag fall
 MATCH_TIMEOUT = 200         # the matches (about 60 s alone; CI runs
                             # another test beside this one)
@@ -387,8 +387,10 @@ def check_match(res, m, npm):
               "\n".join(bad[:10]))
 
     if m.uci:
-        # The engines really spoke UCI: fenbridge sent them positions.
-        for side in ("first", "second"):
+        # The UCI engines really spoke UCI: fenbridge sent them positions
+        # (with default settings fairy-stockfish, which knows both, is
+        # spoken to in XBoard, its answer to the GUI's own `xboard`).
+        for side in m.uci_sides:
             sent = [e[1] for e in chesstest.log_entries(
                 m.path("fenbridge-%s.log" % side)) if e[0] == ">engine"]
             pos = sum(1 for l in sent if l.startswith(b"position fen "))
@@ -514,6 +516,8 @@ def main():
                 if TOGA in engines:
                     continue        # no XBoard mode of its own
                 engines, proto = (FAIRY, FAIRY), []
+            elif a.engine_protocol == "auto":
+                proto = []          # default settings: fenbridge finds out
             else:
                 proto = ["--engine-protocol=" + a.engine_protocol]
 
@@ -526,6 +530,9 @@ def main():
             matches.append(Match(name, variant, engine_cmd,
                                  a.engines == "uci", tmp, xvfb[1]))
             matches[-1].engines = engines
+            matches[-1].uci_sides = [
+                side for side, e in zip(("first", "second"), engines)
+                if e != FAIRY or a.engine_protocol == "uci"]
         deadline = time.monotonic() + MATCH_TIMEOUT
         for m in matches:
             m.wait(deadline)

@@ -45,9 +45,9 @@ import chesstest  # noqa: E402
 import games  # noqa: E402
 from chesstest import FAIRY, SKIP, STOCKFISH, TOGA  # noqa: E402
 
-# fenbridge's --engine-protocol, in this one place (another change makes
-# `auto` the default; then this can go).
-ENGINE_PROTOCOL = ["--engine-protocol=uci"]
+# fenbridge's --engine-protocol: none, the default (auto), as users run it;
+# ["--engine-protocol=uci"] names it.
+ENGINE_PROTOCOL = []
 
 THINK_RE = re.compile(r"^(\d+) (-?\d+) (\d+) (\d+) (\S.*)$")
 RESULT_RE = re.compile(r"^(1-0|0-1|1/2-1/2) \{")
@@ -114,8 +114,13 @@ games.XboardGui = Gui   # run_games builds its GUI by that name
 
 
 def fb_argv(fenbridge, log, engine, proto=None):
-    return [fenbridge, "--log=" + log, "--grace=2"] + \
-        (ENGINE_PROTOCOL if proto is None else proto) + ["--", engine]
+    # Fairy-Stockfish knows both protocols and answers the GUI's own
+    # `xboard`: its UCI side, which this file tests, must be named.
+    if proto is None:
+        proto = ["--engine-protocol=uci"] if engine == FAIRY \
+            else ENGINE_PROTOCOL
+    return [fenbridge, "--log=" + log, "--grace=2"] + proto + \
+        ["--", engine]
 
 
 def reanchoring(log):

@@ -11,6 +11,15 @@
  *   --hang-on-eof     at EOF on stdin wait for a signal instead of exiting
  *   --protover1       an XBoard engine of CECP version 1: no answer to uci
  *                     or protover
+ *   --speaks=P        uci: `xboard` and `protover` are unknown commands
+ *                     (answered `Unknown command: 'X'. Type help for more
+ *                     information.`, as Stockfish does); xboard: `uci` and
+ *                     `isready` are (`Error (unknown command): X`, CECP);
+ *                     both (default): it knows all of them
+ *   --quiet-unknown   an unknown command gets no answer (Toga II)
+ *   --die-on-unknown=SIG  and then it dies of SIG (Fairy-Max, now and then)
+ *   --once=FILE       --die-on-unknown only if FILE does not exist, which
+ *                     the engine creates: a second start behaves
  *   --eof-status=N    at EOF exit with status N (default 0)
  *   --ignore-term     SIGTERM is recorded but does not end it
  *   --do=CMD          run CMD (below) before reading stdin; repeatable
@@ -25,6 +34,7 @@
  *   fake-stderr TEXT     write TEXT and a newline to stderr
  *   fake-half TEXT       write TEXT with no terminator, exit 0
  *   fake-echo TEXT       write TEXT and the command's own terminator
+ *   fake-line TEXT       write TEXT and a newline (a banner, with --do)
  *   fake-closeout        close stdout and keep running
  *   fake-sleep MS        sleep MS milliseconds
  *
@@ -84,6 +94,9 @@ static bool ignore_quit, ignore_term, hang_on_eof, out_closed;
 /* An old XBoard engine: silent to uci and to protover. */
 static bool protover1;
 static int eof_status;
+/* The protocols it knows (--speaks), how it takes the others' commands. */
+static bool knows_uci = true, knows_xboard = true, quiet_unknown;
+static int die_on_unknown;
 
 /* write(2) until done; async-signal-safe, so handlers may use it. */
 static void
@@ -181,7 +194,26 @@ command(const char *text, size_t len, size_t term)
 	bool die;
 
 #define CMD(word) is_cmd(text, len, word, &a, &n)
-	if (protover1 && (CMD("uci") || CMD("protover"))) {
+	if ((!knows_uci && (CMD("uci") || CMD("isready"))) ||
+	    (!knows_xboard && (CMD("xboard") || CMD("protover")))) {
+		if (!quiet_unknown && knows_xboard) {
+			outs("Error (unknown command): ");
+			out(text, len);
+			outs("\n");
+		} else if (!quiet_unknown) {
+			outs("Unknown command: '");
+			out(text, len);
+			outs("'. Type help for more information.\n");
+		}
+		if (die_on_unknown != 0) {
+			fflush(stdout);
+			signal(die_on_unknown, SIG_DFL);
+			raise(die_on_unknown);
+			exit(1);
+		}
+	} else if (CMD("xboard")) {
+		/* CECP wants no answer */
+	} else if (protover1 && (CMD("uci") || CMD("protover"))) {
 		/* no answer, as an engine of CECP version 1 */
 	} else if (CMD("uci")) {
 		outs("id name fake\nid author fenbridge e2e tests\n"
@@ -226,6 +258,9 @@ command(const char *text, size_t len, size_t term)
 		exit(0);
 	} else if (CMD("fake-echo")) {
 		out(a, n + term);
+	} else if (CMD("fake-line")) {
+		out(a, n);
+		outs("\n");
 	} else if (CMD("fake-closeout")) {
 		fflush(stdout);
 		close(STDOUT_FILENO);
@@ -281,6 +316,7 @@ main(int argc, char **argv)
 	size_t cap = 0;
 	ssize_t n;
 	char buf[64];
+	const char *once = NULL;
 
 	for (i = 1; i < argc && strncmp(argv[i], "--", 2) == 0; i++) {
 		const char *o = argv[i];
@@ -294,6 +330,18 @@ main(int argc, char **argv)
 			hang_on_eof = true;
 		else if (strcmp(o, "--protover1") == 0)
 			protover1 = true;
+		else if (strcmp(o, "--speaks=uci") == 0)
+			knows_xboard = false;
+		else if (strcmp(o, "--speaks=xboard") == 0)
+			knows_uci = false;
+		else if (strcmp(o, "--speaks=both") == 0)
+			knows_uci = knows_xboard = true;
+		else if (strcmp(o, "--quiet-unknown") == 0)
+			quiet_unknown = true;
+		else if (strncmp(o, "--die-on-unknown=", 17) == 0)
+			die_on_unknown = atoi(o + 17);
+		else if (strncmp(o, "--once=", 7) == 0)
+			once = o + 7;
 		else if (strncmp(o, "--eof-status=", 13) == 0)
 			eof_status = atoi(o + 13);
 		else if (strncmp(o, "--do=", 5) == 0 && ndo < MAX_DO)
@@ -305,9 +353,20 @@ main(int argc, char **argv)
 		fprintf(stderr, "usage: fake_engine [--events=FILE] "
 				"[--ignore-quit] [--ignore-term] "
 				"[--hang-on-eof] [--protover1] [--eof-status=N] "
+				"[--speaks=uci|xboard|both] [--quiet-unknown] "
+				"[--die-on-unknown=SIG] [--once=FILE] "
 				"[--do=CMD] "
 				"RECORD\n");
 		return 99;
+	}
+	if (once != NULL) {
+		/* The first start misbehaves; it leaves FILE behind. */
+		int fd = open(once, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
+			      0644);
+		if (fd < 0)
+			die_on_unknown = 0;
+		else
+			close(fd);
 	}
 	record_fd = open_append(argv[i]);
 	snprintf(buf, sizeof buf, "pid %ld\n", (long)getpid());

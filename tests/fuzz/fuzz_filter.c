@@ -162,10 +162,19 @@ filter_line(struct session *s, int dir, const char *text, size_t len,
 	size_t n, crs = 0, lfs = 0, pos = 0, start, k;
 	const char *o;
 
+	bool held;
+
 	s->lines++;
 	k = token(text, len, &pos, &start);
+	/* While the filter holds the GUI's lines (after uci, until uciok) a
+	 * line may come out later, and held ones with the next: only the
+	 * shadow's agreement is checked then. */
+	held = fb_filter_holding(f);
 	n = run_filter(&s->main, dir, text, len, term, flags, &o);
-	if (n == 0) {
+	held = held || fb_filter_holding(f);
+	if (held) {
+		;
+	} else if (n == 0) {
 		/* Only the documented swallows: a GUI's setoption (forced by
 		 * the config, or UCI_Chess960 kept by fenbridge), XBoard
 		 * option (forced) or variant (an engine that plays it as
@@ -181,7 +190,9 @@ filter_line(struct session *s, int dir, const char *text, size_t len,
 			    ((k >= 5 && memcmp(text + start, "Error", 5) == 0) ||
 			     is(text, start, k, "Illegal"))));
 	}
-	if (flags & (FB_LINE_RAW | FB_LINE_CONT)) {
+	if (held) {
+		;
+	} else if (flags & (FB_LINE_RAW | FB_LINE_CONT)) {
 		CHECK_LINE(n == len + term && memcmp(o, text, n) == 0);
 	} else if (term > 0 && n > 0) {
 		size_t tcr = text[len] == '\r';

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * fuzz_translate: the filter with a GUI and an engine of any protocols,
- * the translating pairs included (protocols/xboard_uci.c,
+ * the translating pairs included (protocols/xboard_uci/,
  * protocols/uci_xboard/) and the engine-protocol probe (protocols/session.c),
  * fed a session from both sides through the line framers, with the timer
  * running out where the input says.
@@ -26,9 +26,9 @@
  */
 #include <stdbool.h>
 
+#include "session.h"
 #include "fenbridge/line.h"
 #include "fuzz_common.h"
-#include "session.h"
 
 enum { TO_ENGINE, TO_GUI };
 
@@ -80,6 +80,15 @@ sink_reply(void *ctx, const char *data, size_t len)
 }
 
 static void
+sink_pass(void *ctx, const char *data, size_t len)
+{
+	struct session *s = ctx;
+
+	/* The engine's held bytes, as they came, toward the GUI. */
+	fz_buf_add(&s->out[TO_GUI], data, len);
+}
+
+static void
 sink_report(void *ctx, enum fb_level level, const char *msg)
 {
 	(void)ctx;
@@ -97,6 +106,7 @@ sink_timer(void *ctx, unsigned ms)
 static const struct fb_sink sink = {
 	.to_engine = sink_to_engine,
 	.to_gui = sink_to_gui,
+	.pass = sink_pass,
 	.report = sink_report,
 	.timer = sink_timer,
 };
@@ -120,6 +130,9 @@ filter_line(struct session *s, int dir, const char *text, size_t len,
 	struct fb_sink out = sink;
 	size_t before = s->out[dir].len;
 
+	/* Lines held before (the probe, a pair's wait) may go out first. */
+	bool held = fb_filter_holding(&s->f);
+
 	out.ctx = s;
 	s->dir = dir;
 	s->events++;
@@ -127,8 +140,9 @@ filter_line(struct session *s, int dir, const char *text, size_t len,
 		fb_filter_gui_line(&s->f, text, len, term, flags, &out);
 	else
 		fb_filter_engine_line(&s->f, text, len, term, flags, &out);
-	/* A raw piece passes as it came, unless the probe holds it. */
-	if ((flags & (FB_LINE_RAW | FB_LINE_CONT)) && !fb_filter_probing(&s->f))
+	/* A raw piece passes as it came, unless the filter holds it. */
+	if ((flags & (FB_LINE_RAW | FB_LINE_CONT)) && !held &&
+	    !fb_filter_holding(&s->f) && !fb_filter_probing(&s->f))
 		CHECK(s->out[dir].len - before == len + term &&
 		      memcmp(s->out[dir].p + before, text, len + term) == 0);
 	if (fb_filter_game(&s->f) != NULL)

@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -101,6 +102,8 @@ test_codec_uci_option_spin_and_combo(void **state)
 	span_equal(str, o.def, "<empty>");
 
 	assert_int_equal(fb_uci_parse_option(bad, strlen(bad), &o), -1);
+	/* without a type the name is still read (a config may hide it) */
+	span_equal(bad, o.name, "Hash");
 }
 
 static void
@@ -122,7 +125,8 @@ test_codec_uci_info_fields_and_moves(void **state)
 	assert_int_equal(in.nodes, 123456);
 	assert_int_equal(in.time, 250);
 	assert_int_equal(in.have, FB_INFO_DEPTH | FB_INFO_SCORE |
-					  FB_INFO_TIME | FB_INFO_NODES);
+					  FB_INFO_TIME | FB_INFO_NODES |
+					  FB_INFO_PV);
 	span_equal(line, in.moves[FB_UCI_PV], "e1h1 e8a8 d2d4");
 	span_equal(line, in.moves[FB_UCI_CURRMOVE], NULL);
 
@@ -143,6 +147,64 @@ test_codec_uci_info_fields_and_moves(void **state)
 	fb_uci_parse_info(str, strlen(str), &in);
 	span_equal(str, in.string, "NNUE evaluation enabled pv e2e4");
 	span_equal(str, in.moves[FB_UCI_PV], NULL);
+	assert_false(in.have & FB_INFO_PV);
+}
+
+/* A pv keyword with no move: there, and empty right after the keyword
+ * (XBoard thinking output then has no moves). */
+static void
+test_codec_uci_info_empty_pv(void **state)
+{
+	const char *end = "info depth 3 pv";
+	const char *kw = "info depth 3 pv  nodes 7";
+	struct fb_uci_info in;
+
+	(void)state;
+	fb_uci_parse_info(end, strlen(end), &in);
+	assert_true(in.have & FB_INFO_PV);
+	assert_int_equal(in.moves[FB_UCI_PV].len, 0);
+	assert_int_equal(in.moves[FB_UCI_PV].off, strlen(end));
+
+	fb_uci_parse_info(kw, strlen(kw), &in);
+	assert_true(in.have & FB_INFO_PV);
+	assert_int_equal(in.moves[FB_UCI_PV].len, 0);
+	assert_int_equal(in.moves[FB_UCI_PV].off, strlen("info depth 3 pv"));
+	assert_int_equal(in.nodes, 7);
+}
+
+/* Every var of a list longer than the codec's array, in order, each
+ * value up to the next keyword. */
+static void
+test_codec_uci_option_all_vars(void **state)
+{
+	char line[2048];
+	size_t n = (size_t)snprintf(line, sizeof line,
+				    "option name UCI_Variant type combo "
+				    "default v0");
+	struct fb_uci_option o;
+	struct fb_span v;
+	size_t pos, count = 0;
+
+	(void)state;
+	for (int i = 0; i < FB_UCI_VARS_MAX + 6; i++)
+		n += (size_t)snprintf(line + n, sizeof line - n, " var v%d", i);
+	n += (size_t)snprintf(line + n, sizeof line - n, " var two words");
+	assert_int_equal(fb_uci_parse_option(line, n, &o), 0);
+	assert_int_equal(o.nvars, FB_UCI_VARS_MAX + 7);
+	pos = o.vars.off;
+	while (fb_uci_option_next_var(line, n, &pos, &v)) {
+		char want[16];
+		if (count == FB_UCI_VARS_MAX + 6)
+			span_equal(line, v, "two words");
+		else {
+			snprintf(want, sizeof want, "v%zu", count);
+			span_equal(line, v, want);
+		}
+		if (count < FB_UCI_VARS_MAX)
+			assert_int_equal(v.off, o.var[count].off);
+		count++;
+	}
+	assert_int_equal(count, FB_UCI_VARS_MAX + 7);
 }
 
 static void
@@ -211,6 +273,15 @@ test_codec_uci_gui_commands(void **state)
 	assert_false(p.has_moves);
 	assert_int_equal(p.moves, strlen(p3));
 	assert_int_equal(fb_uci_parse_position(p4, strlen(p4), &p), -1);
+	assert_true(p.fen_keyword); /* `fen` without a FEN: said so */
+	assert_int_equal(fb_uci_parse_position("position fen  moves e2e4", 24,
+					       &p),
+			 -1);
+	assert_true(p.fen_keyword);
+	assert_int_equal(fb_uci_parse_position("position fenx", 13, &p), -1);
+	assert_false(p.fen_keyword);
+	assert_int_equal(fb_uci_parse_position(p2, strlen(p2), &p), 0);
+	assert_true(p.fen_keyword);
 
 	fb_uci_parse_go(go, strlen(go), &g);
 	assert_int_equal(g.wtime, 1000);
@@ -276,6 +347,17 @@ test_codec_cecp_engine_forms(void **state)
 		if (l.kind == FB_CECP_E_MOVE && (int)l.form != cases[i].form)
 			fail_msg("'%s': form %d, expected %d", t, l.form,
 				 cases[i].form);
+		/* Commands only: the same, but thinking output unread. */
+		{
+			struct fb_cecp_line c;
+			fb_cecp_parse_engine_command(t, strlen(t), &c);
+			if (l.kind == FB_CECP_E_THINKING)
+				l.kind = FB_CECP_E_OTHER;
+			if (c.kind != l.kind || c.arg.off != l.arg.off ||
+			    c.arg.len != l.arg.len || c.start != l.start)
+				fail_msg("'%s': commands only: kind %d, "
+					 "expected %d", t, c.kind, l.kind);
+		}
 	}
 }
 
@@ -410,6 +492,8 @@ main(void)
 		cmocka_unit_test(test_codec_uci_engine_kinds),
 		cmocka_unit_test(test_codec_uci_option_spin_and_combo),
 		cmocka_unit_test(test_codec_uci_info_fields_and_moves),
+		cmocka_unit_test(test_codec_uci_info_empty_pv),
+		cmocka_unit_test(test_codec_uci_option_all_vars),
 		cmocka_unit_test(test_codec_uci_bestmove_and_id),
 		cmocka_unit_test(test_codec_uci_gui_commands),
 		cmocka_unit_test(test_codec_cecp_engine_forms),

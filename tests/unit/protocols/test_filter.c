@@ -30,6 +30,7 @@ test_filter_detects_protocol_from_first_command(void **state)
 	static const char pos[] = "position fen " START " w HAha - 0 1\n";
 	static const char setb[] = "setboard " START " w HAha - 0 1\n";
 	struct fb_filter f;
+	struct capture c;
 
 	(void)state;
 	/* Before detection everything passes unchanged, both ways. */
@@ -43,6 +44,7 @@ test_filter_detects_protocol_from_first_command(void **state)
 	assert_null(fb_filter_protocol(&f));
 	expect_same(&f, true, "uci\r\n");
 	assert_ptr_equal(fb_filter_protocol(&f), &fb_protocol_uci);
+	feed(&f, false, "uciok\n", &c); /* what follows uci waits for it */
 	expect_line(&f, true, pos, "position fen " START " w KQkq - 0 1\n", 0);
 	/* Detection happens once. */
 	expect_same(&f, true, "xboard\n");

@@ -758,7 +758,8 @@ static const struct row known_defect_rows[] = {
 	       "- 0 1 moves e1g1\n",
 	 .want = "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQK2R b KQkq "
 		 "- 0 1 moves e1g1\n"},
-	/* The engine has the option and it is true: KxR passes as KxR. */
+	/* The engine has the option and it is true: KxR passes as KxR. The
+	 * GUI's setoption waited for uciok and goes first. */
 	{"defect: setoption pipelined before the engine's option list", U,
 	 .setup = SETUP("G uci", "G setoption name UCI_Chess960 value true",
 			"E id name Stockfish 15.1",
@@ -766,8 +767,58 @@ static const struct row known_defect_rows[] = {
 			"E uciok"),
 	 .dir = 'G',
 	 .in = "position startpos moves e2e4 e7e5 g1f3 b8c6 f1c4 g8f6 e1h1\n",
-	 .want = "position startpos moves e2e4 e7e5 g1f3 b8c6 f1c4 g8f6 "
+	 .want = "setoption name UCI_Chess960 value true\n"
+		 "position startpos moves e2e4 e7e5 g1f3 b8c6 f1c4 g8f6 "
 		 "e1h1\n"},
+	/* Issue 17 item 8: ChessX sends a Chess960 setboard without variant
+	 * fischerandom. The engine lists it: it hears the variant first
+	 * (as UCI_Chess960 is set for Arena). */
+	{"defect: Chess960 setboard in variant normal", X,
+	 .setup = SETUP(XNORMAL), .dir = 'G',
+	 .in = "setboard " P960 " w FBfb - 6 8\n",
+	 .want = "variant fischerandom\nsetboard " P960 " w KQkq - 6 8\n"},
+	/* From then on the game is fischerandom: the engine's KxR castle
+	 * reaches the GUI as O-O. */
+	{"defect: Chess960 setboard in variant normal, the engine castles", X,
+	 .setup = SETUP(XNORMAL, "G setboard " P960 " w FBfb - 6 8"),
+	 .dir = 'E', .in = "move c1f1\n", .want = "move O-O\n"},
+	{"defect: a standard setboard in variant normal stays normal", X,
+	 .setup = SETUP(XNORMAL), .dir = 'G',
+	 .in = "setboard " ITAL " w KQkq - 1 5\n",
+	 .want = "setboard " ITAL " w KQkq - 1 5\n"},
+	{"defect: Chess960 setboard in variant capablanca (10x8)", X,
+	 .setup = SETUP(XB_HELLO, XB_FEAT, "G new", "G variant capablanca",
+			"G force"),
+	 .dir = 'G', .in = "setboard " CRCPOS " w JBjb - 0 1\n",
+	 .want = "variant caparandom\nsetboard " CRCPOS " w KQkq - 0 1\n"},
+	/* Issue 17 item 7: uci, setoption and position in one burst. Before
+	 * uciok the engine's Chess960 mode is not known, and e1h1 went out
+	 * as e1g1, which Stockfish in Chess960 mode cannot parse (it stays
+	 * in the old position). The lines wait for uciok, then go in order,
+	 * the castle as king takes rook. */
+	{"defect: position with a castle before uciok", U,
+	 .setup = SETUP("G uci", "G setoption name UCI_Chess960 value true",
+			"G position startpos moves e2e4 e7e5 g1f3 b8c6 f1c4 "
+			"g8f6 e1h1",
+			"E id name Stockfish 15.1",
+			"E option name UCI_Chess960 type check default false",
+			"E uciok"),
+	 .dir = 'G', .in = "isready\n",
+	 .want = "setoption name UCI_Chess960 value true\n"
+		 "position startpos moves e2e4 e7e5 g1f3 b8c6 f1c4 g8f6 "
+		 "e1h1\n"
+		 "isready\n"},
+	/* The same burst to an engine without UCI_Chess960 (Toga II): it
+	 * gets standard notation, the setoption is kept from it. */
+	{"defect: position with a castle before uciok, no Chess960", U,
+	 .setup = SETUP("G uci", "G setoption name UCI_Chess960 value true",
+			"G position startpos moves e2e4 e7e5 g1f3 b8c6 f1c4 "
+			"g8f6 e1h1",
+			"E id name Toga II 3.0", "E uciok"),
+	 .dir = 'G', .in = "isready\n",
+	 .want = "position startpos moves e2e4 e7e5 g1f3 b8c6 f1c4 g8f6 "
+		 "e1g1\n"
+		 "isready\n"},
 };
 
 /*
@@ -1036,6 +1087,12 @@ static const struct row emulate_rows[] = {
 	 .setup = SETUP(XSTD_POS, "G usermove O-O", "G usermove e7e6"),
 	 .dir = 'G', .in = "undo\n",
 	 .want = "setboard r3kr2/pppppppp/8/8/8/8/PPPPPPPP/R4RK1 b q - 1 1\n"},
+	/* Issue 17 item 8 (ChessX: a Chess960 setboard without variant
+	 * fischerandom) with GNU Chess: as if the GUI had chosen it. */
+	{"emulate: Chess960 setboard in variant normal", X,
+	 .setup = SETUP(XB_HELLO, XSTD_FEAT, "G new", "G force"), .dir = 'G',
+	 .in = "setboard " RKR " w FAfa - 0 1\n",
+	 .want = "setboard " RKR " w Qq - 0 1\n"},
 	{"emulate: an engine that lists the variant is not emulated", X,
 	 .setup = SETUP(XFRC, "G setboard " RKR " w FAfa - 0 1"), .dir = 'G',
 	 .in = "usermove O-O\n", .want = "usermove O-O\n"},

@@ -249,6 +249,19 @@ test_policy_variants_and_play(void **state)
 			 FB_PLAY_EMULATED);
 	assert_int_equal(fb_policy_plays(&p, variant("janus")), FB_PLAY_NO);
 	assert_null(fb_policy_engine_name(&p, variant("janus")));
+
+	/* One at a time (a UCI_Variant longer than an array): the first
+	 * spelling of a variant counts, unknown names are ignored. */
+	fb_policy_init(&p, &defaults, &fb_protocol_uci, &fb_protocol_uci);
+	fb_policy_read_variants(&p.variants, "", NULL, 0);
+	assert_true(p.variants.given);
+	assert_false(fb_policy_engine_lists(&p, variant("fischerandom")));
+	fb_policy_add_variant(&p.variants, "crazyhouse", 10);
+	fb_policy_add_variant(&p.variants, "fischerandom", 12);
+	fb_policy_add_variant(&p.variants, "chess960", 8);
+	assert_string_equal(fb_policy_engine_name(&p, variant("fischerandom")),
+			    "fischerandom");
+	assert_null(fb_policy_engine_name(&p, variant("capablanca")));
 }
 
 int

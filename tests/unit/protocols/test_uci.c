@@ -142,9 +142,8 @@ run_uci_cases(const struct filter_case *cases, size_t n,
 		struct fb_filter f;
 		struct capture c;
 
-		filter_init(&f, NULL, engine_fen, FB_SHREDDER);
-		expect_same(&f, true, "uci\n");
-		assert_ptr_equal(fb_filter_protocol(&f), &fb_protocol_uci);
+		/* No `uci`: its lines would wait for the engine's uciok. */
+		filter_init(&f, &fb_protocol_uci, engine_fen, FB_SHREDDER);
 		feed(&f, true, cases[i].in, &c);
 		expect_out(&c, cases[i].in, cases[i].want, cases[i].nwarn);
 		/* A warning names the command. */
@@ -178,8 +177,7 @@ test_filter_uci_rows_in_one_session(void **state)
 	struct fb_filter f;
 
 	(void)state;
-	filter_init(&f, NULL, FB_XFEN, FB_SHREDDER);
-	expect_same(&f, true, "uci\n");
+	filter_init(&f, &fb_protocol_uci, FB_XFEN, FB_SHREDDER);
 	for (size_t i = 0; i < N_ELEMS(uci_to_xfen); i++) {
 		/* An unterminated row would run into the next one. */
 		const char *in = uci_to_xfen[i].in;
@@ -243,8 +241,7 @@ test_filter_uci_embassy_not_followed(void **state)
 	struct fb_filter f;
 
 	(void)state;
-	filter_init(&f, NULL, FB_XFEN, FB_SHREDDER);
-	expect_same(&f, true, "uci\n");
+	filter_init(&f, &fb_protocol_uci, FB_XFEN, FB_SHREDDER);
 	expect_same(&f, true, "setoption name UCI_Variant value embassy\n");
 	expect_same(&f, true, "position startpos moves e2e4 e7e5 e1g1\n");
 	assert_null(fb_filter_game(&f));
@@ -338,6 +335,36 @@ test_filter_uci_config_chess960_sets_the_mode(void **state)
 	fb_filter_free(&f);
 }
 
+/*
+ * A re-anchored position keeps the line's own bytes before its command
+ * word (a fuzz finding: the blanks before `position` were lost, so the
+ * engine got a line the GUI never wrote the start of).
+ */
+static void
+test_filter_uci_reanchor_keeps_leading_blanks(void **state)
+{
+	struct fb_filter f;
+	struct capture c;
+	static const char want[] =
+		" \tposition fen rk2r3/pppppppp/8/8/8/8/PPPPPPPP/2KRR3 b - - 1 "
+		"1 moves e7e5\n";
+
+	(void)state;
+	filter_init(&f, &fb_protocol_uci, FB_XFEN, FB_SHREDDER);
+	expect_same(&f, true, "uci\n");
+	feed(&f, false, "uciok\n", &c); /* no UCI_Chess960: standard */
+	/* The king on b1 takes its rook on a1: O-O-O, which standard
+	 * notation cannot write. */
+	feed(&f, true,
+	     " \tposition fen rk2r3/pppppppp/8/8/8/8/PPPPPPPP/RK2R3 w Q - "
+	     "moves b1a1 e7e5\n",
+	     &c);
+	assert_int_equal(c.nout, strlen(want));
+	assert_memory_equal(c.out, want, c.nout);
+	assert_int_equal(c.nwarn, 0);
+	fb_filter_free(&f);
+}
+
 int
 main(void)
 {
@@ -350,6 +377,7 @@ main(void)
 		cmocka_unit_test(test_filter_uci_cache_follows_variant_and_chess960),
 		cmocka_unit_test(test_filter_uci_embassy_not_followed),
 		cmocka_unit_test(test_filter_uci_config_chess960_sets_the_mode),
+		cmocka_unit_test(test_filter_uci_reanchor_keeps_leading_blanks),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

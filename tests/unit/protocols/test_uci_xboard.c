@@ -115,27 +115,34 @@ expiries(unsigned n)
 	return t;
 }
 
-/* What a silent engine gets: an empty line every 100 ms of the wait. */
-#define NUDGES_19                                                            \
-	"> \ntimer 100\n> \ntimer 100\n> \ntimer 100\n> \ntimer 100\n"           \
-	"> \ntimer 100\n> \ntimer 100\n> \ntimer 100\n> \ntimer 100\n"           \
-	"> \ntimer 100\n> \ntimer 100\n> \ntimer 100\n> \ntimer 100\n"           \
-	"> \ntimer 100\n> \ntimer 100\n> \ntimer 100\n> \ntimer 100\n"           \
-	"> \ntimer 100\n> \ntimer 100\n> \ntimer 100\n"
+/* What a silent engine gets: an empty line every 100 ms of the 10 s it is
+ * waited for, n of them (static storage, overwritten by the next call). */
+static const char *
+nudges(size_t n)
+{
+	static char t[4096];
+	size_t k = 0;
+
+	for (size_t i = 0; i < n && k + 16 < sizeof t; i++)
+		k += (size_t)snprintf(t + k, sizeof t - k, "> \ntimer 100\n");
+	t[k] = '\0';
+	return t;
+}
 
 static void
 test_uci_xboard_protover1_silence(void **state)
 {
-	char script[512];
+	char script[512], want[8192];
 
 	(void)state;
-	/* No features and no other line: 19 nudges, then after the 2 s the
+	/* No features and no other line: 99 nudges, then after the 10 s the
 	 * GUI hears of an engine of normal chess without ping; isready is
 	 * answered at once. */
 	snprintf(script, sizeof script, "g uci\ng isready\n%sg isready\n",
-		 expiries(20));
-	assert_string_equal(run(script),
-			    "> xboard\n> protover 2\ntimer 100\n" NUDGES_19
+		 expiries(100));
+	snprintf(want, sizeof want,
+		 "> xboard\n> protover 2\ntimer 100\n%s", nudges(99));
+	assert_string_equal(run(script), strcat(want,
 			    "timer 0\n> post\n> easy\n"
 			    "< id name XBoard engine\n"
 			    "< id author XBoard engine (XBoard engine, through "
@@ -143,7 +150,7 @@ test_uci_xboard_protover1_silence(void **state)
 			    "< option name UCI_Chess960 type check default "
 			    "false\n"
 			    "< option name Ponder type check default false\n"
-			    "< uciok\n< readyok\n< readyok\n");
+			    "< uciok\n< readyok\n< readyok\n"));
 	/* done=0 extends the wait. */
 	assert_string_equal(run("g uci\ne feature done=0\n"),
 			    "> xboard\n> protover 2\ntimer 100\ntimer 2000\n"

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Script-driven tests of the XBoard-GUI / UCI-engine pair
- * (protocols/xboard_uci.c) through the public filter API.
+ * (protocols/xboard_uci/) through the public filter API.
  *
  * A script (tests/unit/script.h) is lines: "g text" feeds a GUI line,
  * "e text" an engine line, "t" the timer's expiry; every line the filter
@@ -367,8 +367,9 @@ handshake_standard(struct script *s)
 /* fischerandom with an engine without UCI_Chess960: only standard rights
  * reach it, a castle it cannot read goes as the position after it
  * (re-anchoring), said once per game to the log at info level (with the
- * word "re-anchored") and to the GUI in a comment line; every later
- * search re-anchors again at debug level. */
+ * word "re-anchored") and to the GUI in a comment line; a later search
+ * only appends the new moves to that line (nothing is re-anchored again),
+ * and a later castle of the game is said at debug level. */
 static void
 test_xboard_uci_standard_engine_reanchors(void **st)
 {
@@ -393,13 +394,21 @@ test_xboard_uci_standard_engine_reanchors(void **st)
 	     "PP1PPPPP/BQNBRRKN b - - 1 2 moves d7d6\n> go movetime 1000\n");
 	assert_int_equal(count(s.log, "info: position: re-anchored: the "
 				      "castle f1g1 at ply 3"), 1);
-	/* The next search rebuilds the position: quietly now. */
+	/* The next search appends to what the engine has: quietly. */
 	step(&s, "e bestmove d2d4\ng usermove e7e5\n",
 	     "< move d2d4\n> position fen bqnbrkrn/pp1ppppp/2p5/8/8/2P5/"
 	     "PP1PPPPP/BQNBRRKN b - - 1 2 moves d7d6 d2d4 e7e5\n"
 	     "> go movetime 1000\n");
+	assert_int_equal(count(s.log, "re-anchored"), 0);
+	assert_int_equal(count(s.log, "info:"), 0);
+	/* Black's castle (king f8, rook g8) later in the game: said at debug
+	 * level, once */
+	step(&s, "e bestmove a2a3\ng usermove O-O\n",
+	     "< move a2a3\n> position fen bqnbrrkn/pp3ppp/2pp4/4p3/3P4/P1P5/"
+	     "1P2PPPP/BQNBRRKN w - - 1 5\n> go movetime 1000\n");
 	assert_int_equal(count(s.log, "re-anchored"), 1);
-	assert_int_equal(count(s.log, "debug: position: re-anchored"), 1);
+	assert_int_equal(count(s.log, "debug: position: re-anchored: the "
+				      "castle f8g8 at ply 8"), 1);
 	assert_int_equal(count(s.log, "info:"), 0);
 	script_end(&s);
 }
@@ -663,12 +672,120 @@ test_xboard_uci_mate_claimed(void **st)
 	script_end(&s);
 }
 
+/* A GUI that does not wait for done=1 (protover 1, or one that ignores
+ * done=0): its commands wait for the engine's uciok, then go on in order,
+ * with the engine's options known (here UCI_Chess960: the Chess960 rights
+ * reach it). quit ends the wait. */
+static void
+test_xboard_uci_lines_wait_for_uciok(void **st)
+{
+	struct script s;
+
+	(void)st;
+	start(&s, FB_XFEN);
+	step(&s, "g xboard\ng new\ng variant fischerandom\n"
+		 "g setboard bqnbrkrn/pppppppp/8/8/8/8/PPPPPPPP/BQNBRKRN w "
+		 "KQkq - 0 1\ng ping 7\ng go\n",
+	     "> uci\ntimer 10000\n");
+	step(&s, "e option name UCI_Chess960 type check default false\n"
+		 "e uciok\n",
+	     "timer 0\n> ucinewgame\n"
+	     "> setoption name UCI_Chess960 value true\n> isready\n"
+	     "> position fen bqnbrkrn/pppppppp/8/8/8/8/PPPPPPPP/BQNBRKRN w "
+	     "KQkq - 0 1\n> go movetime 1000\n");
+	step(&s, "e readyok\n", "< pong 7\n");
+	script_end(&s);
+
+	start(&s, FB_XFEN);
+	step(&s, "g xboard\ng new\n", "> uci\ntimer 10000\n");
+	step(&s, "g quit\n", "> ucinewgame\n> quit\n");
+	script_end(&s);
+}
+
+/* An engine that lists more variants than the UCI codec keeps spans of
+ * (Fairy-Stockfish lists 77): the ones after those count too. */
+static void
+test_xboard_uci_long_variant_list(void **st)
+{
+	struct script s;
+	char line[2048];
+	size_t n;
+
+	(void)st;
+	start(&s, FB_XFEN);
+	n = (size_t)snprintf(line, sizeof line,
+			     "e option name UCI_Variant type combo default "
+			     "chess var chess");
+	for (int i = 0; i < 70; i++)
+		n += (size_t)snprintf(line + n, sizeof line - n, " var v%d", i);
+	snprintf(line + n, sizeof line - n, " var gothic\ne uciok\n");
+	step(&s, "g xboard\ng protover 2\n",
+	     "> uci\ntimer 10000\n< feature done=0\n");
+	script_step(&s, line);
+	assert_non_null(strstr(s.text, "variants=\"normal,fischerandom,"
+				       "gothic\""));
+	step(&s, "g new\ng variant gothic\n",
+	     "> ucinewgame\n> setoption name UCI_Variant value gothic\n");
+	script_end(&s);
+}
+
+/* go while the engine thinks: its search is stopped (that bestmove is
+ * stale) and started again on the same game. */
+static void
+test_xboard_uci_go_restarts(void **st)
+{
+	struct script s;
+
+	(void)st;
+	start(&s, FB_XFEN);
+	handshake(&s);
+	step(&s, "g new\ng usermove e2e4\n",
+	     "> ucinewgame\n> position startpos moves e2e4\n"
+	     "> go movetime 1000\n");
+	step(&s, "g go\n",
+	     "> stop\n> position startpos moves e2e4\n> go movetime 1000\n");
+	step(&s, "e bestmove c7c5\ne bestmove e7e5\n", "< move e7e5\n");
+	script_end(&s);
+}
+
+/* The engine's line depends on its notation: an engine whose UCI_Chess960
+ * comes late (after the wait for uciok was given up) plays fischerandom in
+ * standard notation first, then in Chess960 mode: the next search sends
+ * the game again from its start, with every right. */
+static void
+test_xboard_uci_line_rebuilt_on_new_notation(void **st)
+{
+	struct script s;
+
+	(void)st;
+	start(&s, FB_XFEN);
+	step(&s, "g xboard\ng protover 2\n",
+	     "> uci\ntimer 10000\n< feature done=0\n");
+	script_step(&s, "t");
+	step(&s, "g new\ng variant fischerandom\ng force\ng setboard " F960
+		 "\ng usermove c2c3\ng go\n",
+	     "> ucinewgame\n" TOLD_STANDARD
+	     "> position fen bqnbrkrn/pppppppp/8/8/8/8/PPPPPPPP/BQNBRKRN w - "
+	     "- 0 1 moves c2c3\n> go movetime 1000\n");
+	step(&s, "e option name UCI_Chess960 type check default false\n"
+		 "e uciok\ne bestmove c7c6\ng usermove O-O\n",
+	     "timer 0\n< move c7c6\n"
+	     "> setoption name UCI_Chess960 value true\n"
+	     "> position fen " F960 " moves c2c3 c7c6 f1g1\n"
+	     "> go movetime 1000\n");
+	script_end(&s);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_xboard_uci_handshake_and_options),
 		cmocka_unit_test(test_xboard_uci_no_uciok),
+		cmocka_unit_test(test_xboard_uci_lines_wait_for_uciok),
+		cmocka_unit_test(test_xboard_uci_long_variant_list),
+		cmocka_unit_test(test_xboard_uci_go_restarts),
+		cmocka_unit_test(test_xboard_uci_line_rebuilt_on_new_notation),
 		cmocka_unit_test(test_xboard_uci_clocks),
 		cmocka_unit_test(test_xboard_uci_thinking),
 		cmocka_unit_test(test_xboard_uci_fischerandom_castling),

@@ -1,0 +1,201 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The XBoard-GUI / UCI-engine session's lifecycle (xboard_uci.h): one
+ * state and the one function that changes it, xu_step(). Every event of
+ * the handshake, of the GUI's modes (CECP new, force, go, playother,
+ * analyze, exit, result, easy) and of the engine's searches comes here.
+ *
+ * Searches: every `go` is matched by a `bestmove`. When fenbridge itself
+ * stops a search because the game changed under it (new, force, undo,
+ * setboard, a move in analyze mode, ...), the bestmove that answers is
+ * stale: it is counted here and swallowed, with the info lines before it
+ * (xu_thinking_shown).
+ *
+ * No I/O in this file.
+ */
+#include "xboard_uci.h"
+
+bool
+xu_searching(const struct xu *x)
+{
+	return x->state == XU_THINKING || x->state == XU_PONDERING ||
+	       x->state == XU_ANALYZING;
+}
+
+bool
+xu_analyze_mode(const struct xu *x)
+{
+	return x->state == XU_ANALYZING || x->state == XU_ANALYZE_IDLE;
+}
+
+bool
+xu_thinking_shown(const struct xu *x)
+{
+	return x->stale == 0 &&
+	       (x->state == XU_THINKING || x->state == XU_ANALYZING);
+}
+
+/* Stops what the engine does for fenbridge (its bestmove will be stale):
+ * the state becomes its mode's idle one. */
+static void
+stop(struct xu *x, const struct fb_sink *out)
+{
+	if (!xu_searching(x))
+		return;
+	fb_proto_engine(out, "stop");
+	x->stale++;
+	x->state = x->state == XU_ANALYZING ? XU_ANALYZE_IDLE : XU_WAITING;
+}
+
+/* The mode a state plays in, as analyze returns to it. */
+static enum xu_state
+mode_of(const struct xu *x)
+{
+	if (x->state == XU_FORCE)
+		return XU_FORCE;
+	if (xu_analyze_mode(x))
+		return x->after_analyze;
+	return XU_WAITING;
+}
+
+/* Sets the mode: in analyze mode, the one exit returns to. */
+static void
+set_mode(struct xu *x, enum xu_state mode)
+{
+	if (xu_analyze_mode(x))
+		x->after_analyze = mode;
+	else
+		x->state = mode;
+}
+
+static void
+search(struct xu *x, bool analyze, const struct fb_sink *out)
+{
+	stop(x, out);
+	xu_start_search(x, analyze, out);
+	x->state = analyze ? XU_ANALYZING : XU_THINKING;
+}
+
+/* After the game changed: the engine analyzes, or thinks when it is its
+ * turn in a game that is not over. */
+static void
+changed(struct xu *x, const struct fb_sink *out)
+{
+	if (xu_analyze_mode(x))
+		search(x, true, out);
+	else if (x->state == XU_WAITING && !x->over &&
+		 x->cur.side == x->engine_side)
+		search(x, false, out);
+}
+
+bool
+xu_step(struct xu *x, enum xu_event ev, const char *text, size_t len,
+	const struct fb_sink *out)
+{
+	switch (ev) {
+	case XU_EV_OPEN:
+		if (x->state == XU_START) {
+			xu_ask_engine(x, out);
+			x->state = XU_HELLO;
+		}
+		return true;
+	case XU_EV_LISTED:
+		if (x->state != XU_START && x->state != XU_HELLO)
+			return false; /* late: the game goes on */
+		x->state = XU_WAITING;
+		if (x->protover)
+			xu_features(x, out);
+		return true;
+	case XU_EV_NEW:
+		/* CECP: the engine plays Black, out of force and analyze
+		 * mode */
+		stop(x, out);
+		x->state = XU_WAITING;
+		x->engine_side = FB_BLACK;
+		return true;
+	case XU_EV_STOP:
+		stop(x, out);
+		return true;
+	case XU_EV_CHANGED:
+		changed(x, out);
+		return true;
+	case XU_EV_UNDONE:
+		if (xu_analyze_mode(x))
+			search(x, true, out);
+		return true;
+	case XU_EV_FORCE:
+		stop(x, out);
+		set_mode(x, XU_FORCE);
+		return true;
+	case XU_EV_GO:
+		/* CECP: leave force mode, play the colour on move */
+		stop(x, out);
+		x->engine_side = x->cur.side;
+		set_mode(x, XU_WAITING);
+		search(x, xu_analyze_mode(x), out);
+		return true;
+	case XU_EV_PLAYOTHER:
+		stop(x, out);
+		x->engine_side = !x->cur.side;
+		set_mode(x, XU_WAITING);
+		return true;
+	case XU_EV_ANALYZE:
+		if (!xu_analyze_mode(x))
+			x->after_analyze = mode_of(x);
+		stop(x, out);
+		x->state = XU_ANALYZE_IDLE;
+		search(x, true, out);
+		return true;
+	case XU_EV_EXIT:
+		stop(x, out);
+		if (xu_analyze_mode(x))
+			x->state = x->after_analyze;
+		return true;
+	case XU_EV_MOVENOW:
+		if (x->state == XU_THINKING)
+			fb_proto_engine(out, "stop"); /* its move is wanted */
+		return true;
+	case XU_EV_EASY:
+		if (x->state == XU_PONDERING)
+			stop(x, out);
+		return true;
+	case XU_EV_PONDERHIT:
+		if (x->state != XU_PONDERING)
+			return false;
+		/* the expected reply: that search now gives the move */
+		fb_proto_engine(out, "ponderhit");
+		x->state = XU_THINKING;
+		return true;
+	case XU_EV_PONDER:
+		if (x->state != XU_WAITING)
+			return false;
+		x->state = XU_PONDERING;
+		return true;
+	case XU_EV_BESTMOVE:
+		if (x->stale > 0) {
+			x->stale--;
+			fb_proto_report(out, FB_LOG_DEBUG,
+					"bestmove of a search fenbridge "
+					"stopped: swallowed");
+			return false;
+		}
+		if (x->state == XU_PONDERING) {
+			/* UCI: no bestmove before ponderhit or stop; one
+			 * that comes anyway is not the engine's move */
+			x->state = XU_WAITING;
+			fb_proto_report(out, FB_LOG_WARN,
+					"bestmove while pondering: dropped: "
+					"%.*s", (int)len, text);
+			return false;
+		}
+		if (x->state != XU_THINKING) {
+			fb_proto_report(out, FB_LOG_WARN,
+					"bestmove without a search: dropped: "
+					"%.*s", (int)len, text);
+			return false;
+		}
+		x->state = XU_WAITING;
+		return true;
+	}
+	return false;
+}

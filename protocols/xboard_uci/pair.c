@@ -1,0 +1,426 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * An XBoard (CECP v2) GUI with a UCI engine: what PolyGlot does (issue
+ * 12), as state plus mapping (xboard_uci.h). This file is the pair's
+ * descriptor and its two line handlers: each GUI line is read once by
+ * fb_cecp_parse_gui and each engine line by the UCI codec, then mapped to
+ * the event it is.
+ *
+ * The handshake: the GUI's first line (XBoard's `xboard`) sends `uci`.
+ * Until uciok (or XU_UCIOK_MS) the GUI's other lines wait here, as CECP
+ * GUIs wait for `feature done=1` themselves: a UCI engine is then told the
+ * game only once its options (UCI_Chess960, UCI_Variant) are known.
+ *
+ * No I/O in this file.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "xboard_uci.h"
+
+/* A token that may be a bare move (protover 1, or a GUI that ignores
+ * usermove=1): a file letter and a rank digit, or O-O. */
+static bool
+looks_like_move(const char *text, struct fb_span w)
+{
+	char a = text[w.off];
+
+	if (w.len >= 3 && (a == 'O' || a == '0') && text[w.off + 1] == '-')
+		return true;
+	return w.len >= 4 && w.len <= 6 && a >= 'a' && a <= 'j' &&
+	       text[w.off + 1] >= '1' && text[w.off + 1] <= '9';
+}
+
+/* The first token of a command's argument. */
+static struct fb_span
+first_token(const char *text, struct fb_span arg)
+{
+	size_t pos = arg.off, start;
+	size_t n = fb_proto_token(text, arg.off + arg.len, &pos, &start);
+
+	return (struct fb_span){start, n};
+}
+
+static void
+undo(struct xu *x, size_t plies, const struct fb_sink *out)
+{
+	xu_step(x, XU_EV_STOP, NULL, 0, out);
+	if (plies > x->nmoves) {
+		fb_proto_report(out, FB_LOG_WARN,
+				"undo: no move to take back; ignored");
+		return;
+	}
+	xu_game_undo(x, plies);
+	xu_step(x, XU_EV_UNDONE, NULL, 0, out);
+}
+
+static void
+egtpath(struct xu *x, const char *text, size_t len, struct fb_span arg,
+	const struct fb_sink *out)
+{
+	struct fb_span kind = first_token(text, arg);
+
+	if (!fb_span_is(text, kind, "syzygy")) {
+		fb_proto_report(out, FB_LOG_INFO,
+				"egtpath: only syzygy is passed on");
+		return;
+	}
+	xu_gui_resource(x, "SyzygyPath", x->has_syzygy, text, len,
+			fb_span_rest(text, len, kind.off + kind.len), out);
+}
+
+/* Commands XBoard sends that need nothing from a UCI engine. */
+static bool
+ignored(const char *text, const struct fb_cecp_command *c)
+{
+	switch (c->kind) {
+	case FB_CECP_G_ACCEPTED:
+	case FB_CECP_G_REJECTED:
+	case FB_CECP_G_RANDOM:
+	case FB_CECP_G_COMPUTER:
+	case FB_CECP_G_NAME:
+	case FB_CECP_G_RATING:
+	case FB_CECP_G_ICS:
+	case FB_CECP_G_HINT:
+	case FB_CECP_G_BK:
+	case FB_CECP_G_DRAW:
+	case FB_CECP_G_DOT:
+	case FB_CECP_G_WHITE:
+	case FB_CECP_G_BLACK:
+		return true;
+	default:
+		return fb_span_is(text, c->word, "otherwise");
+	}
+}
+
+static void
+other(struct xu *x, const char *text, size_t len,
+      const struct fb_cecp_command *c, const struct fb_sink *out)
+{
+	if (c->kind == FB_CECP_G_OTHER && looks_like_move(text, c->word)) {
+		xu_gui_move(x, text, c->word, out);
+	} else if (ignored(text, c)) {
+		fb_proto_report(out, FB_LOG_DEBUG,
+				"'%.*s': nothing to do for a UCI engine",
+				(int)len, text);
+	} else {
+		fb_proto_report(out, FB_LOG_WARN, "unknown command '%.*s'",
+				(int)len, text);
+		fb_proto_gui(out, "Error (unknown command): %.*s",
+			     (int)c->word.len, text + c->word.off);
+	}
+}
+
+/* A GUI line once the handshake let it through. */
+static void
+gui_command(struct xu *x, const char *text, size_t len,
+	    const struct fb_cecp_command *c, const struct fb_sink *out)
+{
+	bool ok;
+	long long d;
+
+	switch (c->kind) {
+	case FB_CECP_G_NEW:
+		xu_step(x, XU_EV_NEW, NULL, 0, out);
+		xu_game_reset(x, fb_variant_normal);
+		x->sd = 0;
+		x->st_ms = 0;
+		x->time_cs = x->otim_cs = -1;
+		fb_proto_engine(out, "ucinewgame");
+		break;
+	case FB_CECP_G_VARIANT:
+		xu_gui_variant(x, text, c->arg, out);
+		break;
+	case FB_CECP_G_SETBOARD:
+		xu_gui_setboard(x, text, c->arg, out);
+		break;
+	case FB_CECP_G_USERMOVE:
+		xu_gui_move(x, text, first_token(text, c->arg), out);
+		break;
+	case FB_CECP_G_FORCE:
+		xu_step(x, XU_EV_FORCE, NULL, 0, out);
+		break;
+	case FB_CECP_G_GO:
+		xu_step(x, XU_EV_GO, NULL, 0, out);
+		break;
+	case FB_CECP_G_PLAYOTHER:
+		xu_step(x, XU_EV_PLAYOTHER, NULL, 0, out);
+		break;
+	case FB_CECP_G_UNDO:
+		undo(x, 1, out);
+		break;
+	case FB_CECP_G_REMOVE:
+		undo(x, 2, out);
+		break;
+	case FB_CECP_G_HARD:
+		x->hard = true;
+		break;
+	case FB_CECP_G_EASY:
+		x->hard = false;
+		xu_step(x, XU_EV_EASY, NULL, 0, out);
+		break;
+	case FB_CECP_G_RESULT:
+		xu_step(x, XU_EV_STOP, NULL, 0, out);
+		x->over = true;
+		break;
+	case FB_CECP_G_MOVENOW:
+		xu_step(x, XU_EV_MOVENOW, NULL, 0, out);
+		break;
+	case FB_CECP_G_ANALYZE:
+		xu_step(x, XU_EV_ANALYZE, NULL, 0, out);
+		break;
+	case FB_CECP_G_EXIT:
+		xu_step(x, XU_EV_EXIT, NULL, 0, out);
+		break;
+	case FB_CECP_G_LEVEL:
+		xu_gui_level(x, text, len, c->arg, out);
+		break;
+	case FB_CECP_G_ST: {
+		struct fb_span t = first_token(text, c->arg);
+		x->st_ms = xu_seconds_ms(text, t.off, t.len);
+		break;
+	}
+	case FB_CECP_G_SD: {
+		struct fb_span t = first_token(text, c->arg);
+		d = xu_number(text, t.off, t.len, &ok);
+		x->sd = ok && d > 0 && d < 1000 ? (int)d : 0;
+		break;
+	}
+	case FB_CECP_G_TIME:
+		xu_gui_clock(&x->time_cs, text, len, c->arg, out);
+		break;
+	case FB_CECP_G_OTIM:
+		xu_gui_clock(&x->otim_cs, text, len, c->arg, out);
+		break;
+	case FB_CECP_G_XBOARD:
+		break; /* the engine was asked at the first line */
+	case FB_CECP_G_PROTOVER:
+		if (!x->protover) {
+			x->protover = true;
+			xu_features(x, out);
+		}
+		break;
+	case FB_CECP_G_PING:
+		xu_ping(x, text, c->arg, out);
+		break;
+	case FB_CECP_G_POST:
+		x->post = true;
+		break;
+	case FB_CECP_G_NOPOST:
+		x->post = false;
+		break;
+	case FB_CECP_G_OPTION:
+		xu_gui_option(x, text, c->arg, out);
+		break;
+	case FB_CECP_G_MEMORY:
+		xu_gui_resource(x, "Hash", x->has_hash, text, len, c->arg,
+				out);
+		break;
+	case FB_CECP_G_CORES:
+		xu_gui_resource(x, "Threads", x->has_threads, text, len,
+				c->arg, out);
+		break;
+	case FB_CECP_G_EGTPATH:
+		egtpath(x, text, len, c->arg, out);
+		break;
+	case FB_CECP_G_QUIT:
+		xu_step(x, XU_EV_STOP, NULL, 0, out);
+		fb_proto_engine(out, "quit");
+		break;
+	default:
+		other(x, text, len, c, out);
+		break;
+	}
+}
+
+static void gui_line(struct xu *x, const char *text, size_t len,
+		     const struct fb_sink *out);
+
+/* The handshake is over: the GUI's lines that waited go on, in order. */
+static void
+release(struct xu *x, const struct fb_sink *out)
+{
+	struct fb_buf held = x->held;
+	size_t at = 0;
+
+	x->held = (struct fb_buf){0};
+	while (at < held.len) {
+		const char *nl = memchr(held.p + at, '\n', held.len - at);
+		size_t n = (size_t)(nl - (held.p + at));
+		gui_line(x, held.p + at, n, out);
+		at += n + 1;
+	}
+	free(held.p);
+}
+
+/* A GUI line during the handshake waits for it (CECP GUIs wait for
+ * done=1 themselves); one that does not fit (XU_HOLD_MAX, or memory) ends
+ * the wait: the lines go on without the engine's options. */
+static void
+hold(struct xu *x, const char *text, size_t len, const struct fb_sink *out)
+{
+	size_t mark = x->held.len;
+
+	if (mark + len + 1 <= XU_HOLD_MAX) {
+		fb_proto_buf_add(&x->held, text, len);
+		fb_proto_buf_add(&x->held, "\n", 1);
+		if (!x->held.oom)
+			return;
+		x->held.len = mark;
+		x->held.oom = false;
+	}
+	fb_proto_report(out, FB_LOG_WARN,
+			"the GUI does not wait for the engine's uciok: its "
+			"commands go on without it");
+	xu_step(x, XU_EV_LISTED, NULL, 0, out);
+	release(x, out);
+	gui_line(x, text, len, out);
+}
+
+static void
+gui_line(struct xu *x, const char *text, size_t len, const struct fb_sink *out)
+{
+	struct fb_cecp_command c;
+
+	fb_cecp_parse_gui(text, len, &c);
+	if (c.word.len == 0)
+		return; /* an empty line means nothing in CECP */
+	if (x->state == XU_START && c.kind != FB_CECP_G_QUIT)
+		xu_step(x, XU_EV_OPEN, NULL, 0, out);
+	if (x->state == XU_HELLO) {
+		switch (c.kind) {
+		case FB_CECP_G_XBOARD:
+			return;
+		case FB_CECP_G_PROTOVER:
+			x->protover = true;
+			fb_proto_gui(out, "feature done=0");
+			return;
+		case FB_CECP_G_QUIT:
+			/* the wait ends with the session */
+			if (x->held.len > 0) {
+				xu_step(x, XU_EV_LISTED, NULL, 0, out);
+				release(x, out);
+			}
+			break;
+		default:
+			hold(x, text, len, out);
+			return;
+		}
+	}
+	gui_command(x, text, len, &c, out);
+}
+
+static void
+xu_gui_line(void *state, const char *text, size_t len, size_t term,
+	    const struct fb_sink *out)
+{
+	(void)term;
+	gui_line(state, text, len, out);
+}
+
+/* Dispatched on the first token's kind: info lines come by the thousand. */
+static void
+xu_engine_line(void *state, const char *text, size_t len, size_t term,
+	       const struct fb_sink *out)
+{
+	struct xu *x = state;
+	size_t start;
+	enum fb_uci_engine kind = fb_uci_engine_kind(text, len, &start);
+
+	(void)term;
+	if (start < len) {
+		text += start; /* no command starts with a blank */
+		len -= start;
+	}
+	switch (kind) {
+	case FB_UCI_E_INFO:
+		xu_engine_info(x, text, len, out);
+		break;
+	case FB_UCI_E_BESTMOVE:
+		xu_bestmove(x, text, len, out);
+		break;
+	case FB_UCI_E_READYOK:
+		xu_readyok(x, out);
+		break;
+	case FB_UCI_E_OPTION:
+		xu_engine_option(x, text, len, out);
+		break;
+	case FB_UCI_E_ID:
+		xu_engine_id(x, text, len, out);
+		break;
+	case FB_UCI_E_UCIOK:
+		xu_engine_uciok(x, out);
+		release(x, out);
+		break;
+	case FB_UCI_E_OTHER:
+		fb_proto_report(out, FB_LOG_INFO,
+				"engine line with no XBoard meaning: %.*s",
+				(int)len, text);
+		break;
+	}
+}
+
+static void
+xu_timeout(void *state, const struct fb_sink *out)
+{
+	struct xu *x = state;
+
+	if (xu_uciok_timeout(x, out))
+		release(x, out);
+}
+
+static void *
+xu_new(const struct fb_filter_options *opt)
+{
+	struct xu *x = calloc(1, sizeof *x);
+
+	if (x == NULL)
+		return NULL;
+	x->opt = opt;
+	fb_policy_init(&x->pol, opt, &fb_protocol_xboard, &fb_protocol_uci);
+	x->state = XU_START;
+	x->time_cs = x->otim_cs = -1;
+	x->engine_side = FB_BLACK;
+	xu_game_reset(x, fb_variant_normal);
+	return x;
+}
+
+static void
+xu_free(void *state)
+{
+	struct xu *x = state;
+
+	xu_options_free(x);
+	free(x->held.p);
+	free(x->moves);
+	free(x->sync.text.p);
+	free(x);
+}
+
+static const struct fb_game *
+xu_game(const void *state)
+{
+	const struct xu *x = state;
+
+	return &x->cur;
+}
+
+static const char *
+xu_variant(const void *state)
+{
+	const struct xu *x = state;
+
+	return x->pol.variant->name;
+}
+
+const struct fb_pair fb_pair_xboard_uci = {
+	.gui = &fb_protocol_xboard,
+	.engine = &fb_protocol_uci,
+	.state_new = xu_new,
+	.state_free = xu_free,
+	.gui_line = xu_gui_line,
+	.engine_line = xu_engine_line,
+	.game = xu_game,
+	.variant = xu_variant,
+	.timeout = xu_timeout,
+};

@@ -1,0 +1,275 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The bridge's state and the functions its files share, private to them;
+ * bridge.h is what main.c sees. The bridge spawns the engine on real pipes,
+ * reads both sides, feeds the bytes to a line framer per direction, hands
+ * each whole line to the protocol filter, and writes what the filter emits
+ * in one write per batch. It owns the session's lifecycle (EOF, quit, grace
+ * period, signals, the engine's exit): one state, changed only by
+ * br_lifecycle(), through which every event passes.
+ *
+ * The files, by concern (with recorder.c, the only ones that use libuv):
+ *   bridge_io.c        output queues, endpoints, reading, back-pressure
+ *   bridge_engine.c    the engine process: spawn, the Linux trampoline
+ *                      (--exec-engine), environment, respawn, kill, exit
+ *   bridge_lifecycle.c the state (enum bridge_state), br_lifecycle() and
+ *                      advance(); the timer and the forwarded signals
+ *   bridge.c           fb_bridge_run(): the filter's sinks, the lines of
+ *                      fenbridge's own, the flight recorder's records
+ */
+#ifndef FB_BRIDGE_INT_H
+#define FB_BRIDGE_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <uv.h>
+
+#include "config.h"
+#include "fenbridge/line.h"
+#include "log.h"
+#include "recorder.h"
+#include "session.h"
+
+#define KILL_DELAY_MS 1000
+/* After the engine exits: how long its output pipes may stay open. */
+#define DRAIN_MS 1000
+
+/*
+ * The session's lifecycle, in the order it runs; it never goes back. Only
+ * br_lifecycle() changes it. Each state that waits for time has the one timer
+ * running: grace, KILL_DELAY_MS, DRAIN_MS.
+ */
+enum bridge_state {
+	FB_ST_STARTING,    /* the engine is not running yet */
+	FB_ST_RUNNING,     /* relaying both ways */
+	FB_ST_QUITTING,    /* the GUI quit or went away: the engine got quit
+			      and then EOF; waiting --grace for it to exit */
+	FB_ST_TERMINATING, /* grace over: SIGTERM sent; waiting 1 s */
+	FB_ST_KILLING,     /* SIGTERM ignored: SIGKILL sent */
+	FB_ST_DRAINING,    /* the engine exited: reading the rest of its
+			      output (a process it started may hold the
+			      pipes: DRAIN_MS at most) */
+	FB_ST_DELIVERING,  /* its output is read: the rest, and a report if
+			      the exit is news, goes to the GUI */
+	FB_ST_CLOSING,     /* delivered, endpoints closed: a write to the
+			      engine is still being cancelled */
+	FB_ST_DONE,        /* every handle is closing: uv_run returns */
+};
+
+/* What happens to a session; each goes through br_lifecycle(). */
+enum bridge_event {
+	FB_EV_SPAWNED,     /* the engine runs */
+	FB_EV_GUI_QUIT,    /* the GUI sent quit (the filter's sink event) */
+	FB_EV_GUI_GONE,    /* the GUI's stdin ended or its stdout broke */
+	FB_EV_SIGNAL,      /* fenbridge got a signal (arg: its number) */
+	FB_EV_TIMER,       /* the state's timer ran out */
+	FB_EV_ENGINE_EXIT, /* the engine exited (b->exit_status, term_signal) */
+	FB_EV_IO,          /* an input ended or a write completed */
+};
+
+/* One end fenbridge reads from or writes to. */
+struct endpoint {
+	struct fb_bridge *b;
+	const char *name;
+	int fd;
+	bool is_file; /* regular file or device: uv_fs_read/uv_fs_write */
+	bool open;    /* the stream handle needs closing */
+	bool reading;
+	bool eof;
+	bool fs_pending; /* a uv_fs_read of rreq is in libuv's thread pool */
+	union {
+		uv_handle_t handle;
+		uv_stream_t stream;
+		uv_pipe_t pipe;
+		uv_tty_t tty;
+		uv_tcp_t tcp;
+	} h;
+	uv_fs_t rreq;
+	char *rbuf;
+	/* Reads go straight into this flight recorder ring (the GUI's or the
+	 * engine's), or -1: into rbuf, and the recorder gets a copy. */
+	int rec_ring;
+	char *rdata; /* where the read in flight goes */
+	struct direction *dir; /* the direction this endpoint feeds */
+};
+
+/* Bytes queued toward one endpoint. */
+struct outq {
+	struct endpoint *ep;
+	char *buf; /* collecting */
+	size_t len, cap;
+	char *wbuf; /* in flight */
+	size_t wlen, woff, wcap;
+	bool busy;
+	bool dead;          /* the peer is gone: discard */
+	bool close_after;   /* close the endpoint once drained (engine stdin) */
+	bool at_line_start; /* the last byte queued ended a line */
+	union {
+		uv_write_t w;
+		uv_fs_t fs;
+	} req;
+};
+
+struct direction {
+	struct fb_bridge *b;
+	struct endpoint *src;
+	struct outq q;
+	struct fb_line framer;
+	bool to_engine;
+	bool logging; /* fb_log_enabled(), fixed before the bridge runs */
+	const char *in_tag, *out_tag;
+	struct fb_sink sink;
+};
+
+struct fb_bridge {
+	uv_loop_t *loop;
+	const struct fb_config *cfg;
+	struct fb_filter filter;
+	struct endpoint gui_in, gui_out, eng_in, eng_out, eng_err;
+	struct direction up, down; /* GUI -> engine, engine -> GUI */
+	struct fb_line err_framer;
+	struct fb_recorder rec; /* the flight recorder */
+	unsigned records;       /* files it wrote this session */
+	uint64_t t0;            /* the loop's time at the start (ms) */
+	uv_process_t proc;
+	int64_t exit_status;
+	int term_signal;
+	uv_signal_t sig[3];
+	uv_timer_t timer;
+	uv_timer_t filter_timer; /* the filter's (fb_sink.timer) */
+	enum bridge_state state;
+	/* The engine's end is no news to the GUI: the GUI quit or left, or
+	 * fenbridge forwarded a signal the engine may die of. Whatever the
+	 * state, so an exit that crosses the GUI's quit is not reported. */
+	bool quiet_end;
+	/* The filter asked for the engine to be started again (it died of
+	 * the protocol probe); closing counts the handles still closing. */
+	bool restart;
+	int closing;
+	int exit_code;
+	char **env; /* the engine's environment, or NULL: fenbridge's */
+};
+
+/* bridge_lifecycle.c */
+
+/* The state's name, for the log; indexed by enum bridge_state. */
+extern const char *const br_state_name[];
+
+/* Every event of the session: the one place where b->state changes. */
+void
+br_lifecycle(struct fb_bridge *b, enum bridge_event ev, int arg);
+
+/* Sets up the timer, the filter's timer and the signals to forward: 0, or
+ * a negative error (logged). */
+int
+br_own_handles_init(struct fb_bridge *b);
+
+/* Closes the handles br_own_handles_init set up (those still open). */
+void
+br_close_own_handles(struct fb_bridge *b);
+
+/* bridge_io.c */
+
+/* Room for n more bytes in q->buf; out of memory is fatal (README). */
+void
+br_outq_grow(struct outq *q, size_t n);
+
+/* Writes what q holds: at once what the pipe takes, the rest as the one
+ * write in flight; closes the endpoint once drained if q->close_after. */
+void
+br_outq_flush(struct outq *q);
+
+/* Opens fd for the loop as a stream (pipe, tty, socket) or a file:
+ * 0, or a negative error. */
+int
+br_endpoint_open(struct fb_bridge *b, struct endpoint *ep, const char *name,
+		 int fd, bool readable);
+
+void
+br_endpoint_close(struct endpoint *ep);
+
+/* Reads ep (again): a failure to start is its end (br_got_eof). */
+void
+br_start_reading(struct endpoint *ep);
+
+/* The end of ep's input (status UV_EOF or an error): its framer finishes,
+ * and the lifecycle hears of it. Once per endpoint. */
+void
+br_got_eof(struct endpoint *ep, int status);
+
+/* The engine's stderr line: to the log and to fenbridge's stderr. */
+void
+br_stderr_line(void *ctx, const char *text, size_t len, size_t term,
+	       unsigned flags);
+
+/* A bigger pipe buffer for fd where the system allows it. */
+void
+br_widen_pipe(int fd);
+
+/* bridge_engine.c */
+
+/* Starts the engine on new pipes and opens its endpoints: 0, or a negative
+ * error. It may run though its pipes failed: then b->state is past
+ * FB_ST_STARTING. */
+int
+br_spawn_engine(struct fb_bridge *b);
+
+/* Sends sig to the engine; a failure is logged. */
+void
+br_engine_kill(struct fb_bridge *b, int sig);
+
+/* fenbridge's environment with the config's additions (which win), to free
+ * (the array only), or NULL when out of memory. */
+char **
+br_engine_env(const struct fb_config *cfg);
+
+const char *
+br_signal_name(int sig);
+
+/* bridge.c */
+
+/* The framer's callback: one line of d's source through the filter. */
+void
+br_on_line(void *ctx, const char *text, size_t len, size_t term,
+	   unsigned flags);
+
+/* Queues a line of fenbridge's own toward d's peer (printf-like; the
+ * newline is added), starting a new line if needed. */
+void
+br_inject(struct direction *d, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Logs the queued bytes from..d->q.len as lines tagged d->out_tag. */
+void
+br_log_queued(struct direction *d, size_t from);
+
+/* Writes the flight record with reason: its path, or NULL (logged). */
+const char *
+br_write_record(struct fb_bridge *b, const char *reason);
+
+/* The loop's cached time since the session started, in ms: no clock read
+ * per line. */
+static inline uint64_t
+br_since_start(const struct fb_bridge *b)
+{
+	return uv_now(b->loop) - b->t0;
+}
+
+/* Queues n bytes toward q's endpoint (nothing once it is dead). Inline:
+ * it runs for every line, from the sinks in bridge.c. */
+static inline void
+br_outq_append(struct outq *q, const char *data, size_t n)
+{
+	if (q->dead || n == 0)
+		return;
+	if (q->len + n > q->cap)
+		br_outq_grow(q, n);
+	memcpy(q->buf + q->len, data, n);
+	q->len += n;
+	q->at_line_start = data[n - 1] == '\n' || data[n - 1] == '\r';
+}
+
+#endif

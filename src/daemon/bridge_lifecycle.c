@@ -1,0 +1,323 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The session's lifecycle: one state (enum bridge_state, bridge_int.h),
+ * changed only by br_lifecycle(), and advance(), which takes an exited
+ * engine's session as far as what has ended allows: its output read,
+ * delivered, every handle closed. Also the one timer the waiting states
+ * use, and the signals fenbridge forwards to the engine.
+ */
+#include "bridge_int.h"
+
+#include <signal.h>
+#include <stdio.h>
+
+const char *const br_state_name[] = {
+	"starting", "running", "quitting", "terminating", "killing",
+	"draining", "delivering", "closing", "done",
+};
+
+static const char *const event_name[] = {
+	"engine started", "GUI quit", "GUI gone", "signal", "timer",
+	"engine exit", "I/O",
+};
+
+static const int forwarded_signals[3] = {SIGINT, SIGTERM, SIGHUP};
+#ifdef _WIN32
+/* None on Windows: Ctrl-C in a console reaches the engine there too, and
+ * uv_process_kill could only terminate it. */
+#define NFORWARDED 0
+#else
+#define NFORWARDED 3
+#endif
+
+static void
+on_timer(uv_timer_t *t)
+{
+	br_lifecycle(t->data, FB_EV_TIMER, 0);
+}
+
+static void
+on_signal(uv_signal_t *s, int signum)
+{
+	br_lifecycle(s->data, FB_EV_SIGNAL, signum);
+}
+
+static void
+timer_start(struct fb_bridge *b, uint64_t ms)
+{
+	int rc = uv_timer_start(&b->timer, on_timer, ms, 0);
+
+	/* Only a closing timer refuses; then no state waits for it. */
+	if (rc < 0)
+		fb_log_msg(FB_LOG_ERROR, "uv_timer_start: %s", uv_strerror(rc));
+}
+
+static void
+timer_stop(struct fb_bridge *b)
+{
+	int rc = uv_timer_stop(&b->timer);
+
+	if (rc < 0)
+		fb_log_msg(FB_LOG_ERROR, "uv_timer_stop: %s", uv_strerror(rc));
+}
+
+/* Closes fenbridge's own handles (those initialised and still open). */
+void
+br_close_own_handles(struct fb_bridge *b)
+{
+	uv_handle_t *h[5] = {
+		(uv_handle_t *)&b->timer, (uv_handle_t *)&b->filter_timer,
+		(uv_handle_t *)&b->sig[0], (uv_handle_t *)&b->sig[1],
+		(uv_handle_t *)&b->sig[2]};
+
+	for (int i = 0; i < 5; i++)
+		if (uv_handle_get_type(h[i]) != UV_UNKNOWN_HANDLE &&
+		    !uv_is_closing(h[i]))
+			uv_close(h[i], NULL);
+}
+
+static void
+set_state(struct fb_bridge *b, enum bridge_state to, enum bridge_event ev)
+{
+	fb_log_msg(FB_LOG_DEBUG, "session: %s -> %s (%s)",
+		   br_state_name[b->state], br_state_name[to], event_name[ev]);
+	b->state = to;
+}
+
+/* The GUI quit or left while the engine runs: give it --grace to exit. */
+static void
+begin_quitting(struct fb_bridge *b, enum bridge_event ev)
+{
+	set_state(b, FB_ST_QUITTING, ev);
+	timer_start(b, b->cfg->grace_ms);
+}
+
+/*
+ * The engine has exited: once its output is read, tell the GUI if the exit
+ * is news, then deliver everything and close. Called on each event that
+ * may end a wait; goes as far as what has ended allows.
+ */
+static void
+advance(struct fb_bridge *b, enum bridge_event ev)
+{
+	if (b->state == FB_ST_DRAINING) {
+		if (!b->eng_out.eof || !b->eng_err.eof)
+			return;
+		set_state(b, FB_ST_DELIVERING, ev);
+		timer_stop(b);
+		if (b->term_signal != 0)
+			b->exit_code = 128 + b->term_signal;
+		else
+			b->exit_code = (int)b->exit_status;
+		if (!b->quiet_end) {
+			char what[64];
+			if (b->term_signal != 0)
+				snprintf(what, sizeof what, "died of %s (%d)",
+					 br_signal_name(b->term_signal),
+					 b->term_signal);
+			else
+				snprintf(what, sizeof what,
+					 "exited with status %lld",
+					 (long long)b->exit_status);
+			/* Some XBoard engines crash on a command they do
+			 * not know (Fairy-Max 5.0b on `uci`, now and then);
+			 * one started again that dies before it answers: the
+			 * user should learn how to avoid the probe. */
+			const char *hint =
+				fb_filter_probing(&b->filter)
+					? " before it answered the protocol "
+					  "probe; name its protocol with "
+					  "--engine-protocol=uci or xboard"
+					: "";
+			char reason[96];
+			const char *path;
+			fb_log_msg(FB_LOG_WARN, "the engine %s%s", what, hint);
+			snprintf(reason, sizeof reason, "the engine %s", what);
+			path = br_write_record(b, reason);
+			if (fb_filter_protocol(&b->filter) != NULL)
+				br_inject(&b->down,
+					  "%sfenbridge: the engine %s%s%s%s",
+					  fb_filter_protocol(&b->filter)
+						  ->user_message,
+					  what, hint,
+					  path != NULL ? "; flight record: "
+						       : "",
+					  path != NULL ? path : "");
+		}
+		br_outq_flush(&b->down.q);
+	}
+	if (b->state == FB_ST_DELIVERING) {
+		if (b->down.q.busy || (b->down.q.len > 0 && !b->down.q.dead))
+			return; /* outq_written brings the next event */
+		br_endpoint_close(&b->gui_in);
+		br_endpoint_close(&b->eng_in);
+		br_endpoint_close(&b->eng_out);
+		br_endpoint_close(&b->eng_err);
+		br_endpoint_close(&b->gui_out);
+		set_state(b, FB_ST_CLOSING, ev);
+	}
+	if (b->state == FB_ST_CLOSING) {
+		/* Closing the engine's stdin cancels a pending write; its
+		 * callback still has to run before the queue goes away. */
+		if (b->up.q.busy)
+			return;
+		br_close_own_handles(b);
+		set_state(b, FB_ST_DONE, ev);
+		/* A GUI stdin served as a file (under Wine, a Unix pipe from a
+		 * Linux GUI) is read by a blocking read in libuv's thread
+		 * pool, which nothing interrupts: it would keep the loop, and
+		 * fenbridge, alive until the GUI writes or closes it, and a
+		 * GUI that waits for its engine to exit after quit would wait
+		 * for ever. The session is over: leave the loop, and let the
+		 * read end with the process (fb_bridge_run). */
+		if (b->gui_in.fs_pending)
+			uv_stop(b->loop);
+		fb_log_flush();
+	}
+}
+
+/*
+ * The one place where the session's state changes. Every event comes here:
+ * the GUI's quit, its EOF or broken stdout, signals, the timer, the
+ * engine's exit, and I/O that may end a wait (an input's end, a completed
+ * write). The behaviour is the README's: after the GUI's quit or EOF the
+ * engine gets quit (unless the GUI sent it) and EOF, then --grace seconds,
+ * SIGTERM, and 1 s later SIGKILL; once it has exited, its output is read to
+ * the end (DRAIN_MS at most), delivered, followed by a report to the GUI if
+ * the exit was not asked for.
+ */
+void
+br_lifecycle(struct fb_bridge *b, enum bridge_event ev, int arg)
+{
+	bool engine_runs =
+		b->state >= FB_ST_RUNNING && b->state <= FB_ST_KILLING;
+
+	switch (ev) {
+	case FB_EV_SPAWNED:
+		set_state(b, FB_ST_RUNNING, ev);
+		return;
+	case FB_EV_GUI_QUIT:
+		/* quit is the last word: EOF follows for engines that watch
+		 * only that. python-chess waits for the process after quit
+		 * without closing the pipe: make sure the engine does exit. */
+		b->quiet_end = true;
+		b->up.q.close_after = true;
+		if (b->state == FB_ST_RUNNING)
+			begin_quitting(b, ev);
+		return;
+	case FB_EV_GUI_GONE:
+		fb_log_msg(FB_LOG_DEBUG, "GUI gone; ending the session");
+		b->quiet_end = true;
+		if (!engine_runs)
+			return;
+		{
+			size_t before = b->up.q.len;
+			fb_filter_gui_eof(&b->filter, &b->up.sink);
+			if (b->up.logging && !b->up.q.dead)
+				br_log_queued(&b->up, before);
+		}
+		if (!b->filter.gui_quit && !b->up.q.dead) {
+			/* Both protocols end with quit; then EOF on the
+			 * engine's stdin for engines that only watch that. */
+			br_inject(&b->up, "quit");
+			b->filter.gui_quit = true;
+		}
+		b->up.q.close_after = true;
+		br_outq_flush(&b->up.q);
+		fb_log_flush();
+		if (b->state == FB_ST_RUNNING)
+			begin_quitting(b, ev);
+		return;
+	case FB_EV_SIGNAL:
+		/* XBoard signals its direct child, which is fenbridge: the
+		 * engine gets the signal, fenbridge lives on and relays. */
+		if (engine_runs) {
+			int rc;
+			fb_log_msg(FB_LOG_INFO, "got %s; forwarding it to the "
+				   "engine", br_signal_name(arg));
+			rc = uv_process_kill(&b->proc, arg);
+			if (rc < 0)
+				fb_log_msg(FB_LOG_WARN, "forwarding %s: %s",
+					   br_signal_name(arg),
+					   uv_strerror(rc));
+			b->quiet_end = true;
+		} else {
+			fb_log_msg(FB_LOG_INFO, "got %s; the engine has "
+				   "exited", br_signal_name(arg));
+		}
+		fb_log_flush();
+		return;
+	case FB_EV_TIMER:
+		if (b->state == FB_ST_QUITTING) {
+			fb_log_msg(FB_LOG_WARN, "engine still running %.1f s "
+				   "after quit; sending SIGTERM",
+				   b->cfg->grace_ms / 1000.0);
+			br_write_record(b, "the engine did not exit after "
+					"quit");
+			set_state(b, FB_ST_TERMINATING, ev);
+			br_engine_kill(b, SIGTERM);
+			timer_start(b, KILL_DELAY_MS);
+		} else if (b->state == FB_ST_TERMINATING) {
+			fb_log_msg(FB_LOG_WARN, "engine ignored SIGTERM; "
+				   "sending SIGKILL");
+			set_state(b, FB_ST_KILLING, ev);
+			br_engine_kill(b, SIGKILL);
+		} else if (b->state == FB_ST_DRAINING) {
+			/* The engine is gone but its output pipes are not
+			 * closed: a process it started holds them. Its own
+			 * output is read by now; do not wait for the other
+			 * one. Each br_got_eof brings an FB_EV_IO. */
+			if (!b->eng_out.eof || !b->eng_err.eof)
+				fb_log_msg(FB_LOG_WARN, "the engine exited but "
+					   "its output stays open (a process "
+					   "it started holds it); not waiting "
+					   "for it");
+			br_got_eof(&b->eng_out, UV_EOF);
+			br_got_eof(&b->eng_err, UV_EOF);
+		}
+		return;
+	case FB_EV_ENGINE_EXIT:
+		set_state(b, FB_ST_DRAINING, ev);
+		/* Replaces a grace or kill timeout that was running. */
+		timer_start(b, DRAIN_MS);
+		advance(b, ev);
+		return;
+	case FB_EV_IO:
+		advance(b, ev);
+		return;
+	}
+}
+
+/* Sets up the timer and the signals to forward: 0, or a negative error. */
+int
+br_own_handles_init(struct fb_bridge *b)
+{
+	int rc;
+
+	if ((rc = uv_timer_init(b->loop, &b->timer)) < 0) {
+		fb_log_msg(FB_LOG_ERROR, "uv_timer_init: %s", uv_strerror(rc));
+		return rc;
+	}
+	b->timer.data = b;
+	if ((rc = uv_timer_init(b->loop, &b->filter_timer)) < 0) {
+		fb_log_msg(FB_LOG_ERROR, "uv_timer_init: %s", uv_strerror(rc));
+		return rc;
+	}
+	b->filter_timer.data = b;
+	for (int i = 0; i < NFORWARDED; i++) {
+		if ((rc = uv_signal_init(b->loop, &b->sig[i])) < 0) {
+			fb_log_msg(FB_LOG_ERROR, "uv_signal_init: %s",
+				   uv_strerror(rc));
+			return rc;
+		}
+		b->sig[i].data = b;
+		if ((rc = uv_signal_start(&b->sig[i], on_signal,
+					  forwarded_signals[i])) < 0) {
+			fb_log_msg(FB_LOG_ERROR, "uv_signal_start(%s): %s",
+				   br_signal_name(forwarded_signals[i]),
+				   uv_strerror(rc));
+			return rc;
+		}
+	}
+	return 0;
+}
