@@ -103,12 +103,22 @@ uxb_variant(const void *state)
 	return fb_policy_game_variant(&x->pol)->name;
 }
 
+/* A real search for g, from the idle engine. */
+static void
+search(struct uxb *x, const struct fb_uci_go *g, const struct fb_sink *out)
+{
+	unsigned deadline = 0;
+
+	x->pv[0][0] = x->pv[1][0] = '\0';
+	x->state = fb_uxb_search(x, g, &deadline, out);
+	if (x->state == FB_UXB_TIMED)
+		fb_uxb_timer(out, deadline);
+}
+
 /* go for the current x->go, from the idle engine. */
 static void
 go(struct uxb *x, const struct fb_sink *out)
 {
-	unsigned deadline = 0;
-
 	x->pv[0][0] = x->pv[1][0] = '\0';
 	if (x->go.ponder) {
 		/* Kept for ponderhit. */
@@ -119,10 +129,19 @@ go(struct uxb *x, const struct fb_sink *out)
 		x->state = FB_UXB_ANALYZING;
 		fb_uxb_analyze(x, out);
 	} else {
-		x->state = fb_uxb_search(x, &x->go, &deadline, out);
-		if (x->state == FB_UXB_TIMED)
-			fb_uxb_timer(out, deadline);
+		search(x, &x->go, out);
 	}
+}
+
+/* ? (CECP: move now) to an engine asked to move: its move comes, and a
+ * deadline is waited for no more. */
+static void
+move_now(struct uxb *x, const struct fb_sink *out)
+{
+	fb_proto_engine(out, "?");
+	if (x->state == FB_UXB_TIMED)
+		fb_uxb_timer(out, 0);
+	x->state = FB_UXB_MOVENOW;
 }
 
 /* The handshake is over: the GUI hears it, and a go that came before it
@@ -213,8 +232,8 @@ fb_uxb_lifecycle(struct uxb *x, enum fb_uxb_event ev, long long arg,
 			handshake_done(x, out);
 			return;
 		case FB_UXB_TIMED:
-			x->state = FB_UXB_MOVENOW;
-			fb_proto_engine(out, "?"); /* CECP: move now */
+			x->state = FB_UXB_THINKING; /* the deadline is over */
+			move_now(x, out);
 			return;
 		case FB_UXB_STOPPING:
 			x->state = FB_UXB_IDLE;
@@ -264,10 +283,7 @@ fb_uxb_lifecycle(struct uxb *x, enum fb_uxb_event ev, long long arg,
 			return;
 		case FB_UXB_THINKING:
 		case FB_UXB_TIMED:
-			fb_proto_engine(out, "?");
-			if (x->state == FB_UXB_TIMED)
-				fb_uxb_timer(out, 0);
-			x->state = FB_UXB_MOVENOW;
+			move_now(x, out);
 			return;
 		default:
 			if (x->go_held) {
@@ -279,14 +295,9 @@ fb_uxb_lifecycle(struct uxb *x, enum fb_uxb_event ev, long long arg,
 		}
 	case FB_UXB_EV_PONDERHIT:
 		if (x->state == FB_UXB_PONDERING) {
-			unsigned deadline = 0;
 			x->state = FB_UXB_IDLE;
 			fb_uxb_end_analysis(x, out);
-			x->pv[0][0] = x->pv[1][0] = '\0';
-			x->state = fb_uxb_search(x, &x->ponder_go, &deadline,
-						 out);
-			if (x->state == FB_UXB_TIMED)
-				fb_uxb_timer(out, deadline);
+			search(x, &x->ponder_go, out);
 		} else if (x->go_held && x->go.ponder) {
 			x->go.ponder = false; /* the held go ponder is a go */
 		} else {
@@ -305,10 +316,7 @@ fb_uxb_lifecycle(struct uxb *x, enum fb_uxb_event ev, long long arg,
 			   x->no_sd && x->depth_goal > 0 &&
 			   arg >= x->depth_goal) {
 			/* The depth an engine without sd was asked for. */
-			fb_proto_engine(out, "?");
-			if (x->state == FB_UXB_TIMED)
-				fb_uxb_timer(out, 0);
-			x->state = FB_UXB_MOVENOW;
+			move_now(x, out);
 		}
 		return;
 	case FB_UXB_EV_MOVED:

@@ -40,6 +40,7 @@ run_with(const char *script, const struct fb_filter_options *extra)
 		opt.options = extra->options;
 		opt.noptions = extra->noptions;
 		opt.name = extra->name;
+		opt.engine_castling = extra->engine_castling;
 	}
 	script_start(&s, &opt);
 	t = script_step(&s, script);
@@ -398,6 +399,15 @@ test_uci_xboard_castling_10x8(void **state)
 		"> force\n< bestmove e8a8\n");
 }
 
+/* What the GUI hears of an engine of normal chess only that gave no name
+ * and no options. */
+#define NONAME_NORMAL_IDS                                                    \
+	"< id name XBoard engine\n"                                          \
+	"< id author XBoard engine (XBoard engine, through fenbridge)\n"     \
+	"< option name UCI_Chess960 type check default false\n"              \
+	"< option name Ponder type check default false\n"                    \
+	"< uciok\n"
+
 /* The handshake of an engine of normal chess only (GNU Chess). */
 #define NORMAL_ONLY_HELLO                                                    \
 	"g uci\n"                                                            \
@@ -406,12 +416,7 @@ test_uci_xboard_castling_10x8(void **state)
 	"> xboard\n> protover 2\ntimer 100\ntimer 2000\n"                      \
 	"> accepted setboard\n> accepted usermove\n"                         \
 	"> accepted variants\n> accepted done\n"                             \
-	"timer 0\n> post\n> easy\n"                                          \
-	"< id name XBoard engine\n"                                          \
-	"< id author XBoard engine (XBoard engine, through fenbridge)\n"     \
-	"< option name UCI_Chess960 type check default false\n"              \
-	"< option name Ponder type check default false\n"                    \
-	"< uciok\n"
+	"timer 0\n> post\n> easy\n" NONAME_NORMAL_IDS
 
 #define F960_GAME "g position fen " F960 " w GEge - 0 1 moves e2e4 e7e5 f1g1"
 #define F960_ANCHOR_GUI                                                      \
@@ -462,6 +467,30 @@ test_uci_xboard_emulated_960(void **state)
 		"> usermove e2e4\n> usermove e7e5\n" F960_ANCHOR_GUI
 		"> setboard bqnbrkrn/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/BQNBRRKN b - "
 		"- 1 2\n");
+}
+
+static void
+test_uci_xboard_castle_the_notation_cannot_write(void **state)
+{
+	struct fb_filter_options king = {.engine_castling = FB_CASTLE_KING};
+
+	(void)state;
+	/* --engine-castling=king: the a-side castle of a king on c1 with
+	 * its rook on b1 has no king's move (the king goes to c1, where it
+	 * is): the engine gets the position after it (the policy's
+	 * re-anchoring), not a game that stops before it. */
+	assert_string_equal(
+		run_with(SJAAK_HELLO
+			 "g setoption name UCI_Chess960 value true\n"
+			 "g position fen 1rk1r3/pppppppp/8/8/8/8/PPPPPPPP/1RK1R3 w "
+			 "EBeb - 0 1 moves c1b1\n",
+			 &king),
+		SJAAK_HELLO_OUT
+		"> new\n> force\n> variant fischerandom\n"
+		"> setboard 1rk1r3/pppppppp/8/8/8/8/PPPPPPPP/1RK1R3 w KQkq - 0 1\n"
+		"< info string fenbridge: re-anchored: a castle the engine's "
+		"notation cannot write goes as the position after it\n"
+		"> setboard 1rk1r3/pppppppp/8/8/8/8/PPPPPPPP/2KRR3 b kq - 1 1\n");
 }
 
 static void
@@ -745,12 +774,7 @@ test_uci_xboard_gnuchess(void **state)
 #define QUICK_FEATURES "e feature setboard=1 ping=1 done=1\n"
 #define QUICK_FEATURES_OUT                                                   \
 	"timer 2000\n> accepted setboard\n> accepted ping\n> accepted done\n"  \
-	"timer 0\n> post\n> easy\n"                                           \
-	"< id name XBoard engine\n"                                          \
-	"< id author XBoard engine (XBoard engine, through fenbridge)\n"     \
-	"< option name UCI_Chess960 type check default false\n"              \
-	"< option name Ponder type check default false\n"                    \
-	"< uciok\n"
+	"timer 0\n> post\n> easy\n" NONAME_NORMAL_IDS
 
 static void
 test_uci_xboard_depth_within_movetime(void **state)
@@ -941,6 +965,7 @@ main(void)
 		cmocka_unit_test(test_uci_xboard_castling_inner_rook),
 		cmocka_unit_test(test_uci_xboard_castling_10x8),
 		cmocka_unit_test(test_uci_xboard_emulated_960),
+		cmocka_unit_test(test_uci_xboard_castle_the_notation_cannot_write),
 		cmocka_unit_test(test_uci_xboard_illegal_and_resign),
 		cmocka_unit_test(test_uci_xboard_analysis_and_ponder),
 		cmocka_unit_test(test_uci_xboard_edit),
