@@ -142,6 +142,7 @@ enum fb_uci_info_have {
 	FB_INFO_NODES = 8,
 	FB_INFO_STRING = 16,
 	FB_INFO_PV = 32, /* the pv keyword, maybe with no move after it */
+	FB_INFO_MULTIPV = 64,
 };
 
 struct fb_uci_info {
@@ -149,6 +150,9 @@ struct fb_uci_info {
 	long long depth, time, nodes;
 	long long score; /* centipawns, or moves to mate with mate */
 	bool mate;
+	/* The token after score: cp, mate, or (an engine's mistake) the
+	 * number itself; len 0 without one. */
+	struct fb_span score_word;
 	/* The moves after pv, currmove, refutation, currline (after its
 	 * optional cpu number): the tokens up to the next keyword; with no
 	 * token, an empty span right after the keyword. */
