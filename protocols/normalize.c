@@ -161,6 +161,7 @@ id(struct fb_normalize *n, struct fb_normalize_line *l,
 {
 	struct fb_uci_id id;
 	struct fb_edit e;
+	const char *name = l->text;
 	size_t k;
 
 	if (fb_uci_parse_id(l->text, l->len, &id) < 0)
@@ -171,16 +172,17 @@ id(struct fb_normalize *n, struct fb_normalize_line *l,
 	}
 	if (n->renamed || id.value.len <= FB_NORMALIZE_NAME_MAX)
 		return;
-	k = cut_name(l->text + id.value.off, id.value.len,
+	name += id.value.off; /* the line's: apply() moves l->text */
+	k = cut_name(name, id.value.len,
 		     FB_NORMALIZE_NAME_MAX);
-	fb_proto_report(out, FB_LOG_DEBUG,
-			"normalize: the engine's name, %zu bytes, cut to %zu: "
-			"'%.*s'", id.value.len, k, (int)id.value.len,
-			l->text + id.value.off);
 	/* The rest of the line goes: it is all name. */
 	e = (struct fb_edit){id.value.off + k, l->len - id.value.off - k, "",
 			     0};
-	rewrite(n, l, &e, 1, out, "id name cut");
+	if (apply(n, l, &e, 1))
+		fb_proto_report(out, FB_LOG_DEBUG,
+				"normalize: id name cut to %zu bytes: '%.*s'; "
+				"the engine's full name: '%.*s'", k, (int)k,
+				name, (int)id.value.len, name);
 }
 
 static bool
