@@ -139,14 +139,12 @@ option(struct fb_normalize *n, struct fb_normalize_line *l,
 	rewrite(n, l, &e, 1, out, "check default in lowercase");
 }
 
-/* The length of name[0..len) cut to at most max bytes, not inside a UTF-8
- * sequence, and without the blanks it then ends in. */
-static size_t
-cut_name(const char *name, size_t len, size_t max)
+size_t
+fb_normalize_name(const char *name, size_t len)
 {
-	size_t k = max;
+	size_t k = FB_NORMALIZE_NAME_MAX;
 
-	if (len <= max)
+	if (len <= k)
 		return len;
 	while (k > 0 && ((unsigned char)name[k] & 0xc0) == 0x80)
 		k--; /* name[k] continues a sequence: cut before its lead */
@@ -173,8 +171,7 @@ id(struct fb_normalize *n, struct fb_normalize_line *l,
 	if (n->renamed || id.value.len <= FB_NORMALIZE_NAME_MAX)
 		return;
 	name += id.value.off; /* the line's: apply() moves l->text */
-	k = cut_name(name, id.value.len,
-		     FB_NORMALIZE_NAME_MAX);
+	k = fb_normalize_name(name, id.value.len);
 	/* The rest of the line goes: it is all name. */
 	e = (struct fb_edit){id.value.off + k, l->len - id.value.off - k, "",
 			     0};

@@ -22,7 +22,9 @@
  * Every other line, and every other byte of a rewritten one, stays as it
  * came. Each rewrite is reported at debug level. The pair (uci.c) calls
  * this for each engine line before its own reading, only with
- * opt->normalize.
+ * opt->normalize. The pair UCI GUI + XBoard engine writes its own lines,
+ * right but for two: its info lines get `multipv 1` and its engine's
+ * myname is cut the same way (uci_xboard/thinking.c, handshake.c).
  *
  * Pure code: no I/O, no allocation.
  */
@@ -74,6 +76,12 @@ fb_normalize_init(struct fb_normalize *n, const struct fb_filter_options *opt);
 bool
 fb_normalize_engine_line(struct fb_normalize *n, struct fb_normalize_line *l,
 			 const struct fb_sink *out);
+
+/* The length of an engine's name[0..len) as a GUI is given it: at most
+ * FB_NORMALIZE_NAME_MAX bytes, cut before a UTF-8 sequence that would not
+ * fit and before the blanks it would then end in. */
+size_t
+fb_normalize_name(const char *name, size_t len);
 
 /* A GUI's `setoption` (as the codec read it: s) that went to the engine:
  * MultiPV changes which info lines get `multipv 1`. */

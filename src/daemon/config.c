@@ -499,12 +499,12 @@ static const struct fb_option bridge_options[] = {
 		 "engine to exit before terminating it",
 	 .scope = ARGV_INI, .set = set_seconds, .field = BRIDGE(grace_ms)},
 	{.name = "normalize", .def = "off",
-	 .help = "tidy a UCI engine's output where GUIs are known to trip on "
-		 "it: check defaults True/False in lowercase, no blank lines "
-		 "in the handshake, score N as score cp N, multipv 1 in the "
-		 "info lines of a single-line search, an id name over 64 "
-		 "bytes cut, id author unknown when there is none; each "
-		 "rewrite is logged at debug level (INI: normalize = on)",
+	 .help = "tidy a UCI engine's output where GUIs trip on it: check "
+		 "defaults True/False in lowercase, no blank lines in the "
+		 "handshake, score N as score cp N, multipv 1 in a single-line "
+		 "search's info lines, an id name over 64 bytes cut, id author "
+		 "unknown when there is none; each rewrite logged (debug); "
+		 "INI: normalize = on",
 	 .scope = ARGV_INI, .set = set_switch, .field = BRIDGE(normalize)},
 	{.name = "engine-dir", .kind = FB_ARG_PATH, .arg = "DIR",
 	 .def = "the folder of its executable", .help = "run the engine in DIR",
