@@ -43,7 +43,7 @@ fb_uci_first_is(const char *text, size_t len, size_t at, const char *word)
 /* The kind of an engine line from its first token; *start is where that
  * token begins (after leading blanks). Inline: it runs for every line of
  * an engine's flood of info, and a call costs as much as the test. */
-static inline enum fb_uci_engine
+static inline __attribute__((always_inline)) enum fb_uci_engine
 fb_uci_engine_kind(const char *text, size_t len, size_t *start)
 {
 	size_t i = 0;
