@@ -46,10 +46,10 @@ fb_normalize_init(struct fb_normalize *n, const struct fb_filter_options *opt)
 	n->multipv = 1; /* an engine without the option shows one line */
 	for (size_t i = 0; i < opt->noptions; i++) {
 		const struct fb_engine_option *o = &opt->options[i];
+		struct fb_span all = {0, o->value ? strlen(o->value) : 0};
 		if ((o->flags & FB_OPT_SET) && o->value != NULL &&
 		    is_multipv(o->name, strlen(o->name))) {
-			n->multipv = number(o->value, (struct fb_span){
-							      0, strlen(o->value)});
+			n->multipv = number(o->value, all);
 			n->multipv_set = true;
 		}
 	}
@@ -118,9 +118,9 @@ option(struct fb_normalize *n, struct fb_normalize_line *l,
 	struct fb_edit e;
 	const char *v;
 
-	if (fb_uci_parse_option(l->text, l->len, &o) < 0) {
+	if (fb_uci_parse_option(l->text, l->len, &o) < 0)
 		return;
-	} else if (o.type != FB_UCI_T_CHECK) {
+	if (o.type != FB_UCI_T_CHECK) {
 		if (is_multipv(l->text + o.name.off, o.name.len) &&
 		    !n->multipv_set && o.has_default)
 			n->multipv = number(l->text, o.def);

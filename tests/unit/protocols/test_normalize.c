@@ -106,7 +106,7 @@ static const struct row check_defaults[] = {
 	/* Blanks and the name's words stay as they were. */
 	{"option  name Use  Book\ttype check default TRUE  \n",
 	 "option  name Use  Book\ttype check default true  \n"},
-	{"option name OwnBook type check default fAlSe", 
+	{"option name OwnBook type check default fAlSe",
 	 "option name OwnBook type check default false"},
 	/* Not to change. */
 	{"option name Ponder type check default false\n",
