@@ -125,7 +125,7 @@ test)
 	failed=$((failed + ${fail:-0} + ${to:-0}))
 	[ -n "$ok" ] || failed=$((failed + 1)) # the build itself failed
 	# The Debian package: built in a copy of the tree, linted, installed,
-	# run against stockfish, removed (scripts/deb.sh; about 90 s).
+	# run against stockfish, removed (scripts/deb.sh; 90 to 120 s on a loaded 2-core machine).
 	echo "== deb" >&2
 	scripts/deb.sh 2>&1 | tee build-ci/summary-deb.txt || status=1
 	ok=$(sed -n 's/^deb: \([0-9]*\) passed, [0-9]* failed$/\1/p' build-ci/summary-deb.txt)
