@@ -8,6 +8,9 @@
 #   scripts/dev.sh deps   only install what is missing
 #   scripts/dev.sh windows  build fenbridge.exe and its zip with MinGW-w64 and
 #                         run its unit tests and the Wine suite (scripts/windows.sh)
+#   scripts/dev.sh deb    build the .deb in a copy of the tree, lintian, install
+#                         it, run /usr/games/fenbridge against stockfish, remove
+#                         it (scripts/deb.sh)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -21,6 +24,9 @@ packages=(
 	# (libclang-rt-14-dev), llvm-symbolizer (llvm), dpkg-source for the
 	# MSan build's inih from source (dpkg-dev)
 	clang libclang-rt-14-dev llvm dpkg-dev
+	# scripts/deb.sh: dpkg-buildpackage (debhelper, build-essential,
+	# fakeroot), lintian, man (man-db) for man -w
+	debhelper build-essential fakeroot lintian man-db
 )
 
 deps() {
@@ -118,14 +124,27 @@ test)
 	passed=$((passed + ${ok:-0}))
 	failed=$((failed + ${fail:-0} + ${to:-0}))
 	[ -n "$ok" ] || failed=$((failed + 1)) # the build itself failed
+	# The Debian package: built in a copy of the tree, linted, installed,
+	# run against stockfish, removed (scripts/deb.sh; 90 to 120 s on a loaded 2-core machine).
+	echo "== deb" >&2
+	scripts/deb.sh 2>&1 | tee build-ci/summary-deb.txt || status=1
+	ok=$(sed -n 's/^deb: \([0-9]*\) passed, [0-9]* failed$/\1/p' build-ci/summary-deb.txt)
+	fail=$(sed -n 's/^deb: [0-9]* passed, \([0-9]*\) failed$/\1/p' build-ci/summary-deb.txt)
+	passed=$((passed + ${ok:-0}))
+	failed=$((failed + ${fail:-0}))
+	[ -n "$ok" ] || failed=$((failed + 1)) # deb.sh itself failed
 	echo "tests: $passed passed, $failed failed, $skipped skipped"
 	exit "$status"
 	;;
 windows)
 	exec scripts/windows.sh test
 	;;
+deb)
+	deps
+	exec scripts/deb.sh
+	;;
 *)
-	echo "usage: scripts/dev.sh demo|test|deps|windows" >&2
+	echo "usage: scripts/dev.sh demo|test|deps|windows|deb" >&2
 	exit 2
 	;;
 esac

@@ -173,16 +173,22 @@ build() {
 			sed -n 's/.*DLL Name: //p' | sort | paste -sd' ')" >&2
 }
 
-# The zip for users: the exe, an example INI and a README, both with CRLF.
+# The zip for users: the exe, the README for Windows users and the Windows
+# example INIs (doc/examples: those whose engine is a Windows path), the
+# text files with CRLF. tests/wine/test_wine.py checks its contents and
+# starts each INI as it is in the zip.
+windows_examples=(doc/examples/fritz-chess960.ini doc/examples/winboard-uci.ini)
 package() {
-	local v stage
+	local v stage f
 	v=$(sed -n "s/^  version : '\(.*\)',/\1/p" meson.build)
 	stage=$out/pkg/fenbridge-$v-win64
 	rm -rf "$out/pkg"
-	mkdir -p "$stage"
+	mkdir -p "$stage/examples"
 	cp "$out/fenbridge.exe" "$stage/"
-	sed 's/$/\r/' doc/windows/fenbridge.ini >"$stage/fenbridge-example.ini"
 	sed 's/$/\r/' doc/windows/README.txt >"$stage/README.txt"
+	for f in "${windows_examples[@]}"; do
+		sed 's/$/\r/' "$f" >"$stage/examples/${f##*/}"
+	done
 	rm -f "$out/fenbridge-$v-win64.zip"
 	(cd "$out/pkg" && zip -q -r "$out/fenbridge-$v-win64.zip" "fenbridge-$v-win64")
 }

@@ -188,9 +188,9 @@ def help_readme_and_man_agree(ctx):
     check(len(helped) >= 11, "options found in --help: %r" % list(helped))
     with open(os.path.join(SRC, "README.md")) as f:
         readme = readme_options(f.read())
-    with open(os.path.join(SRC, "doc", "fenbridge.1")) as f:
+    with open(os.path.join(SRC, "doc", "fenbridge.6")) as f:
         man = man_options(f.read())
-    for where, opts in (("README.md", readme), ("doc/fenbridge.1", man)):
+    for where, opts in (("README.md", readme), ("doc/fenbridge.6", man)):
         for spec, text in sorted(helped.items()):
             check(spec in opts, "%s lacks %s (as in --help)" % (where, spec))
             if spec in opts:
@@ -203,7 +203,7 @@ def help_readme_and_man_agree(ctx):
     keys = re.findall(r"^  ([a-z-]+) = ", out.decode(), re.M)
     check(keys, "--help names no config-file key")
     for key in keys:
-        for where in ("README.md", "doc/fenbridge.1"):
+        for where in ("README.md", "doc/fenbridge.6"):
             with open(os.path.join(SRC, where)) as f:
                 check(re.search(r"^%s = " % key.replace("-", r"\\?-"),
                                 f.read(), re.M),

@@ -8,15 +8,27 @@ starts fenbridge.exe on anonymous pipes as a Windows GUI does. Wine starts a
 process in a fraction of a second once its wineserver runs (windows.sh keeps
 one alive with `wineserver -p`), so each check is one short session.
 
+The zip for users (FB_WIN_ZIP, made by windows.sh before the suite runs):
+its files, their CRLF line ends, and each of its example INIs started as a
+Windows user starts it: fenbridge.exe renamed beside it, no arguments. With
+no engine where the INI says, fenbridge.exe must get past the INI and fail
+on the engine (127, naming the INI's engine); with toga2.exe where the
+INI's own lines say (Wine's C: is WINEPREFIX/drive_c), it must play. The
+README.txt's WinBoard /adapterCommand line is taken from the file, unescaped
+as WinBoard does, and started the same way.
+
 Usage: test_wine.py FENBRIDGE_EXE FAKE_ENGINE_EXE PIPEGUI_EXE [TOGA2_EXE]
 Prints one line per check and "wine: N passed, M failed" last.
 """
 import os
+import re
+import shlex
 import shutil
 import subprocess
 import sys
 import tempfile
 import time
+import zipfile
 
 FB, FAKE_LINUX, GUI = (os.path.abspath(p) for p in sys.argv[1:4])
 FAKE = "Z:" + FAKE_LINUX.replace("/", "\\")
@@ -398,6 +410,194 @@ def t_toga2():
     t_killed(win(os.path.join(d, "toga2.exe")), [], "toga2.exe")
 
 
+ZIP = os.environ.get("FB_WIN_ZIP", "")
+ZIP_FILES = {"fenbridge.exe", "README.txt", "examples/fritz-chess960.ini",
+             "examples/winboard-uci.ini"}
+
+
+def unzip(name):
+    """The zip unpacked in a fresh folder NAME: its top folder, or None."""
+    if not os.path.exists(ZIP):
+        check(False, "the zip is there (%r)" % ZIP)
+        return None
+    d = fresh(name)
+    with zipfile.ZipFile(ZIP) as z:
+        z.extractall(d)
+    tops = os.listdir(d)
+    return os.path.join(d, tops[0]) if len(tops) == 1 else None
+
+
+def ini_engine(path):
+    """The value of 'engine =' in an INI's [fenbridge] section."""
+    section = None
+    with open(path, newline="") as f:
+        for line in f.read().split("\r\n"):
+            m = re.match(r"\[(.*)\]$", line.strip())
+            if m:
+                section = m.group(1)
+            elif section == "fenbridge" and re.match(r"engine\s*=", line):
+                return line.split("=", 1)[1].strip()
+    return None
+
+
+def t_zip():
+    """The zip's files, each text file with CRLF and no bare LF."""
+    top = unzip("zip")
+    if top is None:
+        return
+    names = set()
+    for root, _, files in os.walk(top):
+        for f in files:
+            names.add(os.path.relpath(os.path.join(root, f), top)
+                      .replace(os.sep, "/"))
+    check(names == ZIP_FILES, "the zip holds %s (%s)" % (sorted(ZIP_FILES),
+                                                          sorted(names)))
+    for n in sorted(names - {"fenbridge.exe"}):
+        data = read(os.path.join(top, n))
+        check(data and data.count(b"\n") == data.count(b"\r\n"),
+              "%s in the zip has CRLF line ends" % n)
+    check(read(os.path.join(top, "fenbridge.exe")) == read(FB),
+          "the zip's fenbridge.exe is the one tested")
+
+
+def start_ini(top, ini, cmds, cwd):
+    """The zip's INI copied as Engine.ini beside the zip's fenbridge.exe
+    copied as Engine.exe in 'top/Engine dir', started with no arguments."""
+    d = os.path.join(top, "Engine dir")
+    os.makedirs(d, exist_ok=True)
+    shutil.copy(os.path.join(top, "fenbridge.exe"), os.path.join(d,
+                                                                "Engine.exe"))
+    shutil.copy(os.path.join(top, "examples", ini), os.path.join(d,
+                                                                "Engine.ini"))
+    return d, gui([win(os.path.join(d, "Engine.exe"))], cmds, cwd=cwd)
+
+
+def engine_place(ini_dir, engine):
+    """Where, under Linux, the INI's engine value points (C:\ is the Wine
+    prefix's drive_c; a relative path is relative to the INI's folder)."""
+    if re.match(r"[A-Za-z]:\\", engine):
+        prefix = os.environ.get("WINEPREFIX", os.path.expanduser("~/.wine"))
+        return os.path.join(prefix, "drive_c", *engine[3:].split("\\"))
+    return os.path.normpath(os.path.join(ini_dir, *engine.split("\\")))
+
+
+def play(args, cmds, word, cwd):
+    """args started by pipegui.exe, cmds sent; the output up to the first
+    line that starts with word (60 s at most), then quit: (status, output,
+    the line's words)."""
+    p = subprocess.Popen(["wine", GUI] + args, stdin=subprocess.PIPE,
+                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                         env=ENV, cwd=cwd)
+    p.stdin.write(cmds)
+    p.stdin.flush()
+    got, found = b"", []
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        line = p.stdout.readline()
+        if not line:
+            break
+        got += line
+        if line.startswith(word):
+            found = line.split()
+            break
+    try:
+        p.stdin.write(b"quit\n")
+        p.stdin.close()
+    except OSError:
+        pass
+    try:
+        got += p.stdout.read()
+        p.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        p.wait()
+    p.stdout.close()
+    return p.returncode, got, found
+
+
+XBOARD_GAME = b"xboard\nprotover 2\nnew\nvariant fischerandom\n" \
+    b"setboard rnbnkbqr/pppppppp/8/8/8/8/PPPPPPPP/RNBNKBQR w KQkq - 0 1\n" \
+    b"go\n"
+
+
+def t_zip_examples():
+    """Each example INI of the zip, as it is: parsed by fenbridge.exe (no
+    engine there: 127 and the INI's engine named, not an INI error), then
+    played with toga2.exe put where its own lines say."""
+    top = unzip("zip-examples")
+    if top is None:
+        return
+    for ini in sorted(os.listdir(os.path.join(top, "examples"))):
+        engine = ini_engine(os.path.join(top, "examples", ini))
+        place = engine_place(os.path.join(top, "Engine dir"), engine)
+        if os.path.exists(place):  # left in the Wine prefix by a run
+            os.remove(place)
+        d, (rc, out, err, _) = start_ini(top, ini, b"uci\nquit\n", top)
+        # The message names the INI's program (a relative one made
+        # absolute), cut at its first blank as Windows reads a command
+        # line whose whole does not name a file.
+        named = re.search(rb"cannot start engine '([^']*)'", out)
+        check(rc == 127 and b"(engine not started)" in out and
+              named is not None and
+              named.group(1).endswith(engine.split()[0].encode()),
+              "%s parsed by fenbridge.exe: no engine there, 127 and the "
+              "INI's engine named (rc %d, %r)" % (ini, rc, (out + err)[-300:]))
+        if not os.path.exists(TOGA):
+            check(False, "toga2.exe not built (%s)" % TOGA)
+            continue
+        os.makedirs(os.path.dirname(place), exist_ok=True)
+        shutil.copy(TOGA, place)
+        if "uci" in re.findall(r"^engine-protocol\s*=\s*(\w+)",
+                               open(os.path.join(d, "Engine.ini")).read(),
+                               re.M):
+            # WinBoard's side: an XBoard GUI, the UCI engine behind.
+            rc, out, words = play([win(os.path.join(d, "Engine.exe"))],
+                                  XBOARD_GAME, b"move ", top)
+        else:
+            rc, out, words = play(
+                [win(os.path.join(d, "Engine.exe"))],
+                b"uci\nsetoption name UCI_Chess960 value true\n"
+                b"position fen rnbnkbqr/pppppppp/8/8/8/8/PPPPPPPP/RNBNKBQR w"
+                b" HAha - 0 1\ngo depth 4\n", b"bestmove ", top)
+        check(len(words) > 1 and rc == 0,
+              "%s as it is, toga2.exe at %s: it plays %r (rc %s, %r)"
+              % (ini, engine, words[1:2], rc, out[-300:]))
+        os.remove(place)
+
+
+def t_adapter_command():
+    """README.txt's /adapterCommand line: WinBoard's unescaping (\\ and
+    \"), %fcp the engine, fenbridge.exe where the line says, an XBoard
+    game against toga2.exe."""
+    top = unzip("zip-adapter")
+    if top is None:
+        return
+    text = read(os.path.join(top, "README.txt")).decode()
+    m = re.search(r'/adapterCommand="((?:[^"\\]|\\.)*)"', text)
+    check(m is not None, "README.txt has an /adapterCommand line")
+    if m is None or not os.path.exists(TOGA):
+        return
+    line = re.sub(r"\\(.)", r"\1", m.group(1))
+    toga = "C:\\Engines\\Toga II\\toga2.exe"
+    line = line.replace("%fcp", toga)
+    lex = shlex.shlex(line, posix=True)
+    lex.whitespace_split, lex.escape = True, ""
+    words = list(lex)
+    placed = []
+    for w, src in ((words[0], os.path.join(top, "fenbridge.exe")),
+                   (toga, TOGA)):
+        placed.append(engine_place(top, w))
+        os.makedirs(os.path.dirname(placed[-1]), exist_ok=True)
+        shutil.copy(src, placed[-1])
+    rc, out, found = play(words, XBOARD_GAME, b"move ", top)
+    check(len(found) > 1 and rc == 0,
+          "README.txt's /adapterCommand, unescaped as WinBoard does (%s): "
+          "an XBoard game with toga2.exe, it plays %r (rc %s, %r)"
+          % (line, found[1:2], rc, out[-300:]))
+    for p in placed:
+        os.remove(p)
+
+
 def main():
     t0 = time.monotonic()
     tests = [t_version, t_convert_file, t_convert_named_file,
@@ -408,7 +608,7 @@ def main():
              lambda: t_quit_stdin_open(False),
              lambda: t_killed(FAKE, ["--hang-on-eof", "rec.txt"],
                               "fake_engine.exe"),
-             t_toga2]
+             t_toga2, t_zip, t_zip_examples, t_adapter_command]
     for t in tests:
         try:
             t()
