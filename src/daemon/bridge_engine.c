@@ -65,6 +65,12 @@ on_engine_exit(uv_process_t *p, int64_t status, int sig)
 	b->restart = false;
 	if (b->state == FB_ST_RUNNING)
 		fb_filter_engine_exit(&b->filter, &b->up.sink);
+	if (!b->restart && br_may_restart(b)) {
+		/* --restart: the journal brings the new engine where the GUI
+		 * believes the old one was. */
+		br_restart_note(b);
+		b->restart = true;
+	}
 	if (b->restart) {
 		restart_engine(b);
 		return;
@@ -358,9 +364,13 @@ respawn(struct fb_bridge *b)
 	br_start_reading(&b->eng_out);
 	br_start_reading(&b->eng_err);
 	before = b->up.q.len;
-	fb_filter_engine_started(&b->filter, &b->up.sink);
-	if (b->up.logging)
-		br_log_queued(&b->up, before);
+	if (b->replay) {
+		br_replay(b);
+	} else {
+		fb_filter_engine_started(&b->filter, &b->up.sink);
+		if (b->up.logging)
+			br_log_queued(&b->up, before);
+	}
 	br_outq_flush(&b->up.q);
 	br_outq_flush(&b->down.q);
 	fb_log_flush();
