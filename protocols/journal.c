@@ -148,8 +148,21 @@ dup_n(struct fb_journal *j, const char *s, size_t n)
 static void
 keep(struct fb_journal *j, char **slot, const char *text, size_t len)
 {
-	free(*slot);
-	*slot = text != NULL ? dup_n(j, text, len) : NULL;
+	char *p;
+
+	if (text == NULL) {
+		free(*slot);
+		*slot = NULL;
+		return;
+	}
+	/* The same slot again and again (a position a ply): grow it. */
+	if ((p = realloc(*slot, len + 1)) == NULL) {
+		j->oom = true;
+		return;
+	}
+	memcpy(p, text, len);
+	p[len] = '\0';
+	*slot = p;
 }
 
 static void
@@ -242,11 +255,10 @@ word(const char *text, size_t len, size_t *at, const char **w)
 	return i - s;
 }
 
-static bool
-eq(const char *w, size_t n, const char *lit)
-{
-	return strlen(lit) == n && memcmp(w, lit, n) == 0;
-}
+/* The word w[0..n) is the literal lit: its length known at compile time,
+ * so that the compiler inlines the compare (one per command name, for
+ * every line). */
+#define eq(w, n, lit) ((n) == sizeof("" lit) - 1 && memcmp((w), lit, (n)) == 0)
 
 /* The number at text[at..len) after blanks (not NUL-terminated). */
 static long long
@@ -343,7 +355,7 @@ xb_setting_key(const char *w, size_t n)
 	};
 
 	for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
-		if (eq(w, n, kinds[i][0]))
+		if (strlen(kinds[i][0]) == n && memcmp(w, kinds[i][0], n) == 0)
 			return kinds[i][1];
 	return NULL;
 }
@@ -520,6 +532,10 @@ fb_journal_from_engine(struct fb_journal *j, const char *t, size_t len,
 	size_t at = 0, n;
 	const char *w;
 
+	/* Most lines are info lines: none of the answers followed. */
+	if (j->drop == DROP_NONE && len > 0 && t[0] != 'b' && t[0] != 'r' &&
+	    t[0] != 'm' && t[0] != 'p')
+		return false;
 	n = word(t, len, &at, &w);
 	switch (j->drop) {
 	case DROP_UCI_HANDSHAKE:
@@ -619,9 +635,8 @@ uci_go(struct fb_journal *j, uint64_t ms, fb_journal_emit_fn emit, void *ctx)
 {
 	const char *t = j->go, *w;
 	size_t len = strlen(t), at = 0, n, olen = 0;
-	bool ponder = false;
+	bool ponder = false, black;
 	char *out = NULL, num[32];
-	const char *mine;
 	uint64_t since = j->go_ms;
 
 	for (size_t a = 0; (n = word(t, len, &a, &w)) > 0;)
@@ -632,15 +647,15 @@ uci_go(struct fb_journal *j, uint64_t ms, fb_journal_emit_fn emit, void *ctx)
 	}
 	if (j->ponderhit)
 		since = j->hit_ms;
-	mine = j->position != NULL && uci_side_to_move(j->position) ? "btime"
-								   : "wtime";
+	black = j->position != NULL && uci_side_to_move(j->position);
 	while ((n = word(t, len, &at, &w)) > 0) {
 		if (eq(w, n, "ponder") && j->ponderhit)
 			continue;
 		if (olen > 0)
 			append(j, &out, &olen, " ", 1);
 		append(j, &out, &olen, w, n);
-		if (eq(w, n, mine) || eq(w, n, "movetime")) {
+		if ((black ? eq(w, n, "btime") : eq(w, n, "wtime")) ||
+		    eq(w, n, "movetime")) {
 			size_t a = at;
 			const char *v;
 			if (word(t, len, &a, &v) > 0) {

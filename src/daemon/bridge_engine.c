@@ -3,7 +3,8 @@
  * The engine process: starting it on new pipes (on Linux through
  * fenbridge's own trampoline, --exec-engine, so that it dies with
  * fenbridge), its environment, its exit, starting it again after the
- * protocol probe killed it, and signals to it. What its exit means for the
+ * protocol probe killed it or (--restart) after it died mid-game, and
+ * signals to it. What its exit means for the
  * session is br_lifecycle()'s.
  */
 #include "bridge.h"
@@ -332,6 +333,7 @@ respawn(struct fb_bridge *b)
 	if (b->state != FB_ST_RUNNING) {
 		fb_log_msg(FB_LOG_INFO, "not starting the engine again: the "
 			   "GUI has quit or left");
+		b->replay = false;
 		b->eng_out.eof = b->eng_err.eof = true;
 		br_lifecycle(b, FB_EV_ENGINE_EXIT, 0);
 		return;

@@ -16,6 +16,12 @@ def starts(b):
     return sum(1 for e in b.events() if e.startswith("pid "))
 
 
+def quits(b):
+    b.send(b"quit\n")
+    rc, _ = b.wait()
+    eq(rc, 0, "exit status after quit")
+
+
 def second_start(b):
     """What the engine got after its first start (the replay and on)."""
     rec = b.recorded().decode()
@@ -50,9 +56,7 @@ def uci_search_survives_a_death(ctx):
     # black to move: its clock, less the time between go and the restart
     check(50000 <= int(m.group(1)) <= 60000, "btime %s" % m.group(1))
     eq(starts(b), 2, "engine starts")
-    b.send(b"quit\n")
-    rc, _ = b.wait()
-    eq(rc, 0, "exit status")
+    quits(b)
 
 
 @test(timeout=20)
@@ -76,9 +80,7 @@ def xboard_game_and_ping_survive_a_death(ctx):
                   r"go\nping 5\n", replay)
     check(m is not None, "the replay: %r" % replay)
     check(2900 <= int(m.group(1)) <= 30000, "time %s" % m.group(1))
-    b.send(b"quit\n")
-    rc, _ = b.wait()
-    eq(rc, 0, "exit status")
+    quits(b)
 
 
 @test(timeout=20)
@@ -111,9 +113,7 @@ def a_new_game_counts_afresh_and_the_gui_is_told_once(ctx):
     out += b.expect(b"bestmove a2a3\n", timeout=10)
     eq(out.count(b"restarted"), 1, "notes to the GUI")
     eq(starts(b), 3, "engine starts")
-    b.send(b"quit\n")
-    rc, _ = b.wait()
-    eq(rc, 0, "exit status")
+    quits(b)
     eq(b.stderr().decode().count("starting it again (1 of 1 this game)"),
        2, "restarts logged: %r" % b.stderr())
 
