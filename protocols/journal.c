@@ -486,8 +486,16 @@ fb_journal_to_engine(struct fb_journal *j, const char *data, size_t len,
 		     uint64_t ms)
 {
 	while (len > 0) {
-		const char *nl = memchr(data, '\n', len);
-		size_t n = nl != NULL ? (size_t)(nl - data) : len;
+		/* LF, CR or CRLF ends a line (the framer's terminators: the
+		 * GUI's lines go on with theirs); an empty line is nothing. */
+		const char *nl = data;
+		size_t n;
+
+		while (nl < data + len && *nl != '\n' && *nl != '\r')
+			nl++;
+		if (nl == data + len)
+			nl = NULL;
+		n = nl != NULL ? (size_t)(nl - data) : len;
 		const char *line = data;
 		size_t ll = n;
 
@@ -514,8 +522,6 @@ fb_journal_to_engine(struct fb_journal *j, const char *data, size_t len,
 		}
 		if (nl == NULL)
 			return;
-		if (ll > 0 && line[ll - 1] == '\r')
-			ll--;
 		if (!j->part_over)
 			to_engine_line(j, line, ll, ms);
 		j->plen = 0;

@@ -162,10 +162,15 @@ test_journal_lines_in_pieces_and_restarts_per_game(void **st)
 	send(j, "tion startpos mo", 0);
 	send(j, "ves d2d4\r\nucinewgame", 0);
 	send(j, "\n", 0);
+	/* a lone CR ends a line too */
+	send(j, "setoption name Hash value 1\rsetoption name Ponder value "
+		"true\r", 0);
 	replay(j, true, 0);
 	replay(j, true, 0);
 	assert_int_equal(fb_journal_restarts(j), 2);
 	assert_non_null(strstr(out, "position startpos moves d2d4\n"));
+	assert_non_null(strstr(out, "\nsetoption name Hash value 1\n"
+				    "setoption name Ponder value true\n"));
 	send(j, "ucinewgame\n", 0);
 	assert_int_equal(fb_journal_restarts(j), 0);
 	send(j, "new\n", 0);
