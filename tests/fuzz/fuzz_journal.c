@@ -3,7 +3,7 @@
  * fuzz_journal: the engine wire's journal (protocols/journal.c, --restart).
  *
  * The input is lines: `>TEXT` goes toward the engine, `<TEXT` comes from
- * it, `!u` / `!x` asks for a UCI / XBoard replay; each line's time is its
+ * it (up to a CR, as the bridge frames it), `!u` / `!x` asks for a UCI / XBoard replay; each line's time is its
  * number times 37 ms. Two journals are fed the same: one each line whole,
  * the other toward the engine a byte at a time. Properties:
  *  - a replay is whole lines, each ended by "\n" and holding no other
@@ -59,8 +59,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				fb_journal_to_engine(b, p + i, 1, ms);
 			fb_journal_to_engine(b, "\n", 1, ms);
 		} else if (len >= 1 && p[0] == '<') {
-			CHECK(fb_journal_from_engine(a, p + 1, len - 1, ms) ==
-			      fb_journal_from_engine(b, p + 1, len - 1, ms));
+			/* framed as the bridge frames: a CR ends it */
+			const char *cr = memchr(p, '\r', len);
+			size_t n = (cr != NULL ? (size_t)(cr - p) : len) - 1;
+			CHECK(fb_journal_from_engine(a, p + 1, n, ms) ==
+			      fb_journal_from_engine(b, p + 1, n, ms));
 		} else if (len >= 2 && p[0] == '!') {
 			bool uci = p[1] == 'u';
 			replay(a, uci, ms, &ra);
