@@ -51,6 +51,9 @@ struct fb_journal {
 	bool oom;
 	unsigned restarts;
 	enum drop drop;
+	/* The old engine ended its handshake (uciok, feature done=1): the
+	 * GUI has the answers; before, the new engine's go to it. */
+	bool answered;
 
 	/* UCI */
 	struct entries options; /* setoption, by name, the last one last */
@@ -540,7 +543,7 @@ fb_journal_from_engine(struct fb_journal *j, const char *t, size_t len,
 
 	/* Most lines are info lines: none of the answers followed. */
 	if (j->drop == DROP_NONE && len > 0 && t[0] != 'b' && t[0] != 'r' &&
-	    t[0] != 'm' && t[0] != 'p')
+	    t[0] != 'm' && t[0] != 'p' && t[0] != 'u' && t[0] != 'f')
 		return false;
 	n = word(t, len, &at, &w);
 	switch (j->drop) {
@@ -567,7 +570,12 @@ fb_journal_from_engine(struct fb_journal *j, const char *t, size_t len,
 	case DROP_NONE:
 		break;
 	}
-	if (eq(w, n, "bestmove")) {
+	if (eq(w, n, "uciok")) {
+		j->answered = true;
+	} else if (eq(w, n, "feature")) {
+		for (size_t i = 0; i + 6 <= len; i++)
+			j->answered |= memcmp(t + i, "done=1", 6) == 0;
+	} else if (eq(w, n, "bestmove")) {
 		j->searching = false;
 	} else if (eq(w, n, "readyok")) {
 		if (j->isready > 0)
@@ -687,7 +695,8 @@ uci_replay(struct fb_journal *j, uint64_t ms, fb_journal_emit_fn emit,
 	if (j->newgame)
 		emit_str(emit, ctx, "ucinewgame");
 	/* Its readyok is dropped: the options are set when it comes. */
-	emit_str(emit, ctx, "isready");
+	if (j->answered)
+		emit_str(emit, ctx, "isready");
 	if (j->position != NULL)
 		emit_str(emit, ctx, j->position);
 	if (j->searching && j->go != NULL) {
@@ -697,29 +706,17 @@ uci_replay(struct fb_journal *j, uint64_t ms, fb_journal_emit_fn emit,
 	}
 	for (unsigned i = 0; i < j->isready; i++)
 		emit_str(emit, ctx, "isready");
-	j->drop = DROP_UCI_HANDSHAKE;
+	j->drop = j->answered ? DROP_UCI_HANDSHAKE : DROP_NONE;
 }
 
+/* The game since new: the position, the moves, the clocks, the mode. */
 static void
-xb_replay(struct fb_journal *j, uint64_t ms, fb_journal_emit_fn emit,
-	  void *ctx)
+xb_game(struct fb_journal *j, uint64_t ms, fb_journal_emit_fn emit,
+	void *ctx)
 {
 	char buf[64];
 	bool thinking = xb_thinking(j);
 
-	emit_str(emit, ctx, "xboard");
-	if (j->protover > 0) {
-		snprintf(buf, sizeof buf, "protover %d", j->protover);
-		emit_str(emit, ctx, buf);
-	}
-	for (size_t i = 0; i < j->features.n; i++)
-		emit_str(emit, ctx, j->features.v[i]);
-	if (j->xnew)
-		emit_str(emit, ctx, "new");
-	if (j->variant != NULL)
-		emit_str(emit, ctx, j->variant);
-	for (size_t i = 0; i < j->settings.n; i++)
-		emit_str(emit, ctx, j->settings.v[i].line);
 	emit_str(emit, ctx, "force");
 	if (j->setboard != NULL)
 		emit_str(emit, ctx, j->setboard);
@@ -752,9 +749,33 @@ xb_replay(struct fb_journal *j, uint64_t ms, fb_journal_emit_fn emit,
 		emit_str(emit, ctx, "go");
 	else if (!j->force && j->protover >= 2)
 		emit_str(emit, ctx, "playother");
+}
+
+static void
+xb_replay(struct fb_journal *j, uint64_t ms, fb_journal_emit_fn emit,
+	  void *ctx)
+{
+	char buf[32];
+
+	emit_str(emit, ctx, "xboard");
+	if (j->protover > 0) {
+		snprintf(buf, sizeof buf, "protover %d", j->protover);
+		emit_str(emit, ctx, buf);
+	}
+	for (size_t i = 0; i < j->features.n; i++)
+		emit_str(emit, ctx, j->features.v[i]);
+	if (j->xnew)
+		emit_str(emit, ctx, "new");
+	if (j->variant != NULL)
+		emit_str(emit, ctx, j->variant);
+	for (size_t i = 0; i < j->settings.n; i++)
+		emit_str(emit, ctx, j->settings.v[i].line);
+	/* Before any game the engine is as it starts. */
+	if (j->xnew || j->setboard != NULL || j->moves.n > 0)
+		xb_game(j, ms, emit, ctx);
 	for (size_t i = 0; i < j->pings.n; i++)
 		emit_str(emit, ctx, j->pings.v[i]);
-	j->drop = DROP_FEATURES;
+	j->drop = j->answered ? DROP_FEATURES : DROP_NONE;
 }
 
 bool

@@ -37,7 +37,9 @@ fb_journal_to_engine(struct fb_journal *j, const char *data, size_t len,
 /* One whole line from the engine (no terminator). Returns true when it is
  * a new engine's answer to the replayed handshake, which the GUI must not
  * see (UCI: its lines up to uciok, then the readyok of the replay's
- * isready; XBoard: its feature lines). */
+ * isready; XBoard: its feature lines, until done=1), once the old engine
+ * had ended its own (uciok, feature done=1): before, the GUI waits for
+ * them. */
 bool
 fb_journal_from_engine(struct fb_journal *j, const char *text, size_t len,
 		       uint64_t ms);

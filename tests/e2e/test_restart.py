@@ -119,6 +119,22 @@ def a_new_game_counts_afresh_and_the_gui_is_told_once(ctx):
 
 
 @test(timeout=20)
+def a_death_in_the_handshake_gives_the_gui_the_new_answers(ctx):
+    # The engine dies before its uciok: the GUI still waits for it, so the
+    # new engine's handshake answers go to the GUI this time.
+    b = ctx.bridge(["--restart=1", "--protocol=uci",
+                    "--engine-protocol=uci"])
+    b.send(b"fake-die 11\nuci\n")
+    out = b.expect(b"uciok\n", timeout=10).decode()
+    check("id name fake\n" in out and "restarted (1 of 1)" in out,
+          "the GUI got the handshake: %r" % out)
+    b.send(b"isready\n")
+    b.expect(b"readyok\n")
+    eq(starts(b), 2, "engine starts")
+    quits(b)
+
+
+@test(timeout=20)
 def no_restart_by_default_nor_after_quit(ctx):
     counter = ctx.path("gos")
     b = ctx.bridge([], ["--die-at-go=%s:1" % counter])

@@ -88,6 +88,8 @@ test_journal_uci_no_search_after_bestmove_and_movetime_rest(void **st)
 	struct fb_journal *j = fb_journal_new();
 
 	(void)st;
+	send(j, "uci\n", 0);
+	hear(j, "uciok", 0);
 	send(j, "position fen 8/8/8/8/8/8/k7/K7 w - - 0 1 moves a1b1\n", 0);
 	send(j, "go movetime 2000\n", 100);
 	hear(j, "bestmove a2a3", 2100);
@@ -149,6 +151,28 @@ test_journal_uci_drops_the_new_handshake_answers(void **st)
 	assert_false(hear(j, "bestmove e2e4", 40));
 	assert_false(hear(j, "readyok", 50));
 	assert_int_equal(fb_journal_restarts(j), 1);
+	fb_journal_free(j);
+}
+
+static void
+test_journal_a_death_in_the_handshake_gives_the_gui_the_answers(void **st)
+{
+	struct fb_journal *j = fb_journal_new();
+
+	(void)st;
+	send(j, "uci\n", 0);
+	assert_false(hear(j, "id name Stockfish 15.1", 10));
+	assert_string_equal(replay(j, true, 20), "uci\n");
+	assert_false(hear(j, "id name Stockfish 15.1", 30));
+	assert_false(hear(j, "uciok", 30));
+	send(j, "xboard\nprotover 2\n", 40);
+	fb_journal_free(j);
+	j = fb_journal_new();
+	send(j, "xboard\nprotover 2\n", 40);
+	assert_false(hear(j, "feature done=0", 50));
+	assert_string_equal(replay(j, false, 60), "xboard\nprotover 2\n");
+	assert_false(hear(j, "feature done=0", 70));
+	assert_false(hear(j, "feature myname=\"x\" done=1", 70));
 	fb_journal_free(j);
 }
 
@@ -231,7 +255,9 @@ test_journal_xboard_force_mode_and_bare_moves(void **st)
 	struct fb_journal *j = fb_journal_new();
 
 	(void)st;
-	send(j, "xboard\nnew\nforce\ne2e4\ne7e5\nundo\nd7d5\nping 3\n", 0);
+	send(j, "xboard\n", 0);
+	hear(j, "feature done=1", 0);
+	send(j, "new\nforce\ne2e4\ne7e5\nundo\nd7d5\nping 3\n", 0);
 	hear(j, "pong 3", 0);
 	assert_string_equal(replay(j, false, 100),
 			    "xboard\nnew\nforce\ne2e4\nd7d5\n");
@@ -255,6 +281,8 @@ main(void)
 		cmocka_unit_test(
 			test_journal_uci_ponder_becomes_a_normal_go_after_ponderhit),
 		cmocka_unit_test(test_journal_uci_drops_the_new_handshake_answers),
+		cmocka_unit_test(
+			test_journal_a_death_in_the_handshake_gives_the_gui_the_answers),
 		cmocka_unit_test(
 			test_journal_lines_in_pieces_and_restarts_per_game),
 		cmocka_unit_test(
