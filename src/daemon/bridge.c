@@ -77,10 +77,38 @@ br_write_record(struct fb_bridge *b, const char *reason)
 	return b->rec.path;
 }
 
+/*
+ * The journal's tap (--restart; b->journal is NULL without it): the bytes
+ * of every line toward the engine, as fenbridge queues them (in pieces,
+ * also while the engine is being started again), and every whole line from
+ * the engine. Returns true for a new engine's answer to the replayed
+ * handshake, which the GUI must not see.
+ */
+static bool
+journal_tap(struct fb_bridge *b, bool to_engine, const char *p, size_t n)
+{
+	if (to_engine) {
+		fb_journal_to_engine(b->journal, p, n, br_since_start(b));
+		return false;
+	}
+	return fb_journal_from_engine(b->journal, p, n, br_since_start(b));
+}
+
 static void
 sink_emit(void *ctx, const char *data, size_t len)
 {
 	struct direction *d = ctx;
+	br_outq_append(&d->q, data, len);
+}
+
+/* sink_emit toward the engine with --restart (installed only then: the
+ * relay without it tests nothing). */
+static void
+sink_emit_journal(void *ctx, const char *data, size_t len)
+{
+	struct direction *d = ctx;
+
+	journal_tap(d->b, true, data, len);
 	br_outq_append(&d->q, data, len);
 }
 
@@ -156,6 +184,11 @@ queue_own_line(struct direction *d, const char *data, size_t len)
 {
 	size_t before = d->q.len;
 
+	if (d->b->journal != NULL && d == &d->b->up) {
+		if (!d->q.at_line_start)
+			journal_tap(d->b, true, "\n", 1);
+		journal_tap(d->b, true, data, len);
+	}
 	if (!d->q.at_line_start)
 		br_outq_append(&d->q, "\n", 1);
 	br_outq_append(&d->q, data, len);
@@ -199,6 +232,12 @@ br_on_line(void *ctx, const char *text, size_t len, size_t term,
 
 	if (d->logging && !(flags & FB_LINE_CONT))
 		fb_log_line(d->in_tag, text, len);
+	if (b->journal != NULL && !d->to_engine && flags == 0 &&
+	    journal_tap(b, false, text, len)) {
+		fb_log_msg(FB_LOG_DEBUG, "the new engine's answer to the "
+			   "replayed handshake: not for the GUI");
+		return;
+	}
 	if (d->to_engine)
 		fb_filter_gui_line(&b->filter, text, len, term, flags,
 				   &d->sink);
@@ -273,6 +312,75 @@ br_inject(struct direction *d, const char *fmt, ...)
 	queue_own_line(d, buf, (size_t)n);
 }
 
+/* What the engine's end was, for the log and the GUI. */
+static void
+exit_what(const struct fb_bridge *b, char *what, size_t n)
+{
+	if (b->term_signal != 0)
+		snprintf(what, n, "died of %s (%d)",
+			 br_signal_name(b->term_signal), b->term_signal);
+	else
+		snprintf(what, n, "exited with status %lld",
+			 (long long)b->exit_status);
+}
+
+bool
+br_may_restart(const struct fb_bridge *b)
+{
+	return b->journal != NULL && b->state == FB_ST_RUNNING &&
+	       !b->quiet_end && !b->filter.gui_quit &&
+	       !fb_filter_probing(&b->filter) &&
+	       fb_filter_engine_protocol(&b->filter) != NULL &&
+	       fb_journal_restarts(b->journal) < b->cfg->restarts;
+}
+
+void
+br_restart_note(struct fb_bridge *b)
+{
+	char what[64], reason[96];
+	unsigned k = fb_journal_restarts(b->journal) + 1;
+
+	exit_what(b, what, sizeof what);
+	fb_log_msg(FB_LOG_WARN, "the engine %s mid-game; starting it again "
+		   "(%u of %u this game)", what, k, b->cfg->restarts);
+	snprintf(reason, sizeof reason, "the engine %s", what);
+	br_write_record(b, reason);
+	b->replay = true;
+}
+
+static void
+replay_line(void *ctx, const char *line, size_t len)
+{
+	br_outq_append(&((struct direction *)ctx)->q, line, len);
+}
+
+void
+br_replay(struct fb_bridge *b)
+{
+	const struct fb_protocol *gp = fb_filter_protocol(&b->filter);
+	bool uci = fb_filter_engine_protocol(&b->filter) == &fb_protocol_uci;
+	size_t before = b->up.q.len;
+	char what[64];
+
+	b->replay = false;
+	if (!fb_journal_replay(b->journal, uci, br_since_start(b), replay_line,
+			       &b->up))
+		fb_log_msg(FB_LOG_ERROR, "out of memory: the engine's replay "
+			   "misses lines");
+	record_queued(&b->up, before);
+	if (b->up.logging)
+		br_log_queued(&b->up, before);
+	if (b->told_restart || gp == NULL)
+		return;
+	/* Once a session: the user should know the engine is unstable. An
+	 * XBoard GUI's telluser is a note, tellusererror an error. */
+	b->told_restart = true;
+	exit_what(b, what, sizeof what);
+	br_inject(&b->down, "%sfenbridge: the engine %s; restarted (%u of %u)",
+		  gp == &fb_protocol_xboard ? "telluser " : gp->user_message,
+		  what, fb_journal_restarts(b->journal), b->cfg->restarts);
+}
+
 static void
 direction_init(struct fb_bridge *b, struct direction *d, struct endpoint *src,
 	       struct endpoint *dst, bool to_engine)
@@ -287,6 +395,8 @@ direction_init(struct fb_bridge *b, struct direction *d, struct endpoint *src,
 	/* The line being filtered goes on in pieces on its own direction's
 	 * queue; fenbridge's own lines toward the other side go whole. */
 	d->sink.to_engine = to_engine ? sink_emit : sink_reply;
+	if (to_engine && b->journal != NULL)
+		d->sink.to_engine = sink_emit_journal;
 	d->sink.to_gui = to_engine ? sink_reply : sink_emit;
 	d->sink.pass = sink_pass;
 	d->sink.report = sink_report;
@@ -311,6 +421,7 @@ free_all(struct fb_bridge *b)
 	}
 	fb_line_free(&b->err_framer);
 	fb_filter_free(&b->filter);
+	fb_journal_free(b->journal);
 	fb_recorder_free(&b->rec);
 	free(b->gui_in.rbuf);
 	free(b->eng_out.rbuf);
@@ -367,6 +478,8 @@ fb_bridge_run(const struct fb_config *cfg, char *why, size_t whylen)
 	fopt.name = cfg->name;
 	fopt.normalize = cfg->normalize;
 	fb_filter_init(&b->filter, &fopt);
+	if (cfg->restarts > 0 && (b->journal = fb_journal_new()) == NULL)
+		fb_log_msg(FB_LOG_WARN, "out of memory: no --restart");
 	if (!fb_recorder_init(&b->rec))
 		fb_log_msg(FB_LOG_WARN, "out of memory: no flight recorder");
 	fb_line_init(&b->err_framer, FB_LINE_DEFAULT_MAX);

@@ -3,7 +3,8 @@
  * The engine process: starting it on new pipes (on Linux through
  * fenbridge's own trampoline, --exec-engine, so that it dies with
  * fenbridge), its environment, its exit, starting it again after the
- * protocol probe killed it, and signals to it. What its exit means for the
+ * protocol probe killed it or (--restart) after it died mid-game, and
+ * signals to it. What its exit means for the
  * session is br_lifecycle()'s.
  */
 #include "bridge.h"
@@ -65,6 +66,12 @@ on_engine_exit(uv_process_t *p, int64_t status, int sig)
 	b->restart = false;
 	if (b->state == FB_ST_RUNNING)
 		fb_filter_engine_exit(&b->filter, &b->up.sink);
+	if (!b->restart && br_may_restart(b)) {
+		/* --restart: the journal brings the new engine where the GUI
+		 * believes the old one was. */
+		br_restart_note(b);
+		b->restart = true;
+	}
 	if (b->restart) {
 		restart_engine(b);
 		return;
@@ -326,6 +333,7 @@ respawn(struct fb_bridge *b)
 	if (b->state != FB_ST_RUNNING) {
 		fb_log_msg(FB_LOG_INFO, "not starting the engine again: the "
 			   "GUI has quit or left");
+		b->replay = false;
 		b->eng_out.eof = b->eng_err.eof = true;
 		br_lifecycle(b, FB_EV_ENGINE_EXIT, 0);
 		return;
@@ -358,9 +366,13 @@ respawn(struct fb_bridge *b)
 	br_start_reading(&b->eng_out);
 	br_start_reading(&b->eng_err);
 	before = b->up.q.len;
-	fb_filter_engine_started(&b->filter, &b->up.sink);
-	if (b->up.logging)
-		br_log_queued(&b->up, before);
+	if (b->replay) {
+		br_replay(b);
+	} else {
+		fb_filter_engine_started(&b->filter, &b->up.sink);
+		if (b->up.logging)
+			br_log_queued(&b->up, before);
+	}
 	br_outq_flush(&b->up.q);
 	br_outq_flush(&b->down.q);
 	fb_log_flush();

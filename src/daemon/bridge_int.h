@@ -31,6 +31,7 @@
 #include "fenbridge/line.h"
 #include "log.h"
 #include "recorder.h"
+#include "journal.h"
 #include "session.h"
 
 #define KILL_DELAY_MS 1000
@@ -148,6 +149,10 @@ struct fb_bridge {
 	/* The filter asked for the engine to be started again (it died of
 	 * the protocol probe); closing counts the handles still closing. */
 	bool restart;
+	/* --restart: the journal of the engine wire (NULL without it); an
+	 * engine started again gets its replay; the GUI is told once. */
+	struct fb_journal *journal;
+	bool replay, told_restart;
 	int closing;
 	int exit_code;
 	char **env; /* the engine's environment, or NULL: fenbridge's */
@@ -245,6 +250,20 @@ br_inject(struct direction *d, const char *fmt, ...)
 /* Logs the queued bytes from..d->q.len as lines tagged d->out_tag. */
 void
 br_log_queued(struct direction *d, size_t from);
+
+/* True when the engine's end may be undone (--restart): mid-game, not
+ * asked for, restarts left in this game. */
+bool
+br_may_restart(const struct fb_bridge *b);
+
+/* Logs the restart about to happen and writes the flight record. */
+void
+br_restart_note(struct fb_bridge *b);
+
+/* Queues the journal's replay for the engine started again, and tells the
+ * GUI (once a session). */
+void
+br_replay(struct fb_bridge *b);
 
 /* Writes the flight record with reason: its path, or NULL (logged). */
 const char *

@@ -325,6 +325,22 @@ set_seconds(void *cfg, const struct fb_option *o, const char *val,
 	return 0;
 }
 
+/* A small count (--restart). */
+static int
+set_count(void *cfg, const struct fb_option *o, const char *val,
+	  const char *dir, char *err, size_t errlen)
+{
+	char *end;
+	long n = strtol(val, &end, 10);
+
+	(void)dir;
+	if (end == val || *end != '\0' || n < 0 || n > 100)
+		return bad(err, errlen, "takes a number from 0 to 100, not "
+			   "'%s'", val);
+	*(unsigned *)field(cfg, o) = (unsigned)n;
+	return 0;
+}
+
 /*
  * Splits line into an argv that belongs to c, with room for a word before
  * the first when first is set. Returns the array (words at argv[first..]),
@@ -506,6 +522,10 @@ static const struct fb_option bridge_options[] = {
 		 "unknown when there is none; each rewrite logged (debug); "
 		 "INI: normalize = on",
 	 .scope = ARGV_INI, .set = set_switch, .field = BRIDGE(normalize)},
+	{.name = "restart", .kind = FB_ARG_TEXT, .arg = "N", .def = "0",
+	 .help = "start an engine that dies mid-game again, at most N times "
+		 "a game, and bring it to where the GUI believes it is",
+	 .scope = ARGV_INI, .set = set_count, .field = BRIDGE(restarts)},
 	{.name = "engine-dir", .kind = FB_ARG_PATH, .arg = "DIR",
 	 .def = "the folder of its executable", .help = "run the engine in DIR",
 	 .scope = ARGV_INI, .set = set_path, .field = BRIDGE(engine_dir)},

@@ -40,6 +40,7 @@ struct fb_config {
 	enum fb_castle_notation engine_castling;
 	const char *log_path;        /* NULL: no log file */
 	unsigned grace_ms;           /* wait for the engine after quit/EOF */
+	unsigned restarts;           /* --restart: per game; 0: none */
 	char **engine_argv;          /* NULL-terminated */
 	bool engine_from_config;     /* engine_argv came from the INI file */
 	const char *engine_line;     /* the INI's engine line as written, or

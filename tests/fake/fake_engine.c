@@ -29,6 +29,10 @@
  *                     check option defaulting to False; go is answered by
  *                     an info line with a bare score and no multipv, an
  *                     info string saying "score 5", and bestmove e2e4
+ *   --die-at-go=FILE:K[,K...]  count the `go` lines of every start in
+ *                     FILE and die of SIGSEGV at the K-th (--restart);
+ *                     any other go is answered `bestmove a2a3` (after
+ *                     uci) or `move a2a3` (after xboard)
  *
  * Answers: uci -> id, option UCI_Chess960, uciok; isready -> readyok;
  * protover N -> feature ... setboard=1 ... done=1 (CECP wants no answer to
@@ -104,6 +108,38 @@ static int eof_status;
 /* The protocols it knows (--speaks), how it takes the others' commands. */
 static bool knows_uci = true, knows_xboard = true, quiet_unknown;
 static int die_on_unknown;
+/* --die-at-go: the counter's file and the counts to die at; the protocol
+ * the answer to go is in. */
+static const char *go_file, *go_deaths;
+static bool saw_xboard;
+
+/* Counts a go in go_file (shared by every start): true when this one is
+ * to be died of. */
+static bool
+go_kills(void)
+{
+	long n = 0;
+	const char *p = go_deaths;
+	FILE *f = fopen(go_file, "r");
+
+	if (f != NULL) {
+		if (fscanf(f, "%ld", &n) != 1)
+			n = 0;
+		fclose(f);
+	}
+	n++;
+	if ((f = fopen(go_file, "w")) != NULL) {
+		fprintf(f, "%ld\n", n);
+		fclose(f);
+	}
+	while (p != NULL && *p != '\0') {
+		char *end;
+		if (strtol(p, &end, 10) == n)
+			return true;
+		p = *end == ',' ? end + 1 : NULL;
+	}
+	return false;
+}
 
 /* write(2) until done; async-signal-safe, so handlers may use it. */
 static void
@@ -220,6 +256,15 @@ command(const char *text, size_t len, size_t term)
 		}
 	} else if (CMD("xboard")) {
 		/* CECP wants no answer */
+		saw_xboard = true;
+	} else if (go_file != NULL && CMD("go")) {
+		fflush(stdout);
+		if (go_kills()) {
+			signal(SIGSEGV, SIG_DFL);
+			raise(SIGSEGV);
+			exit(1);
+		}
+		outs(saw_xboard ? "move a2a3\n" : "bestmove a2a3\n");
 	} else if (protover1 && (CMD("uci") || CMD("protover"))) {
 		/* no answer, as an engine of CECP version 1 */
 	} else if (CMD("uci") && sloppy) {
@@ -364,7 +409,14 @@ main(int argc, char **argv)
 			once = o + 7;
 		else if (strncmp(o, "--eof-status=", 13) == 0)
 			eof_status = atoi(o + 13);
-		else if (strncmp(o, "--do=", 5) == 0 && ndo < MAX_DO)
+		else if (strncmp(o, "--die-at-go=", 12) == 0 &&
+			 strchr(o, ':') != NULL) {
+			static char file[1024];
+			snprintf(file, sizeof file, "%.*s",
+				 (int)(strchr(o, ':') - o - 12), o + 12);
+			go_file = file;
+			go_deaths = strchr(o, ':') + 1;
+		} else if (strncmp(o, "--do=", 5) == 0 && ndo < MAX_DO)
 			todo[ndo++] = o + 5;
 		else
 			break;
@@ -376,7 +428,7 @@ main(int argc, char **argv)
 				"[--eof-status=N] "
 				"[--speaks=uci|xboard|both] [--quiet-unknown] "
 				"[--die-on-unknown=SIG] [--once=FILE] "
-				"[--do=CMD] "
+				"[--do=CMD] [--die-at-go=FILE:K,...] "
 				"RECORD\n");
 		return 99;
 	}
