@@ -17,6 +17,7 @@ packages=(
 	meson ninja-build pkg-config gcc libc6-dev libuv1-dev libcmocka-dev libinih-dev python3 valgrind
 	stockfish fairy-stockfish toga2 glaurung gnuchess sjaakii polyglot fairymax pgn-extract
 	xboard xvfb xfonts-base # tests/engines/xboard_gui.py: the real GUI under Xvfb (its "fixed" font)
+	pychess # tests/engines/gui_recipes.py: PyChess's engine layer runs the doc's engines.json entry
 	# tests/fuzz/run.sh: libFuzzer and the ASan, UBSan and MSan runtimes
 	# (libclang-rt-14-dev), llvm-symbolizer (llvm), dpkg-source for the
 	# MSan build's inih from source (dpkg-dev)
