@@ -8,6 +8,10 @@
 #   scripts/dev.sh deps   only install what is missing
 #   scripts/dev.sh windows  build fenbridge.exe and its zip with MinGW-w64 and
 #                         run its unit tests and the Wine suite (scripts/windows.sh)
+#   scripts/dev.sh fmt [--check] [FILE...]
+#                         clang-format (.clang-format) the C files given, or
+#                         those changed since main; --check changes nothing,
+#                         lists the files that would change and exits 1 if any
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -22,6 +26,7 @@ packages=(
 	# (libclang-rt-14-dev), llvm-symbolizer (llvm), dpkg-source for the
 	# MSan build's inih from source (dpkg-dev)
 	clang libclang-rt-14-dev llvm dpkg-dev
+	clang-format # scripts/dev.sh fmt
 )
 
 deps() {
@@ -125,8 +130,43 @@ test)
 windows)
 	exec scripts/windows.sh test
 	;;
+fmt)
+	shift
+	check=0
+	if [ "${1:-}" = --check ]; then
+		check=1
+		shift
+	fi
+	cf=$(command -v clang-format-14 || command -v clang-format) || {
+		echo "dev.sh: no clang-format (apt-get install clang-format)" >&2
+		exit 2
+	}
+	if [ $# -gt 0 ]; then
+		files=("$@")
+	else
+		# Committed since main, staged, unstaged or new: what a branch changed.
+		base=$(git merge-base main HEAD 2>/dev/null || echo HEAD)
+		mapfile -t files < <({
+			git diff --name-only --diff-filter=d "$base" -- '*.c' '*.h'
+			git ls-files --others --exclude-standard -- '*.c' '*.h'
+		} | sort -u)
+	fi
+	[ ${#files[@]} -gt 0 ] || exit 0
+	if [ "$check" -eq 0 ]; then
+		exec "$cf" -i --style="file:$PWD/.clang-format" "${files[@]}"
+	fi
+	bad=0
+	for f in "${files[@]}"; do
+		if ! "$cf" --style="file:$PWD/.clang-format" "$f" | cmp -s - "$f"; then
+			echo "$f"
+			bad=$((bad + 1))
+		fi
+	done
+	[ "$bad" -eq 0 ] || echo "dev.sh fmt: $bad file(s) would change; scripts/dev.sh fmt formats them" >&2
+	[ "$bad" -eq 0 ]
+	;;
 *)
-	echo "usage: scripts/dev.sh demo|test|deps|windows" >&2
+	echo "usage: scripts/dev.sh demo|test|deps|windows|fmt [--check] [FILE...]" >&2
 	exit 2
 	;;
 esac
