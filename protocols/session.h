@@ -189,6 +189,9 @@ struct fb_filter_options {
 	/* For tests: no UCI position cache (it is an optimisation only; the
 	 * fuzzer checks that a filter without it sends the same bytes). */
 	bool no_position_cache;
+	/* --normalize: a UCI engine's output tidied for a UCI GUI
+	 * (normalize.h). */
+	bool normalize;
 };
 
 /* How far finding out the engine's protocol has got (engine_probe). */

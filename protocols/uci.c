@@ -33,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "normalize.h"
 #include "policy.h"
 #include "proto.h"
 #include "uci_codec.h"
@@ -112,6 +113,8 @@ struct uci {
 	char base[256];
 	size_t base_len;
 	bool told_gui, logged_anchor, logged_rights;
+
+	struct fb_normalize norm; /* --normalize */
 };
 
 static bool
@@ -168,6 +171,7 @@ uci_new(const struct fb_filter_options *opt)
 	fb_game_start(&u->game, fb_variant_normal->start);
 	u->game_known = true;
 	u->pos.same = true;
+	fb_normalize_init(&u->norm, opt);
 	refresh(u);
 	return u;
 }
@@ -313,6 +317,7 @@ uci_setoption(struct uci *u, const char *text, size_t len, size_t term,
 				"forces it to '%s'", (int)nl, name, o->value);
 		return;
 	}
+	fb_normalize_setoption(&u->norm, text, &s);
 	if (is_chess960_option(name, nl)) {
 		u->pol.gui_960 = on;
 		if (u->pol.chess960 == FB_SUPPORT_ABSENT) {
@@ -937,11 +942,10 @@ engine_line_read(struct uci *u, enum fb_uci_engine kind, const char *text,
  * cost (both calls below are the function's last act, so it keeps no
  * frame of its own).
  */
-static void
-uci_engine_line(void *state, const char *text, size_t len, size_t term,
-		const struct fb_sink *out)
+static inline __attribute__((always_inline)) void
+engine_line(struct uci *u, const char *text, size_t len, size_t term,
+	    const struct fb_sink *out)
 {
-	struct uci *u = state;
 	size_t start;
 	enum fb_uci_engine kind = fb_uci_engine_kind(text, len, &start);
 	bool read = kind == FB_UCI_E_INFO || kind == FB_UCI_E_BESTMOVE
@@ -952,6 +956,30 @@ uci_engine_line(void *state, const char *text, size_t len, size_t term,
 		engine_line_read(u, kind, text, len, term, out);
 	else
 		out->to_gui(out->ctx, text, len + term);
+}
+
+/* --normalize: the line tidied first (normalize.h). */
+static __attribute__((noinline)) void
+engine_line_normalized(struct uci *u, const char *text, size_t len,
+		       size_t term, const struct fb_sink *out)
+{
+	struct fb_normalize_line l = {text, len, term};
+
+	if (fb_normalize_engine_line(&u->norm, &l, out))
+		engine_line(u, l.text, l.len, l.term, out);
+}
+
+/* Without --normalize this costs one test more. */
+static void
+uci_engine_line(void *state, const char *text, size_t len, size_t term,
+		const struct fb_sink *out)
+{
+	struct uci *u = state;
+
+	if (u->norm.on)
+		engine_line_normalized(u, text, len, term, out);
+	else
+		engine_line(u, text, len, term, out);
 }
 
 const struct fb_pair fb_pair_uci = {

@@ -316,6 +316,7 @@ fb_uci_parse_info(const char *text, size_t len, struct fb_uci_info *in)
 			if (fb_proto_is(text, start, n, "score")) {
 				k = fb_token_next(text, len, &pos, &s2);
 				in->mate = fb_proto_is(text, s2, k, "mate");
+				in->score_word = (struct fb_span){s2, k};
 				in->score = info_number(text, len, &pos);
 				in->have |= FB_INFO_SCORE;
 			} else if (fb_proto_is(text, start, n, "string")) {
@@ -335,6 +336,10 @@ fb_uci_parse_info(const char *text, size_t len, struct fb_uci_info *in)
 				in->nodes = info_number(text, len, &pos);
 				in->have |= FB_INFO_NODES;
 			}
+			continue;
+		case 'm':
+			if (fb_proto_is(text, start, n, "multipv"))
+				in->have |= FB_INFO_MULTIPV;
 			continue;
 		case 'p':
 			if (fb_proto_is(text, start, n, "pv")) {

@@ -43,7 +43,7 @@ fb_uci_first_is(const char *text, size_t len, size_t at, const char *word)
 /* The kind of an engine line from its first token; *start is where that
  * token begins (after leading blanks). Inline: it runs for every line of
  * an engine's flood of info, and a call costs as much as the test. */
-static inline enum fb_uci_engine
+static inline __attribute__((always_inline)) enum fb_uci_engine
 fb_uci_engine_kind(const char *text, size_t len, size_t *start)
 {
 	size_t i = 0;
@@ -142,6 +142,7 @@ enum fb_uci_info_have {
 	FB_INFO_NODES = 8,
 	FB_INFO_STRING = 16,
 	FB_INFO_PV = 32, /* the pv keyword, maybe with no move after it */
+	FB_INFO_MULTIPV = 64,
 };
 
 struct fb_uci_info {
@@ -149,6 +150,9 @@ struct fb_uci_info {
 	long long depth, time, nodes;
 	long long score; /* centipawns, or moves to mate with mate */
 	bool mate;
+	/* The token after score: cp, mate, or (an engine's mistake) the
+	 * number itself; len 0 without one. */
+	struct fb_span score_word;
 	/* The moves after pv, currmove, refutation, currline (after its
 	 * optional cpu number): the tokens up to the next keyword; with no
 	 * token, an empty span right after the keyword. */

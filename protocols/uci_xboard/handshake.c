@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "normalize.h"
 #include "uci_xboard.h"
 
 /* Features fenbridge uses or that need nothing from it; CECP says a GUI
@@ -320,13 +321,21 @@ fb_uxb_announce(struct uxb *x, const struct fb_sink *out)
 	const char *name = x->opt->name != NULL ? x->opt->name
 			   : x->f.myname[0] != '\0' ? x->f.myname
 						    : "XBoard engine";
+	size_t nl = strlen(name);
 
 	fb_uxb_timer(out, 0);
 	/* Thinking output on; no pondering of the engine's own: go ponder
 	 * is analysis. */
 	fb_proto_engine(out, "post");
 	fb_proto_engine(out, "easy");
-	fb_proto_gui(out, "id name %s", name);
+	if (x->opt->normalize && x->opt->name == NULL &&
+	    fb_normalize_name(name, nl) < nl) {
+		nl = fb_normalize_name(name, nl);
+		fb_proto_report(out, FB_LOG_DEBUG,
+				"normalize: id name cut to %zu bytes; the "
+				"engine's full name: '%s'", nl, name);
+	}
+	fb_proto_gui(out, "id name %.*s", (int)nl, name);
 	fb_proto_gui(out, "id author %s (XBoard engine, through fenbridge)",
 		     name);
 	if (fb_policy_plays(&x->pol, fb_variant_find("fischerandom", 12)) !=

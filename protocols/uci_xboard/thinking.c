@@ -76,9 +76,12 @@ fb_uxb_engine_thinking(struct uxb *x, const char *text,
 			 -t->score - MATE_SCORE);
 	else
 		snprintf(score, sizeof score, "cp %lld", t->score);
+	/* --normalize: an XBoard engine shows one line (lichess's external
+	 * engine wants it said). */
 	hn = snprintf(head, sizeof head,
-		      "info depth %lld score %s time %lld nodes %lld", t->ply,
-		      score, t->time_cs * 10, t->nodes);
+		      "info%s depth %lld score %s time %lld nodes %lld",
+		      x->opt->normalize ? " multipv 1" : "", t->ply, score,
+		      t->time_cs * 10, t->nodes);
 	if (hn < 0 || (size_t)hn >= sizeof head)
 		return; /* cannot happen: the codec clamps the numbers */
 	/* The pv ends at the last whole move that fits one line of

@@ -365,6 +365,7 @@ fb_bridge_run(const struct fb_config *cfg, char *why, size_t whylen)
 	fopt.options = cfg->options;
 	fopt.noptions = cfg->noptions;
 	fopt.name = cfg->name;
+	fopt.normalize = cfg->normalize;
 	fb_filter_init(&b->filter, &fopt);
 	if (!fb_recorder_init(&b->rec))
 		fb_log_msg(FB_LOG_WARN, "out of memory: no flight recorder");

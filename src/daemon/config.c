@@ -205,6 +205,28 @@ set_flag(void *cfg, const struct fb_option *o, const char *val,
 	return 0;
 }
 
+/* A switch that an INI file also takes, as a key with a value (normalize =
+ * on): on/off, yes/no, true/false, 1/0. */
+static int
+set_switch(void *cfg, const struct fb_option *o, const char *val,
+	   const char *dir, char *err, size_t errlen)
+{
+	static const char *const words[] = {"on",   "off",   "yes", "no",
+					    "true", "false", "1",   "0"};
+
+	(void)dir;
+	for (size_t i = 0; val != NULL && i < sizeof words / sizeof words[0];
+	     i++)
+		if (strcasecmp(val, words[i]) == 0) {
+			*(bool *)field(cfg, o) = i % 2 == 0;
+			return 0;
+		}
+	if (val != NULL)
+		return bad(err, errlen, "unknown value '%s' (on or off)", val);
+	*(bool *)field(cfg, o) = true;
+	return 0;
+}
+
 /* A FEN dialect: the words of o->arg, and the other spellings that
  * fb_fen_parse_notation knows ("Shredder-FEN"). */
 static int
@@ -476,6 +498,14 @@ static const struct fb_option bridge_options[] = {
 	 .help = "after the GUI quits or closes stdin, wait this long for the "
 		 "engine to exit before terminating it",
 	 .scope = ARGV_INI, .set = set_seconds, .field = BRIDGE(grace_ms)},
+	{.name = "normalize", .def = "off",
+	 .help = "tidy a UCI engine's output where GUIs trip on it: check "
+		 "defaults True/False in lowercase, no blank lines in the "
+		 "handshake, score N as score cp N, multipv 1 in a single-line "
+		 "search's info lines, an id name over 64 bytes cut, id author "
+		 "unknown when there is none; each rewrite logged (debug); "
+		 "INI: normalize = on",
+	 .scope = ARGV_INI, .set = set_switch, .field = BRIDGE(normalize)},
 	{.name = "engine-dir", .kind = FB_ARG_PATH, .arg = "DIR",
 	 .def = "the folder of its executable", .help = "run the engine in DIR",
 	 .scope = ARGV_INI, .set = set_path, .field = BRIDGE(engine_dir)},

@@ -50,6 +50,7 @@ struct fb_config {
 					NULL: engine_argv[0] */
 	const char *config_path;     /* the INI file read, or NULL */
 	const char *name;            /* replaces the engine's name, or NULL */
+	bool normalize;              /* --normalize */
 	struct fb_engine_option *options;
 	size_t noptions;
 	char **env;                  /* NAME=VALUE added to the engine's */

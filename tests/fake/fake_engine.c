@@ -23,6 +23,12 @@
  *   --eof-status=N    at EOF exit with status N (default 0)
  *   --ignore-term     SIGTERM is recorded but does not end it
  *   --do=CMD          run CMD (below) before reading stdin; repeatable
+ *   --sloppy          a UCI engine that gets its output slightly wrong, as
+ *                     --normalize knows engines do: its uci answer has
+ *                     blank lines, a 69-byte id name, no id author and a
+ *                     check option defaulting to False; go is answered by
+ *                     an info line with a bare score and no multipv, an
+ *                     info string saying "score 5", and bestmove e2e4
  *
  * Answers: uci -> id, option UCI_Chess960, uciok; isready -> readyok;
  * protover N -> feature ... setboard=1 ... done=1 (CECP wants no answer to
@@ -93,6 +99,7 @@ static int events_fd = -1;
 static bool ignore_quit, ignore_term, hang_on_eof, out_closed;
 /* An old XBoard engine: silent to uci and to protover. */
 static bool protover1;
+static bool sloppy;
 static int eof_status;
 /* The protocols it knows (--speaks), how it takes the others' commands. */
 static bool knows_uci = true, knows_xboard = true, quiet_unknown;
@@ -215,6 +222,17 @@ command(const char *text, size_t len, size_t term)
 		/* CECP wants no answer */
 	} else if (protover1 && (CMD("uci") || CMD("protover"))) {
 		/* no answer, as an engine of CECP version 1 */
+	} else if (CMD("uci") && sloppy) {
+		outs("\nid name fake sloppy engine whose name is longer than "
+		     "any GUI shows: version 1\n"
+		     "option name Ponder type check default False\n"
+		     "option name UCI_Chess960 type check default false\n"
+		     "\r\nuciok\n");
+	} else if (CMD("go") && sloppy) {
+		outs("info depth 1 score 20 nodes 20 pv e2e4\n"
+		     "info string score 5\n"
+		     "info depth 1 multipv 2 score cp 10 pv d2d4\n"
+		     "bestmove e2e4\n");
 	} else if (CMD("uci")) {
 		outs("id name fake\nid author fenbridge e2e tests\n"
 		     "option name UCI_Chess960 type check default false\n"
@@ -328,6 +346,8 @@ main(int argc, char **argv)
 			ignore_term = true;
 		else if (strcmp(o, "--hang-on-eof") == 0)
 			hang_on_eof = true;
+		else if (strcmp(o, "--sloppy") == 0)
+			sloppy = true;
 		else if (strcmp(o, "--protover1") == 0)
 			protover1 = true;
 		else if (strcmp(o, "--speaks=uci") == 0)
@@ -352,7 +372,8 @@ main(int argc, char **argv)
 	if (i + 1 != argc || strncmp(argv[i], "--", 2) == 0) {
 		fprintf(stderr, "usage: fake_engine [--events=FILE] "
 				"[--ignore-quit] [--ignore-term] "
-				"[--hang-on-eof] [--protover1] [--eof-status=N] "
+				"[--hang-on-eof] [--protover1] [--sloppy] "
+				"[--eof-status=N] "
 				"[--speaks=uci|xboard|both] [--quiet-unknown] "
 				"[--die-on-unknown=SIG] [--once=FILE] "
 				"[--do=CMD] "

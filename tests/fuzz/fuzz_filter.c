@@ -13,14 +13,15 @@
  *   byte 1: bits 0-1 GUI castling notation, bits 2-3 the engine's (0 auto,
  *           1 kxr, 2 king, 3 oo); bit 4: --engine-fen=auto; bit 5: a name
  *           for the engine; bit 6:
- *           framer cap 64 bytes instead of 1 MiB
+ *           framer cap 64 bytes instead of 1 MiB; bit 7: --normalize
  *   byte 2: a mask of config options (set, forced, hidden, an empty value,
  *           a very long name and value)
  * then lines: '>' first means engine -> GUI, anything else GUI -> engine;
  * that first byte is dropped, the rest (with its '\n') goes to the framer.
  *
  * Checked per filtered line: raw and continuation pieces pass byte for byte;
- * a line is dropped only where the filter documents it (setoption, option);
+ * a line is dropped only where the filter documents it (setoption, option;
+ * with --normalize a blank engine line);
  * a terminated line's output is empty (swallowed) or whole lines ending in
  * a terminator, with no CR but the line's own; a single output line keeps
  * the input's leading command word (when the line has more than one token); replies are one whole line each;
@@ -188,7 +189,8 @@ filter_line(struct session *s, int dir, const char *text, size_t len,
 			     is(text, start, k, "variant"))) ||
 			   (dir == TO_GUI &&
 			    ((k >= 5 && memcmp(text + start, "Error", 5) == 0) ||
-			     is(text, start, k, "Illegal"))));
+			     is(text, start, k, "Illegal") ||
+			     (k == 0 && f->opt.normalize))));
 	}
 	if (held) {
 		;
@@ -310,6 +312,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fo.noptions = nopts;
 	fo.name = (b1 & 0x20) ? "FuzzBot 1.0" : NULL;
 	max = (b1 & 0x40) ? 64 : FB_LINE_DEFAULT_MAX;
+	fo.normalize = (b1 & 0x80) != 0;
 
 	fb_filter_init(&s->main.f, &fo);
 	fo.no_position_cache = true;

@@ -8,7 +8,7 @@
  *
  * Input: a first line whose first byte (^ '0') chooses: bit 0 a config
  * name for the engine, bit 1 config options (set, forced, hidden), bit 2
- * FENs to the engine in Shredder-FEN. Then lines: '>' first means engine
+ * FENs to the engine in Shredder-FEN, bit 3 --normalize. Then lines: '>' first means engine
  * -> GUI, '!' a timer expiry, anything else GUI -> engine; the first byte
  * is dropped, the rest goes to fb_filter_*_line as one line.
  *
@@ -69,6 +69,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		.name = (b0 & 1) ? "FuzzBot" : NULL,
 		.options = (b0 & 2) ? opts : NULL,
 		.noptions = (b0 & 2) ? 3 : 0,
+		.normalize = (b0 & 8) != 0,
 	};
 	struct fb_filter f;
 	size_t i = nl != NULL ? (size_t)(nl - d) + 1 : size;

@@ -92,6 +92,7 @@ render(const struct fb_config *c, char *out, size_t cap)
 	add(out, cap, &n, "engine-dir", c->engine_dir);
 	add(out, cap, &n, "config", c->config_path);
 	add(out, cap, &n, "name", c->name);
+	add(out, cap, &n, "normalize", c->normalize ? "on" : "off");
 	add(out, cap, &n, "from-config", c->engine_from_config ? "1" : "0");
 	for (char **a = c->engine_argv; a != NULL && *a != NULL; a++)
 		w += (size_t)snprintf(words + w, sizeof words - w, "%s%s",
@@ -167,7 +168,9 @@ struct case_ {
 static const struct case_ argv_cases[] = {
 	{"", "action=run engine-fen=xfen auto=1 gui-fen=shredder "
 	     "protocol=auto gui-castling=auto engine-castling=auto log=- "
-	     "grace=5000 engine-dir=- config=- engine=-", NULL},
+	     "grace=5000 engine-dir=- config=- engine=- normalize=off", NULL},
+	{"--normalize e", "normalize=on engine=e", NULL},
+	{"--normalize=on e", NULL, "--normalize takes no value"},
 	{"-- /bin/eng -x", "engine=/bin/eng|-x from-config=0", NULL},
 	{"eng --uci", "engine=eng|--uci", NULL},
 	{"--log=a.log eng --log=b", "log=a.log engine=eng|--log=b", NULL},
@@ -313,6 +316,15 @@ static const struct case_ ini_cases[] = {
 	 "engine-fen=shredder auto=0 gui-fen=xfen protocol=xboard "
 	 "gui-castling=kxr engine-castling=oo grace=1500", NULL},
 	{"[fenbridge]\nengine-fen = auto\n", "engine-fen=xfen auto=1", NULL},
+	{"[fenbridge]\nnormalize = on\n", "normalize=on", NULL},
+	{"[fenbridge]\nnormalize = Yes\n", "normalize=on", NULL},
+	{"[fenbridge]\nnormalize = 1\n", "normalize=on", NULL},
+	{"[fenbridge]\nnormalize = off\n", "normalize=off", NULL},
+	{"[fenbridge]\nnormalize = FALSE\n", "normalize=off", NULL},
+	{"[fenbridge]\nnormalize = maybe\n", NULL,
+	 "t.ini:2: normalize: unknown value 'maybe' (on or off)"},
+	{"[fenbridge]\nnormalize =\n", NULL,
+	 "t.ini:2: normalize: unknown value '' (on or off)"},
 	{"; comment\n[fenbridge] ; after a blank\r\nname = x ; y\r\n",
 	 "name=x", NULL},
 	{"[options]\nHash = 256\nStyle = \"a b\"\n[forced-options]\n"

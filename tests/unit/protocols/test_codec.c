@@ -126,11 +126,14 @@ test_codec_uci_info_fields_and_moves(void **state)
 	assert_int_equal(in.time, 250);
 	assert_int_equal(in.have, FB_INFO_DEPTH | FB_INFO_SCORE |
 					  FB_INFO_TIME | FB_INFO_NODES |
-					  FB_INFO_PV);
+					  FB_INFO_PV | FB_INFO_MULTIPV);
+	span_equal(line, in.score_word, "cp");
 	span_equal(line, in.moves[FB_UCI_PV], "e1h1 e8a8 d2d4");
 	span_equal(line, in.moves[FB_UCI_CURRMOVE], NULL);
 
 	fb_uci_parse_info(mate, strlen(mate), &in);
+	span_equal(mate, in.score_word, "mate");
+	assert_false(in.have & FB_INFO_MULTIPV);
 	assert_true(in.mate);
 	assert_int_equal(in.score, -3);
 	span_equal(mate, in.moves[FB_UCI_PV], "g1h1");
@@ -142,6 +145,15 @@ test_codec_uci_info_fields_and_moves(void **state)
 	fb_uci_parse_info(line2, strlen(line2), &in);
 	span_equal(line2, in.moves[FB_UCI_CURRLINE], "e2e4 e7e5");
 	span_equal(line2, in.moves[FB_UCI_REFUTATION], "d1h5 g8f6");
+
+	/* An engine's bare score: the number is the word after score
+	 * (--normalize reads it there). */
+	{
+		const char *bare = "info depth 4 score -25 pv e2e4";
+		fb_uci_parse_info(bare, strlen(bare), &in);
+		span_equal(bare, in.score_word, "-25");
+		assert_true(in.have & FB_INFO_SCORE);
+	}
 
 	/* free text to the end: a pv inside it is no pv */
 	fb_uci_parse_info(str, strlen(str), &in);

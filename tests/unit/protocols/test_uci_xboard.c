@@ -41,6 +41,7 @@ run_with(const char *script, const struct fb_filter_options *extra)
 		opt.noptions = extra->noptions;
 		opt.name = extra->name;
 		opt.engine_castling = extra->engine_castling;
+		opt.normalize = extra->normalize;
 	}
 	script_start(&s, &opt);
 	t = script_step(&s, script);
@@ -308,6 +309,43 @@ test_uci_xboard_thinking(void **state)
 		"< info depth 20 score cp 15 time 1000 nodes 5000000000 pv "
 		"d7d5\n"
 		"> force\n< bestmove d7d5\n");
+}
+
+/* --normalize: the pair's own lines are right but for two forms: a
+ * myname longer than a GUI shows is cut for id name (the author keeps it),
+ * and the info lines of its one line say multipv 1. */
+static void
+test_uci_xboard_normalize(void **state)
+{
+	const struct fb_filter_options norm = {.normalize = true};
+#define LONG_NAME                                                            \
+	"Sjaak II: a variant engine by Evert Glebbeek, 64-bit build 2026 x86"
+#define LONG_CUT                                                             \
+	"Sjaak II: a variant engine by Evert Glebbeek, 64-bit build 2026"
+	const char *script =
+		"g uci\n"
+		"e feature setboard=1 ping=1 myname=\"" LONG_NAME "\"\n"
+		"e feature done=1\n"
+		"g position startpos moves e2e4\n"
+		"g go movetime 1000\n"
+		"e 7 30 9 3202 d7d5 e4d5\n";
+	const char *t;
+
+	(void)state;
+	t = run_with(script, &norm);
+	if (strstr(t, "< id name " LONG_CUT "\n") == NULL ||
+	    strstr(t, "< id author " LONG_NAME " (XBoard engine") == NULL ||
+	    strstr(t, "< info multipv 1 depth 7 score cp 30 time 90 nodes "
+		      "3202 pv d7d5 e4d5\n") == NULL)
+		fail_msg("%s", t);
+	/* Without it, as ever. */
+	t = run(script);
+	if (strstr(t, "< id name " LONG_NAME "\n") == NULL ||
+	    strstr(t, "< info depth 7 score cp 30 time 90 nodes 3202 pv "
+		      "d7d5 e4d5\n") == NULL)
+		fail_msg("%s", t);
+#undef LONG_NAME
+#undef LONG_CUT
 }
 
 /* A Chess960 start with the rooks on e1 and g1 beside the king on f1 (the
@@ -975,6 +1013,7 @@ main(void)
 		cmocka_unit_test(test_uci_xboard_movetime),
 		cmocka_unit_test(test_uci_xboard_long_pv),
 		cmocka_unit_test(test_uci_xboard_long_combo),
+		cmocka_unit_test(test_uci_xboard_normalize),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
