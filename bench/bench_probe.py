@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""The start-up time the engine-protocol probe adds (README, "The engine's
-protocol"), in the four pairings with Debian's engines:
+"""The start-up time the engine-protocol probe adds (doc/protocols.md,
+"The engine's protocol"), in the four pairings with Debian's engines:
 
     bench_probe.py FENBRIDGE [RUNS]      (default 10 runs)
 

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The session's policy (see policy.h). The rules are the README's "What
- * auto means for castling moves" and "Chess960 mode", and the dialect
- * rules of doc/dialects.md; every pair asks here.
+ * The session's policy (see policy.h). The rules are doc/protocols.md's
+ * "Castling moves: what auto means" and "Chess960 mode and re-anchoring",
+ * and the dialect rules of doc/dialects.md; every pair asks here.
  *
  * No I/O in this file.
  */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The quirk table (see quirk.h). Each entry was seen with the Debian 12
- * package of the engine (docs/protocols.md, "What engines accept").
+ * package of the engine (doc/protocols.md, "What engines accept").
  *
  * No I/O in this file.
  */

@@ -11,6 +11,10 @@
 #   scripts/dev.sh deb    build the .deb in a copy of the tree, lintian, install
 #                         it, run /usr/games/fenbridge against stockfish, remove
 #                         it (scripts/deb.sh)
+#   scripts/dev.sh fmt [--check] [FILE...]
+#                         clang-format (.clang-format) the C files given, or
+#                         those changed since main; --check changes nothing,
+#                         lists the files that would change and exits 1 if any
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -20,6 +24,7 @@ packages=(
 	meson ninja-build pkg-config gcc libc6-dev libuv1-dev libcmocka-dev libinih-dev python3 valgrind
 	stockfish fairy-stockfish toga2 glaurung gnuchess sjaakii polyglot fairymax pgn-extract
 	xboard xvfb xfonts-base # tests/engines/xboard_gui.py: the real GUI under Xvfb (its "fixed" font)
+	pychess # tests/engines/gui_recipes.py: PyChess's engine layer runs the doc's engines.json entry
 	# tests/fuzz/run.sh: libFuzzer and the ASan, UBSan and MSan runtimes
 	# (libclang-rt-14-dev), llvm-symbolizer (llvm), dpkg-source for the
 	# MSan build's inih from source (dpkg-dev)
@@ -27,6 +32,7 @@ packages=(
 	# scripts/deb.sh: dpkg-buildpackage (debhelper, build-essential,
 	# fakeroot), lintian, man (man-db) for man -w
 	debhelper build-essential fakeroot lintian man-db
+	clang-format # scripts/dev.sh fmt
 )
 
 deps() {
@@ -143,8 +149,43 @@ deb)
 	deps
 	exec scripts/deb.sh
 	;;
+fmt)
+	shift
+	check=0
+	if [ "${1:-}" = --check ]; then
+		check=1
+		shift
+	fi
+	cf=$(command -v clang-format-14 || command -v clang-format) || {
+		echo "dev.sh: no clang-format (apt-get install clang-format)" >&2
+		exit 2
+	}
+	if [ $# -gt 0 ]; then
+		files=("$@")
+	else
+		# Committed since main, staged, unstaged or new: what a branch changed.
+		base=$(git merge-base main HEAD 2>/dev/null || echo HEAD)
+		mapfile -t files < <({
+			git diff --name-only --diff-filter=d "$base" -- '*.c' '*.h'
+			git ls-files --others --exclude-standard -- '*.c' '*.h'
+		} | sort -u)
+	fi
+	[ ${#files[@]} -gt 0 ] || exit 0
+	if [ "$check" -eq 0 ]; then
+		exec "$cf" -i --style="file:$PWD/.clang-format" "${files[@]}"
+	fi
+	bad=0
+	for f in "${files[@]}"; do
+		if ! "$cf" --style="file:$PWD/.clang-format" "$f" | cmp -s - "$f"; then
+			echo "$f"
+			bad=$((bad + 1))
+		fi
+	done
+	[ "$bad" -eq 0 ] || echo "dev.sh fmt: $bad file(s) would change; scripts/dev.sh fmt formats them" >&2
+	[ "$bad" -eq 0 ]
+	;;
 *)
-	echo "usage: scripts/dev.sh demo|test|deps|windows|deb" >&2
+	echo "usage: scripts/dev.sh demo|test|deps|windows|deb|fmt [--check] [FILE...]" >&2
 	exit 2
 	;;
 esac

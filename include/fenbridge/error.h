@@ -12,7 +12,7 @@
 enum fb_code {
 	FB_OK = 0,
 
-	/* Malformed FEN: passed on unchanged (docs/dialects.md, "Bad input"). */
+	/* Malformed FEN: passed on unchanged (doc/dialects.md, "Bad input"). */
 	FB_EFIELDS = -1,   /* fewer than 4 or more than 6 fields */
 	FB_EBYTE = -2,     /* a byte that is not printable ASCII */
 	FB_ERANKS = -3,    /* not exactly 8 ranks */

@@ -3,7 +3,7 @@
  * FEN castling dialects: read a FEN in X-FEN or Shredder-FEN (either, mixed,
  * per right) on 8x8 and 10x8 boards and print it in the requested dialect.
  *
- * The rules are those of docs/dialects.md. Only the castling field and, toward
+ * The rules are those of doc/dialects.md. Only the castling field and, toward
  * X-FEN, the en-passant field may change; every other byte of the input,
  * spacing between fields included, is copied as it was.
  *

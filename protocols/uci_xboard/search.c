@@ -160,8 +160,8 @@ fb_uxb_bestmove_from_pv(struct uxb *x, const struct fb_sink *out)
 /*
  * The engine showed no move in the analysis a `stop` ended (an engine
  * whose `analyze` did not start: Sjaak II 1.4.1 skips it when an
- * uninitialised field happens to be non-zero, see README). UCI wants a
- * bestmove; `0000` is scored as a loss by some GUIs, so the GUI gets a
+ * uninitialised field happens to be non-zero, see doc/protocols.md). UCI
+ * wants a bestmove; `0000` is scored as a loss by some GUIs, so the GUI gets a
  * legal move of fenbridge's choosing, and is told it is not the engine's.
  */
 void

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * FEN castling dialects (docs/dialects.md): parse a FEN far enough to know the
+ * FEN castling dialects (doc/dialects.md): parse a FEN far enough to know the
  * kings, the back-rank rooks and the pawns around the en-passant square, turn
  * each castling letter into a canonical (colour, wing, rook file), and print
  * the castling field as X-FEN or Shredder-FEN.

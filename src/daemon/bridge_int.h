@@ -178,7 +178,8 @@ br_close_own_handles(struct fb_bridge *b);
 
 /* bridge_io.c */
 
-/* Room for n more bytes in q->buf; out of memory is fatal (README). */
+/* Room for n more bytes in q->buf; out of memory is fatal
+ * (doc/internals.md). */
 void
 br_outq_grow(struct outq *q, size_t n);
 

@@ -27,8 +27,9 @@
 #define HIGH_WATER (64 * 1024)
 #define LOW_WATER (16 * 1024)
 
-/* Room for n more bytes in q->buf; out of memory is fatal (README). Kept
- * out of br_outq_append, which runs for every line. */
+/* Room for n more bytes in q->buf; out of memory is fatal
+ * (doc/internals.md). Kept out of br_outq_append, which runs for every
+ * line. */
 __attribute__((noinline)) void
 br_outq_grow(struct outq *q, size_t n)
 {

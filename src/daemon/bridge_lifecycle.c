@@ -180,7 +180,7 @@ advance(struct fb_bridge *b, enum bridge_event ev)
  * The one place where the session's state changes. Every event comes here:
  * the GUI's quit, its EOF or broken stdout, signals, the timer, the
  * engine's exit, and I/O that may end a wait (an input's end, a completed
- * write). The behaviour is the README's: after the GUI's quit or EOF the
+ * write). The behaviour is doc/protocols.md's: after the GUI's quit or EOF the
  * engine gets quit (unless the GUI sent it) and EOF, then --grace seconds,
  * SIGTERM, and 1 s later SIGKILL; once it has exited, its output is read to
  * the end (DRAIN_MS at most), delivered, followed by a report to the GUI if

@@ -180,7 +180,7 @@ program_named(struct fb_config *cfg, const char *config_dir, const char *line,
 /*
  * An unquoted engine line in the INI file whose first word is no program:
  * `engine = C:\Engines\Toga II\toga2.exe`. The whole line is tried first,
- * as the program with no arguments (the README's own example, and what a
+ * as the program with no arguments (doc/gui-recipes.md's example, and what a
  * user who pastes a path writes); then, like CreateProcess with such a
  * command line, the shortest run of words that names a program file is the
  * program, and the words after it are its arguments. Returns the program's

@@ -153,7 +153,7 @@ def help_options(text):
 
 
 def readme_options(text):
-    """{spec: text} of the option table under '## Usage'."""
+    """{spec: text} of the README's option table under '## Usage'."""
     section = text.split("\n## Usage\n", 1)[1].split("\n## ", 1)[0]
     opts = {}
     for line in section.split("\n"):
@@ -199,15 +199,20 @@ def help_readme_and_man_agree(ctx):
         for spec in sorted(opts):
             check(spec in helped, "%s lists %s, --help does not"
                   % (where, spec))
-    # The config file's keys that are not options are documented too.
+    # The config file's keys that are not options are documented too: in
+    # the man page, and with an example where the user documentation
+    # describes the config file (doc/protocols.md; the README may show one).
     keys = re.findall(r"^  ([a-z-]+) = ", out.decode(), re.M)
     check(keys, "--help names no config-file key")
     for key in keys:
-        for where in ("README.md", "doc/fenbridge.6"):
-            with open(os.path.join(SRC, where)) as f:
-                check(re.search(r"^%s = " % key.replace("-", r"\\?-"),
-                                f.read(), re.M),
-                      "%s has no example of key %s" % (where, key))
+        for where in (("doc/fenbridge.6",), ("README.md", "doc/protocols.md")):
+            found = False
+            for name in where:
+                with open(os.path.join(SRC, name)) as f:
+                    found = found or bool(re.search(
+                        r"^%s = " % key.replace("-", r"\\?-"), f.read(), re.M))
+            check(found, "%s has no example of key %s"
+                  % (" or ".join(where), key))
 
 
 if __name__ == "__main__":

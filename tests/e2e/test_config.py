@@ -107,7 +107,7 @@ def ini_beside_renamed_binary(ctx):
 
 
 def unquoted_alone(ctx, absolute):
-    """The README's `engine = C:\\Engines\\Toga II\\toga2.exe`: unquoted,
+    """doc/gui-recipes.md's `engine = C:\\Engines\\Toga II\\toga2.exe`: unquoted,
     with blanks, no arguments after it: the whole value is the program."""
     engine = (os.path.join(ctx.path("eng dir"), "run engine.sh") if absolute
               else "../eng dir/run engine.sh")

@@ -24,7 +24,7 @@ Pairings, as users run them:
     Chess960 played as normal chess (it lists only `normal`) from starts
     with the pieces between king and rooks taken off, where the GUI's
     side castles at its first move: fenbridge re-anchors with setboard.
-    GNU Chess hangs at start until a line comes (README), announces every
+    GNU Chess hangs at start until a line comes (doc/protocols.md), announces every
     move twice and has no `sd`: its handshake must name it, and no
     warning may reach the log;
   * Fairy-Max 5.0b (`feature setboard=0`): normal, capablanca (positions
@@ -144,7 +144,7 @@ class Client:
                 r"the engine says 'resign'", self.notes[-1]):
             # The engine ended the game (GNU Chess claims a draw by
             # repetition): UCI has no word for it, fenbridge says so and
-            # gives bestmove 0000 (README).
+            # gives bestmove 0000 (doc/protocols.md).
             return None, pvs
         if len(t) < 2 or t[1] not in legal:
             raise Failure("bestmove not legal: %s; legal %s; notes %s" % (
@@ -333,7 +333,7 @@ def main():
     # answers `Unknown command`) it is an XBoard-only engine.  Sjaak
     # 1.4.1's `analyze` reads an uninitialised field: under meson's
     # MALLOC_PERTURB_ it never starts analysing and quits on the `exit`
-    # that follows (README), so Sjaak runs without it.
+    # that follows (doc/protocols.md, "Known limitations"), so Sjaak runs without it.
     sjaak = ["env", "-u", "MALLOC_PERTURB_", SJAAK]
     xb_only = ["/bin/sh", "-c", "sed -u 's/^uci$/uci-hidden/' | exec " +
                " ".join(sjaak)]

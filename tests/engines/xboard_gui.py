@@ -10,6 +10,10 @@ settings as users run it (fenbridge finds out the engine's protocol):
     xboard -mg N -variant caparandom
            -fcp "fenbridge -- fairy-stockfish"   (which knows both: XBoard)
 
+fenbridge is started as the XBoard recipe of doc/gui-recipes.md writes
+it: its -fcp / -scp words (recipes.py reads them from the document), with
+this fenbridge, a log file and each match's engine.
+
 Toga II has no UCI_Chess960: fenbridge offers it fischerandom all the
 same and plays it in standard notation (issue 17): only standard rights
 reach it, a castle it cannot read (stockfish's, across the board) goes as
@@ -71,6 +75,7 @@ import time
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import chesstest  # noqa: E402
+import recipes  # noqa: E402
 from chesstest import FAIRY, SKIP, STOCKFISH, TOGA  # noqa: E402
 
 XBOARD = "/usr/games/xboard"
@@ -468,6 +473,32 @@ def find_npm():
 
 # ---------------------------------------------------------------- main
 
+def recipe_fcp(res):
+    """The words of -fcp / -scp in doc/gui-recipes.md's XBoard recipe
+    (XBoard splits them at blanks): fenbridge's options before `--`, and
+    the engines it names. The matches below start fenbridge this way."""
+    argv = recipes.words("xboard")
+    opts, named = [], []
+    for flag in ("-fcp", "-scp"):
+        ok = flag in argv[:-1]
+        words = argv[argv.index(flag) + 1].split() if ok else []
+        ok = ok and words[0] == recipes.FENBRIDGE and "--" in words[1:-1]
+        res.check("recipe: xboard %s is `%s [OPTIONS] -- ENGINE`"
+                  % (flag, recipes.FENBRIDGE), ok, " ".join(argv))
+        if ok:
+            opts.append(words[1:words.index("--")])
+            named.append(words[words.index("--") + 1])
+    res.check("recipe: xboard plays -variant fischerandom",
+              "-variant" in argv and
+              argv[argv.index("-variant") + 1] == "fischerandom",
+              " ".join(argv))
+    res.check("recipe: its engines are those played here",
+              named and set(named) <= {STOCKFISH, TOGA}, repr(named))
+    res.check("recipe: both sides start fenbridge alike",
+              len(opts) == 2 and opts[0] == opts[1], repr(opts))
+    return opts[0] if opts else []
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("fenbridge")
@@ -499,6 +530,7 @@ def main():
               "referee only")
 
     res = chesstest.Results(a.v)
+    doc_opts = recipe_fcp(res)
     tmp = tempfile.mkdtemp(prefix="fb-xboard-")
     xvfb = start_xvfb()
     if xvfb is None:
@@ -522,11 +554,13 @@ def main():
                 proto = ["--engine-protocol=" + a.engine_protocol]
 
             def engine_cmd(side, d, engines=engines, proto=proto):
-                # XBoard splits -fcp at blanks (no shell); no quoting
-                # needed for these paths.
+                # The recipe's command line, with this fenbridge, a log
+                # and the match's engine. XBoard splits -fcp at blanks (no
+                # shell); no quoting needed for these paths.
                 engine = engines[side == "second"]
-                return " ".join([fb] + proto + ["--log=%s/fenbridge-%s.log"
-                                                 % (d, side), "--", engine])
+                return " ".join([fb] + doc_opts + proto +
+                                ["--log=%s/fenbridge-%s.log" % (d, side),
+                                 "--", engine])
             matches.append(Match(name, variant, engine_cmd,
                                  a.engines == "uci", tmp, xvfb[1]))
             matches[-1].engines = engines

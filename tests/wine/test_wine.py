@@ -225,7 +225,7 @@ def t_ini():
 
 
 def t_ini_toga2():
-    """The README's INI line as a Fritz user writes it: unquoted, a folder
+    """doc/gui-recipes.md's INI line as a Fritz user writes it: unquoted, a folder
     with a space, nothing after the program; the renamed copy started with
     no arguments."""
     if not os.path.exists(TOGA):

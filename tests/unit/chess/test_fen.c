@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Unit tests of the pure FEN core (src/chess/fen.c) against docs/dialects.md:
+ * Unit tests of the pure FEN core (src/chess/fen.c) against doc/dialects.md:
  * reading and writing X-FEN and Shredder-FEN castling fields on 8x8 and 10x8
  * boards, all 960 Chess960 starts (generated here from the Scharnagl
  * numbering), inner rooks, prefixes, en passant, malformed FENs (passed on

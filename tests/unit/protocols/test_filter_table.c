@@ -13,8 +13,8 @@
  * terminator) and the exact bytes expected toward the peer and back toward
  * the sender (NULL: nothing back).
  *
- * Every expected line was derived by hand from README.md ("What auto means
- * for castling moves", "Chess960 mode") and docs (dialects.md, protocols.md),
+ * Every expected line was derived by hand from doc/protocols.md ("Castling
+ * moves: what auto means", "Chess960 mode and re-anchoring") and doc/dialects.md,
  * never pasted from a run. The reasoning for non-obvious rows is in a
  * one-line comment above them. Castling moves by notation:
  *   KxR   king takes own rook (e1h1)      UCI with UCI_Chess960
@@ -667,7 +667,7 @@ static const struct row xboard_rows[] = {
 	{"xb fischerandom standard-looking position still O-O", X,
 	 .setup = SETUP(XFRC, "G setboard " ITAL " w HAha - 1 5"), .dir = 'E',
 	 .in = "move e1g1\n", .want = "move O-O\n"},
-	/* edit is not followed (README, Known limitations). */
+	/* edit is not followed (doc/protocols.md, "Known limitations"). */
 	{"xb edit: castling passes unchanged", X,
 	 .setup = SETUP(XNORMAL_ITAL, "G edit", "G ."), .dir = 'E',
 	 .in = "move e1h1\n", .want = "move e1h1\n"},

@@ -3,8 +3,8 @@
  * The session's policy record (protocols/policy.c): the castling notation
  * toward each side, the engine's FEN style, standard-notation engines,
  * re-anchoring and the variants an engine can play, for each of the four
- * pairs. Expected values follow the README ("What auto means for castling
- * moves", "Chess960 mode") and doc/dialects.md.
+ * pairs. Expected values follow doc/protocols.md ("Castling moves: what
+ * auto means", "Chess960 mode and re-anchoring") and doc/dialects.md.
  */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -9,7 +9,7 @@
  * Each line must come out exactly once: the captured bytes of one line are
  * compared whole with what is expected, so a dropped or doubled piece fails.
  * Only the castling field (and, toward X-FEN, an en-passant square with no
- * capture, docs/dialects.md) may differ from the input.
+ * capture, doc/dialects.md) may differ from the input.
  */
 #include <setjmp.h>
 #include <stdarg.h>

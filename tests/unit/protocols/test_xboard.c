@@ -66,7 +66,7 @@ test_filter_xboard_setboard_in_known_variants(void **state)
 
 /*
  * Janus chess: X-FEN writes its castling field with the 's' prefix
- * (docs/dialects.md, Boards: "adds one only when the variant is known
+ * (doc/dialects.md, "Boards": "adds one only when the variant is known
  * (`variant janus`, ...)"); Shredder-FEN has none.
  */
 static void
@@ -206,7 +206,7 @@ test_filter_xboard_engine_setup_to_gui_fen(void **state)
 
 /*
  * GNU Chess writes its prompt before a line (`White (1) : feature ...`,
- * docs/protocols.md): the feature line behind it is read all the same, so
+ * doc/protocols.md): the feature line behind it is read all the same, so
  * an unquoted myname is quoted and the variants list extended.
  */
 static void

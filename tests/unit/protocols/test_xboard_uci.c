@@ -8,7 +8,7 @@
  * sends is recorded in order, "> text" toward the engine, "< text" toward
  * the GUI, "timer N" a timer request, and the whole record is compared
  * with the expected one. Expected lines were written by hand
- * from the CECP and UCI specs (and the README), not pasted from a run.
+ * from the CECP and UCI specs (and doc/protocols.md), not pasted from a run.
  */
 #include <setjmp.h>
 #include <stdarg.h>
