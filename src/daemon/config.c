@@ -555,7 +555,9 @@ static const struct fb_option bridge_options[] = {
 	{.name = "help", .short_name = 'h', .help = "this text",
 	 .scope = FB_SCOPE_ARGV, .set = set_action, .field = BRIDGE(action),
 	 .value = FB_SHOW_HELP},
-	{.name = "version", .short_name = 'V', .help = "print the version",
+	{.name = "version", .short_name = 'V',
+	 .help = "print the version, and the CPU's features and the engine "
+		 "builds it runs",
 	 .scope = FB_SCOPE_ARGV, .set = set_action, .field = BRIDGE(action),
 	 .value = FB_SHOW_VERSION},
 	{.name = "engine", .kind = FB_ARG_COMMAND, .arg = "COMMAND",
