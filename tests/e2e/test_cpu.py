@@ -15,49 +15,13 @@ import signal
 import stat
 import time
 
+import cpuinfo
 import fbtest
 from fbtest import check, eq, test
 
-# cpuinfo's flag -> fenbridge's name, in fenbridge's order
-FEATURES = [("sse4_1", "SSE4.1"), ("popcnt", "POPCNT"), ("avx2", "AVX2"),
-            ("bmi2", "BMI2"), ("avx512f", "AVX-512F"),
-            ("avx512bw", "AVX-512BW"), ("avx512vl", "AVX-512VL")]
-# the builds, best first, and the cpuinfo flags each needs
-BUILDS = [("avx512", {"avx512f", "avx512bw", "bmi2", "avx2", "popcnt",
-                      "sse4_1"}),
-          ("bmi2", {"bmi2", "avx2", "popcnt", "sse4_1"}),
-          ("avx2", {"avx2", "popcnt", "sse4_1"}),
-          ("popcnt", {"popcnt", "sse4_1"})]
-
-
-def cpu_flags():
-    with open("/proc/cpuinfo") as f:
-        for line in f:
-            if line.startswith("flags"):
-                return set(line.split(":", 1)[1].split())
-    return set()
-
-
-FLAGS = cpu_flags()
-HAS = [name for flag, name in FEATURES if flag in FLAGS]
-RUNS = [b for b, needs in BUILDS if needs <= FLAGS] + ["x86-64"]
-
-
-def words(names, last):
-    q = ["'%s'" % n for n in names]
-    return q[0] if len(q) == 1 else ", ".join(q[:-1]) + last + q[-1]
-
-
-def advice():
-    """The words after "an illegal instruction" for this CPU."""
-    if len(HAS) == len(FEATURES):
-        return (": this CPU has every feature fenbridge checks (%s), so "
-                "this build may need newer ones" % " ".join(HAS))
-    lacks = [b for b, needs in BUILDS if not needs <= FLAGS]
-    return (": this build of the engine needs instructions this CPU lacks; "
-            "use a build for an older CPU: %s, not %s (this CPU: %s"
-            % (words(RUNS, " or "), words(lacks, " or "),
-               " ".join(HAS) if HAS else "none of"))
+FEATURES, BUILDS, HAS, RUNS = (cpuinfo.FEATURES, cpuinfo.BUILDS, cpuinfo.HAS,
+                               cpuinfo.RUNS)
+words, advice = cpuinfo.words, cpuinfo.advice
 
 
 ILL = "the engine died of SIGILL (%d), an illegal instruction" % signal.SIGILL
@@ -219,8 +183,7 @@ def engine_builds_choice(ctx):
                 # relative to the INI's folder, as engine = is
                 f.write("engine.%s = builds/engine-%s.sh\n" % (g, g))
             f.write("engine = builds/engine-plain.sh\nlog = %s\n" % log)
-        want = next((b for b, needs in BUILDS
-                     if b in given and needs <= FLAGS), "plain")
+        want = cpuinfo.choice(given)
         b = ctx.bridge(argv=[fbtest.FENBRIDGE, "--config=" + ini],
                        name="e%d" % i, cwd=ctx.path("builds"))
         b.send(b"uci\n")
