@@ -400,7 +400,8 @@ main(int argc, char **argv)
 	/* engine.avx512 ... engine.popcnt: the build this CPU runs. */
 	fb_cpu_detect(&cpu);
 	if (fb_config_pick_build(&cfg, &cpu, pick, sizeof pick) < 0) {
-		snprintf(err, sizeof err, "%s: %s", ini, pick);
+		snprintf(err, sizeof err, "%s: %s", ini != NULL ? ini : "",
+			 pick);
 		rc = config_error(err);
 		goto out;
 	}

@@ -78,9 +78,9 @@ def illegal_instruction_at_start_xboard(ctx):
 
 @test()
 def illegal_instruction_at_start_slow_gui(ctx):
-    # The engine is long gone when the GUI's uci comes (0.3 s; fenbridge
+    # The engine is long gone when the GUI's uci comes (0.2 s; fenbridge
     # waits up to 1 s after the exit).
-    dies_at_start(ctx, "uci", 0.3)
+    dies_at_start(ctx, "uci", 0.2)
 
 
 def dies_after_handshake(ctx, proto):
