@@ -392,6 +392,7 @@ fb_config_pick_build(struct fb_config *c, const struct fb_cpu *cpu,
 {
 	unsigned given = 0;
 	enum fb_cpu_build b;
+	struct fb_cpu here;
 	char has[200];
 
 	if (cap > 0)
@@ -405,6 +406,13 @@ fb_config_pick_build(struct fb_config *c, const struct fb_cpu *cpu,
 		snprintf(why, cap, "the engine of the command line, not the "
 			 "config file's builds");
 		return 1;
+	}
+	if (cpu == NULL) {
+		/* Only now: in a virtual machine cpuid traps to the
+		 * hypervisor (45 us for the four calls on the development
+		 * machine), which a config without builds need not pay. */
+		fb_cpu_detect(&here);
+		cpu = &here;
 	}
 	b = fb_cpu_choose(cpu, given, why, cap);
 	if (b == FB_CPU_NBUILDS && c->engine_argv == NULL) {

@@ -221,7 +221,9 @@ fb_config_set_engine(struct fb_config *c, const char *program,
  * Chooses the engine among the INI's builds (engine.avx512, engine.bmi2,
  * engine.avx2, engine.popcnt: the first that cpu runs, in that order) and
  * its plain engine, after the command line is parsed: the chosen build
- * becomes engine_argv (borrowed from c, as from the INI). An engine given
+ * becomes engine_argv (borrowed from c, as from the INI). cpu: the CPU's
+ * features, or NULL for this CPU's (fb_cpu_detect, only when a build is
+ * given). An engine given
  * on the command line wins over all of them. Writes why for the log to
  * why (truncated to cap - 1 bytes). Returns 0 when no build was given
  * (nothing to choose; why is empty), 1 when the engine is chosen (or is

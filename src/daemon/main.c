@@ -346,7 +346,6 @@ int
 main(int argc, char **argv)
 {
 	struct fb_config cli, cfg;
-	struct fb_cpu cpu;
 	char err[512], pick[400];
 	char *ini = NULL, *text = NULL, *dir = NULL, *engine_file = NULL;
 	int rc;
@@ -375,6 +374,7 @@ main(int argc, char **argv)
 	}
 	if (cli.action == FB_SHOW_VERSION) {
 		/* The first line as it always was (scripts read it). */
+		struct fb_cpu cpu;
 		char has[200], runs[96];
 		fb_cpu_detect(&cpu);
 		fb_cpu_print(&cpu, has, sizeof has);
@@ -398,8 +398,7 @@ main(int argc, char **argv)
 	}
 	fb_config_parse_args(&cfg, argc, argv, err, sizeof err);
 	/* engine.avx512 ... engine.popcnt: the build this CPU runs. */
-	fb_cpu_detect(&cpu);
-	if (fb_config_pick_build(&cfg, &cpu, pick, sizeof pick) < 0) {
+	if (fb_config_pick_build(&cfg, NULL, pick, sizeof pick) < 0) {
 		snprintf(err, sizeof err, "%s: %s", ini != NULL ? ini : "",
 			 pick);
 		rc = config_error(err);
