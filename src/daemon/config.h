@@ -52,7 +52,7 @@ struct fb_config {
 	/* The INI's builds of the engine by instruction set (engine.avx512
 	 * ... engine.popcnt), indexed by enum fb_cpu_build: the words as
 	 * engine_argv holds them and the line as written; NULL when not
-	 * given. fb_config_pick_build makes one of them the engine. */
+	 * given. fb_cpu_pick_engine (cpu.h) makes one of them the engine. */
 	char **build_argv[FB_CPU_NBUILDS];
 	const char *build_line[FB_CPU_NBUILDS];
 	const char *config_path;     /* the INI file read, or NULL */
@@ -216,23 +216,6 @@ fb_config_split_words(const char *line, char *buf, char **argv, size_t max);
 int
 fb_config_set_engine(struct fb_config *c, const char *program,
 		     const char *args);
-
-/*
- * Chooses the engine among the INI's builds (engine.avx512, engine.bmi2,
- * engine.avx2, engine.popcnt: the first that cpu runs, in that order) and
- * its plain engine, after the command line is parsed: the chosen build
- * becomes engine_argv (borrowed from c, as from the INI). cpu: the CPU's
- * features, or NULL for this CPU's (fb_cpu_detect, only when a build is
- * given). An engine given
- * on the command line wins over all of them. Writes why for the log to
- * why (truncated to cap - 1 bytes). Returns 0 when no build was given
- * (nothing to choose; why is empty), 1 when the engine is chosen (or is
- * the command line's), or FB_EINVAL when the CPU runs none of the builds
- * and there is no plain engine; why then says so, for the user.
- */
-int
-fb_config_pick_build(struct fb_config *c, const struct fb_cpu *cpu,
-		     char *why, size_t cap);
 
 /* Checks that the merged config can run: an engine is named. Returns 0 or
  * FB_EINVAL with a message. */

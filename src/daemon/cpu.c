@@ -10,6 +10,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "config.h"
+#include "fenbridge/error.h"
+
 #if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__)
 #include <cpuid.h>
 #define HAVE_CPUID 1
@@ -263,4 +266,50 @@ fb_cpu_print_builds(const struct fb_cpu *cpu, bool runs, const char *last,
 		say(&t, "%s'%s'", i == 0 ? "" : i + 1 == n ? last : ", ",
 		    fb_cpu_build_name(list[i]));
 	return t.len;
+}
+
+int
+fb_cpu_pick_engine(struct fb_config *c, const struct fb_cpu *cpu,
+		   char *why, size_t cap)
+{
+	unsigned given = 0;
+	enum fb_cpu_build b;
+	struct fb_cpu here;
+	char has[200];
+
+	if (cap > 0)
+		why[0] = '\0';
+	for (b = 0; b < FB_CPU_NBUILDS; b++)
+		if (c->build_argv[b] != NULL)
+			given |= 1u << b;
+	if (given == 0)
+		return 0;
+	if (c->engine_argv != NULL && !c->engine_from_config) {
+		snprintf(why, cap, "the engine of the command line, not the "
+			 "config file's builds");
+		return 1;
+	}
+	if (cpu == NULL) {
+		/* Only now: in a virtual machine cpuid traps to the
+		 * hypervisor (45 us for the four calls on the development
+		 * machine), which a config without builds need not pay. */
+		fb_cpu_detect(&here);
+		cpu = &here;
+	}
+	b = fb_cpu_choose(cpu, given, why, cap);
+	if (b == FB_CPU_NBUILDS && c->engine_argv == NULL) {
+		size_t n = strlen(why);
+		fb_cpu_print(cpu, has, sizeof has);
+		/* why begins "engine: ...": the plain engine it would be */
+		snprintf(why + n, cap - n, "; and there is no 'engine = ...' "
+			 "(a build for any x86-64 CPU) to start instead (this "
+			 "CPU: %s)", has);
+		return FB_EINVAL;
+	}
+	if (b < FB_CPU_NBUILDS) {
+		c->engine_argv = c->build_argv[b];
+		c->engine_line = c->build_line[b];
+		c->engine_from_config = true;
+	}
+	return 1;
 }

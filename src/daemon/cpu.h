@@ -5,7 +5,8 @@
  * follow), and the decisions that depend on them: which of the engine's
  * builds this CPU runs (INI keys engine.avx512 ... engine.popcnt), and the
  * words for the features fenbridge sees (--version, the message after an
- * illegal instruction).
+ * illegal instruction); and the choice made in the config
+ * (fb_cpu_pick_engine).
  *
  * fb_cpu_detect() is the one function that asks the CPU (cpuid and xgetbv
  * on x86 and x86-64; elsewhere nothing is known); fb_cpu_from_regs()
@@ -18,6 +19,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+struct fb_config;
 
 /* The features, as bits of struct fb_cpu. */
 enum fb_cpu_feature {
@@ -114,5 +117,22 @@ fb_cpu_print(const struct fb_cpu *cpu, char *out, size_t cap);
 size_t
 fb_cpu_print_builds(const struct fb_cpu *cpu, bool runs, const char *last,
 		    char *out, size_t cap);
+
+/*
+ * Chooses c's engine (config.h) among the INI's builds (engine.avx512,
+ * engine.bmi2, engine.avx2, engine.popcnt: the first that cpu runs, in
+ * that order) and its plain engine, after the command line is parsed: the
+ * chosen build becomes engine_argv (borrowed from c, as from the INI).
+ * cpu: the CPU's features, or NULL for this CPU's (fb_cpu_detect, only
+ * when a build is given). An engine given on the command line wins over
+ * all of them. Writes why for the log to why (truncated to cap - 1 bytes).
+ * Returns 0 when no build was given (nothing to choose; why is empty), 1
+ * when the engine is chosen (or is the command line's), or FB_EINVAL when
+ * the CPU runs none of the builds and there is no plain engine; why then
+ * says so, for the user.
+ */
+int
+fb_cpu_pick_engine(struct fb_config *c, const struct fb_cpu *cpu,
+		   char *why, size_t cap);
 
 #endif

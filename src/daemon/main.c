@@ -398,7 +398,7 @@ main(int argc, char **argv)
 	}
 	fb_config_parse_args(&cfg, argc, argv, err, sizeof err);
 	/* engine.avx512 ... engine.popcnt: the build this CPU runs. */
-	if (fb_config_pick_build(&cfg, NULL, pick, sizeof pick) < 0) {
+	if (fb_cpu_pick_engine(&cfg, NULL, pick, sizeof pick) < 0) {
 		snprintf(err, sizeof err, "%s: %s", ini != NULL ? ini : "",
 			 pick);
 		rc = config_error(err);

@@ -17,7 +17,7 @@
  *    option has a name and a value exactly when it is set, each env entry
  *    holds '=';
  *  - the INI's engine builds (engine.avx512 ...) are NULL-terminated word
- *    lists; fb_config_pick_build with a CPU made from the input's length
+ *    lists; fb_cpu_pick_engine with a CPU made from the input's length
  *    answers 0 (no build) with nothing to say, 1 with an engine, or
  *    FB_EINVAL without one, its words NUL-terminated;
  *  - parsing the same argv a second time gives the same result and the same
@@ -258,7 +258,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fb_cpu_from_regs(&cpu, (uint32_t)size * 2654435761u,
 				 (uint32_t)size * 40503u,
 				 size & 1 ? 0xe7 : 0x07);
-		rc = fb_config_pick_build(&c, &cpu, why, sizeof why);
+		rc = fb_cpu_pick_engine(&c, &cpu, why, sizeof why);
 		CHECK(rc == 0 || rc == 1 || rc == FB_EINVAL);
 		CHECK(memchr(why, '\0', sizeof why) != NULL);
 		CHECK((rc == 0) == (why[0] == '\0'));

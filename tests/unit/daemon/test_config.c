@@ -297,7 +297,7 @@ test_config_argv_parses_twice(void **state)
 
 static const struct case_ ini_cases[] = {
 	/* The builds by instruction set: each as engine is, kept apart
-	 * until fb_config_pick_build. */
+	 * until fb_cpu_pick_engine. */
 	{"[fenbridge]\nengine.avx512 = bin/sf-avx512 -a\n"
 	 "engine.bmi2 = \"b dir/sf\"\nengine.avx2 = sf-avx2\n"
 	 "engine.popcnt = /abs/sf 'x y'\nengine = sf\n",
@@ -638,7 +638,7 @@ test_config_pick_build(void **state)
 		assert_int_equal(fb_config_parse_args(&c, argc, argv, err,
 						      sizeof err),
 				 0);
-		rc = fb_config_pick_build(&c, &cpu, why, sizeof why);
+		rc = fb_cpu_pick_engine(&c, &cpu, why, sizeof why);
 		if (rc != cases[i].rc)
 			fail_msg("case %zu: %d, not %d (%s)", i, rc,
 				 cases[i].rc, why);
