@@ -297,7 +297,7 @@ sink_event(void *ctx, enum fb_event ev)
 void
 br_inject(struct direction *d, const char *fmt, ...)
 {
-	char buf[512];
+	char buf[1024];
 	va_list ap;
 	int n;
 

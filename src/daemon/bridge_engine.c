@@ -24,6 +24,7 @@
 #include <sys/wait.h>
 #endif
 
+#include "cause.h"
 #include "platform.h"
 
 /* The trampoline's descriptor for its exec status (see br_spawn_engine). */
@@ -32,18 +33,7 @@
 const char *
 br_signal_name(int sig)
 {
-	switch (sig) {
-	case SIGINT: return "SIGINT";
-	case SIGTERM: return "SIGTERM";
-	case SIGHUP: return "SIGHUP";
-	case SIGKILL: return "SIGKILL";
-	case SIGSEGV: return "SIGSEGV";
-	case SIGABRT: return "SIGABRT";
-#ifdef SIGPIPE
-	case SIGPIPE: return "SIGPIPE";
-#endif
-	default: return "signal";
-	}
+	return fb_cause_signal_name(sig);
 }
 
 static void restart_engine(struct fb_bridge *b);

@@ -277,6 +277,8 @@ got_data(struct endpoint *ep, const char *data, size_t n)
 	fb_line_push(&d->framer, data, n, br_on_line, d);
 	br_outq_flush(&d->q);
 	fb_log_flush();
+	if (d->to_engine && ep->b->state == FB_ST_DRAINING)
+		br_lifecycle(ep->b, FB_EV_IO, 0); /* a wait for the GUI */
 	if (outq_size(&d->q) > HIGH_WATER && ep->reading) {
 		fb_log_msg(FB_LOG_DEBUG, "%s not reading: pausing the %s",
 			   d->q.ep->name, ep->name);

@@ -8,6 +8,9 @@
  */
 #include "bridge_int.h"
 
+#include "cause.h"
+#include "cpu.h"
+
 #include <signal.h>
 #include <stdio.h>
 
@@ -103,6 +106,13 @@ advance(struct fb_bridge *b, enum bridge_event ev)
 	if (b->state == FB_ST_DRAINING) {
 		if (!b->eng_out.eof || !b->eng_err.eof)
 			return;
+		/* An engine that dies at once (a build for a newer CPU) may
+		 * be gone before fenbridge has read the GUI's first command,
+		 * which names the protocol to tell it in: wait for that
+		 * command while the drain timer runs. */
+		if (!b->quiet_end && fb_filter_protocol(&b->filter) == NULL &&
+		    !b->gui_in.eof && uv_is_active((uv_handle_t *)&b->timer))
+			return;
 		set_state(b, FB_ST_DELIVERING, ev);
 		timer_stop(b);
 		if (b->term_signal != 0)
@@ -110,36 +120,29 @@ advance(struct fb_bridge *b, enum bridge_event ev)
 		else
 			b->exit_code = (int)b->exit_status;
 		if (!b->quiet_end) {
-			char what[64];
-			if (b->term_signal != 0)
-				snprintf(what, sizeof what, "died of %s (%d)",
-					 br_signal_name(b->term_signal),
-					 b->term_signal);
-			else
-				snprintf(what, sizeof what,
-					 "exited with status %lld",
-					 (long long)b->exit_status);
-			/* Some XBoard engines crash on a command they do
-			 * not know (Fairy-Max 5.0b on `uci`, now and then);
-			 * one started again that dies before it answers: the
-			 * user should learn how to avoid the probe. */
-			const char *hint =
-				fb_filter_probing(&b->filter)
-					? " before it answered the protocol "
-					  "probe; name its protocol with "
-					  "--engine-protocol=uci or xboard"
-					: "";
-			char reason[96];
+			/* What it died of, and for an illegal instruction the
+			 * fix, with the CPU's features (cause.c). */
+			struct fb_cpu cpu;
+			struct fb_cause cause = {
+				.os = FB_CAUSE_HOST,
+				.status = b->exit_status,
+				.signal = b->term_signal,
+				.cpu = &cpu,
+				.probing = fb_filter_probing(&b->filter)};
+			char what[64], msg[768], reason[96];
 			const char *path;
-			fb_log_msg(FB_LOG_WARN, "the engine %s%s", what, hint);
+			fb_cpu_detect(&cpu);
+			fb_cause_what(&cause, what, sizeof what);
+			fb_cause_explain(&cause, msg, sizeof msg);
+			fb_log_msg(FB_LOG_WARN, "the engine %s", msg);
 			snprintf(reason, sizeof reason, "the engine %s", what);
 			path = br_write_record(b, reason);
 			if (fb_filter_protocol(&b->filter) != NULL)
 				br_inject(&b->down,
-					  "%sfenbridge: the engine %s%s%s%s",
+					  "%sfenbridge: the engine %s%s%s",
 					  fb_filter_protocol(&b->filter)
 						  ->user_message,
-					  what, hint,
+					  msg,
 					  path != NULL ? "; flight record: "
 						       : "",
 					  path != NULL ? path : "");
@@ -274,6 +277,7 @@ br_lifecycle(struct fb_bridge *b, enum bridge_event ev, int arg)
 					   "for it");
 			br_got_eof(&b->eng_out, UV_EOF);
 			br_got_eof(&b->eng_err, UV_EOF);
+			advance(b, ev); /* the wait for the GUI ends too */
 		}
 		return;
 	case FB_EV_ENGINE_EXIT:

@@ -371,9 +371,27 @@ split_owned(struct fb_config *c, const char *line, size_t first, char *err,
 	return argv;
 }
 
-/* The INI's engine command line. Its words and their array belong to the
+/* An INI engine command line's words, in an array that belongs to the
  * config; a relative program path is relative to the file's folder, and a
  * bare name too when such a file exists there (main checks that). */
+static char **
+engine_words(struct fb_config *c, const char *val, const char *dir,
+	     char *err, size_t errlen)
+{
+	char **argv;
+
+	if ((argv = split_owned(c, val, 0, err, errlen)) == NULL)
+		return NULL;
+	if (dir != NULL && fb_path_has_dir(argv[0]) &&
+	    !fb_path_is_absolute(argv[0]) &&
+	    (argv[0] = file_path(c, dir, argv[0])) == NULL) {
+		bad(err, errlen, "out of memory");
+		return NULL;
+	}
+	return argv;
+}
+
+/* The INI's engine command line. */
 static int
 set_engine(void *cfg, const struct fb_option *o, const char *val,
 	   const char *dir, char *err, size_t errlen)
@@ -382,15 +400,27 @@ set_engine(void *cfg, const struct fb_option *o, const char *val,
 	char **argv;
 
 	(void)o;
-	if ((argv = split_owned(c, val, 0, err, errlen)) == NULL)
+	if ((argv = engine_words(c, val, dir, err, errlen)) == NULL)
 		return FB_EINVAL;
-	if (dir != NULL && fb_path_has_dir(argv[0]) &&
-	    !fb_path_is_absolute(argv[0]) &&
-	    (argv[0] = file_path(c, dir, argv[0])) == NULL)
-		return bad(err, errlen, "out of memory");
 	c->engine_argv = argv;
 	c->engine_line = copy(c, val);
 	c->engine_from_config = dir != NULL;
+	return 0;
+}
+
+/* engine.avx512 ... engine.popcnt: a build for those instructions
+ * (o->value: enum fb_cpu_build), kept until fb_cpu_pick_engine. */
+static int
+set_engine_build(void *cfg, const struct fb_option *o, const char *val,
+		 const char *dir, char *err, size_t errlen)
+{
+	struct fb_config *c = cfg;
+	char **argv;
+
+	if ((argv = engine_words(c, val, dir, err, errlen)) == NULL)
+		return FB_EINVAL;
+	c->build_argv[o->value] = argv;
+	c->build_line[o->value] = copy(c, val);
 	return 0;
 }
 
@@ -537,7 +567,9 @@ static const struct fb_option bridge_options[] = {
 	{.name = "help", .short_name = 'h', .help = "this text",
 	 .scope = FB_SCOPE_ARGV, .set = set_action, .field = BRIDGE(action),
 	 .value = FB_SHOW_HELP},
-	{.name = "version", .short_name = 'V', .help = "print the version",
+	{.name = "version", .short_name = 'V',
+	 .help = "print the version, and the CPU's features and the engine "
+		 "builds it runs",
 	 .scope = FB_SCOPE_ARGV, .set = set_action, .field = BRIDGE(action),
 	 .value = FB_SHOW_VERSION},
 	{.name = "engine", .kind = FB_ARG_COMMAND, .arg = "COMMAND",
@@ -546,6 +578,26 @@ static const struct fb_option bridge_options[] = {
 		 "except before a quote or a backslash; a bare program name "
 		 "is looked up beside the file first, then in PATH",
 	 .scope = FB_SCOPE_INI, .set = set_engine},
+	{.name = "engine.avx512", .kind = FB_ARG_COMMAND, .arg = "COMMAND",
+	 .help = "a build of the engine for CPUs with AVX-512 (F and BW), "
+		 "BMI2, AVX2, POPCNT and SSE4.1; fenbridge starts the first "
+		 "of engine.avx512, engine.bmi2, engine.avx2 and "
+		 "engine.popcnt whose instructions the CPU has (cpuid), else "
+		 "engine; written as engine is",
+	 .scope = FB_SCOPE_INI, .set = set_engine_build,
+	 .value = FB_CPU_BUILD_AVX512},
+	{.name = "engine.bmi2", .kind = FB_ARG_COMMAND, .arg = "COMMAND",
+	 .help = "a build for CPUs with BMI2, AVX2, POPCNT and SSE4.1",
+	 .scope = FB_SCOPE_INI, .set = set_engine_build,
+	 .value = FB_CPU_BUILD_BMI2},
+	{.name = "engine.avx2", .kind = FB_ARG_COMMAND, .arg = "COMMAND",
+	 .help = "a build for CPUs with AVX2, POPCNT and SSE4.1",
+	 .scope = FB_SCOPE_INI, .set = set_engine_build,
+	 .value = FB_CPU_BUILD_AVX2},
+	{.name = "engine.popcnt", .kind = FB_ARG_COMMAND, .arg = "COMMAND",
+	 .help = "a build for CPUs with POPCNT and SSE4.1 (sse41-popcnt)",
+	 .scope = FB_SCOPE_INI, .set = set_engine_build,
+	 .value = FB_CPU_BUILD_POPCNT},
 	{.name = "name", .kind = FB_ARG_TEXT, .arg = "NAME",
 	 .help = "replaces the engine's id name (UCI) / myname (XBoard)",
 	 .scope = FB_SCOPE_INI, .set = set_string, .field = BRIDGE(name)},

@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "cpu.h"
 #include "fenbridge/fen.h"
 #include "fenbridge/game.h"
 #include "fenbridge/pgn.h"
@@ -49,6 +50,12 @@ struct fb_config {
 					the folder of its executable */
 	const char *engine_file;     /* the engine's program as found, or
 					NULL: engine_argv[0] */
+	/* The INI's builds of the engine by instruction set (engine.avx512
+	 * ... engine.popcnt), indexed by enum fb_cpu_build: the words as
+	 * engine_argv holds them and the line as written; NULL when not
+	 * given. fb_cpu_pick_engine (cpu.h) makes one of them the engine. */
+	char **build_argv[FB_CPU_NBUILDS];
+	const char *build_line[FB_CPU_NBUILDS];
 	const char *config_path;     /* the INI file read, or NULL */
 	const char *name;            /* replaces the engine's name, or NULL */
 	bool normalize;              /* --normalize */

@@ -19,6 +19,7 @@
 #include "bridge.h"
 #include "config.h"
 #include "convert.h"
+#include "cpu.h"
 #include "fb_version.h"
 #include "log.h"
 #include "platform.h"
@@ -345,7 +346,7 @@ int
 main(int argc, char **argv)
 {
 	struct fb_config cli, cfg;
-	char err[512];
+	char err[512], pick[400];
 	char *ini = NULL, *text = NULL, *dir = NULL, *engine_file = NULL;
 	int rc;
 
@@ -372,7 +373,14 @@ main(int argc, char **argv)
 		return 0;
 	}
 	if (cli.action == FB_SHOW_VERSION) {
-		printf("fenbridge %s\n", FB_VERSION);
+		/* The first line as it always was (scripts read it). */
+		struct fb_cpu cpu;
+		char has[200], runs[96];
+		fb_cpu_detect(&cpu);
+		fb_cpu_print(&cpu, has, sizeof has);
+		fb_cpu_print_builds(&cpu, true, " and ", runs, sizeof runs);
+		printf("fenbridge %s\nCPU: %s (runs the engine builds %s)\n",
+		       FB_VERSION, has, runs);
 		return 0;
 	}
 
@@ -389,6 +397,13 @@ main(int argc, char **argv)
 		}
 	}
 	fb_config_parse_args(&cfg, argc, argv, err, sizeof err);
+	/* engine.avx512 ... engine.popcnt: the build this CPU runs. */
+	if (fb_cpu_pick_engine(&cfg, NULL, pick, sizeof pick) < 0) {
+		snprintf(err, sizeof err, "%s: %s", ini != NULL ? ini : "",
+			 pick);
+		rc = config_error(err);
+		goto out;
+	}
 	if (fb_config_check(&cfg, err, sizeof err) < 0) {
 		fprintf(stderr, "fenbridge: %s\nTry 'fenbridge --help'.\n",
 			err);
@@ -405,6 +420,8 @@ main(int argc, char **argv)
 			   "continuing without a log", cfg.log_path,
 			   strerror(-rc));
 	fb_log_session(&cfg, argc, argv);
+	if (pick[0] != '\0')
+		fb_log_msg(FB_LOG_INFO, "engine build: %s", pick);
 	/* The commonest mistake, most of all in a config file. A GUI's user
 	 * sees no stderr: every start failure is also told in-band. */
 	rc = engine_start_error(&cfg, engine_file,

@@ -61,8 +61,10 @@ def help_and_version(ctx):
     for opt in ("--version", "-V"):
         rc, out, err = fbtest.run(fbtest.cmd(opt))
         eq(rc, 0, "exit status of %s" % opt)
+        # the version line, then what the CPU has (test_cpu checks it)
         check(out.startswith(b"fenbridge ") and out.endswith(b"\n") and
-              out.count(b"\n") == 1, "version line: %r" % out)
+              out.count(b"\n") == 2 and b"\nCPU: " in out,
+              "version lines: %r" % out)
     # Options after -- belong to the engine.
     # (The fake engine rejects --help with its usage and status 99.)
     rc, out, err = fbtest.run(fbtest.cmd("--", fbtest.FAKE, "--help"),
@@ -202,15 +204,18 @@ def help_readme_and_man_agree(ctx):
     # The config file's keys that are not options are documented too: in
     # the man page, and with an example where the user documentation
     # describes the config file (doc/protocols.md; the README may show one).
-    keys = re.findall(r"^  ([a-z-]+) = ", out.decode(), re.M)
+    keys = re.findall(r"^  ([a-z0-9.-]+) = ", out.decode(), re.M)
     check(keys, "--help names no config-file key")
     for key in keys:
+        # the man page writes - as \-
+        pattern = "".join(r"\\?-" if ch == "-" else re.escape(ch)
+                          for ch in key)
         for where in (("doc/fenbridge.6",), ("README.md", "doc/protocols.md")):
             found = False
             for name in where:
                 with open(os.path.join(SRC, name)) as f:
                     found = found or bool(re.search(
-                        r"^%s = " % key.replace("-", r"\\?-"), f.read(), re.M))
+                        r"^%s = " % pattern, f.read(), re.M))
             check(found, "%s has no example of key %s"
                   % (" or ".join(where), key))
 

@@ -16,6 +16,10 @@
  *    the grace period are in range, engine_argv is NULL-terminated, each
  *    option has a name and a value exactly when it is set, each env entry
  *    holds '=';
+ *  - the INI's engine builds (engine.avx512 ...) are NULL-terminated word
+ *    lists; fb_cpu_pick_engine with a CPU made from the input's length
+ *    answers 0 (no build) with nothing to say, 1 with an engine, or
+ *    FB_EINVAL without one, its words NUL-terminated;
  *  - parsing the same argv a second time gives the same result and the same
  *    message (getopt's state is reset between parses);
  *  - convert's result: the FENs start within argv, the dialect and the
@@ -76,6 +80,11 @@ check_config(const struct fb_config *c)
 		for (; c->engine_argv[n] != NULL; n++)
 			check_str(c->engine_argv[n]);
 		CHECK(n > 0 || !c->engine_from_config);
+	}
+	for (int b = 0; b < FB_CPU_NBUILDS; b++) {
+		CHECK((c->build_argv[b] == NULL) == (c->build_line[b] == NULL));
+		for (char **a = c->build_argv[b]; a != NULL && *a != NULL; a++)
+			check_str(*a);
 	}
 	for (size_t i = 0; i < c->noptions; i++) {
 		const struct fb_engine_option *o = &c->options[i];
@@ -242,6 +251,18 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	clobber_stack();
 	check_err(rc, err, sizeof err);
 	if (rc == 0) {
+		struct fb_cpu cpu;
+		char why[400];
+		check_config(&c);
+		/* Some CPU: the bits of the length as cpuid's and XCR0's. */
+		fb_cpu_from_regs(&cpu, (uint32_t)size * 2654435761u,
+				 (uint32_t)size * 40503u,
+				 size & 1 ? 0xe7 : 0x07);
+		rc = fb_cpu_pick_engine(&c, &cpu, why, sizeof why);
+		CHECK(rc == 0 || rc == 1 || rc == FB_EINVAL);
+		CHECK(memchr(why, '\0', sizeof why) != NULL);
+		CHECK((rc == 0) == (why[0] == '\0'));
+		CHECK((rc == FB_EINVAL) == (c.engine_argv == NULL && rc != 0));
 		check_config(&c);
 		rc = fb_config_check(&c, err, sizeof err);
 		check_err(rc, err, sizeof err);

@@ -27,8 +27,14 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import zipfile
+
+# What this CPU has, from /proc/cpuinfo (shared with tests/e2e/test_cpu.py)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "e2e"))
+import cpuinfo  # noqa: E402
 
 FB, FAKE_LINUX, GUI = (os.path.abspath(p) for p in sys.argv[1:4])
 FAKE = "Z:" + FAKE_LINUX.replace("/", "\\")
@@ -256,6 +262,91 @@ def t_ini_toga2():
               "Toga960.exe with no arguments: engine = %s (unquoted, a "
               "space, nothing after) starts toga2.exe (rc %d, %r)" %
               (engine.replace("@D@", "Z:\\..."), rc, (out + err)[-200:]))
+
+
+ILL_WIN = ("fenbridge: the engine died of 0xC000001D "
+           "(STATUS_ILLEGAL_INSTRUCTION), an illegal instruction")
+
+
+def t_illegal_instruction(xboard, at_start):
+    """The fake engine executes ud2 (an avx2 build on an older CPU): on
+    Windows it ends with exception code 0xC000001D, which fenbridge.exe
+    names, with the fix and the CPU's features, once in-band. The GUI
+    keeps its stdin open (a GUI that closed it would get no message)."""
+    first, done, prefix = ((b"xboard\nprotover 2\n", b"done=1",
+                            "tellusererror ") if xboard else
+                           (b"uci\n", b"uciok", "info string "))
+    what = "%s, %s" % ("XBoard" if xboard else "UCI",
+                       "at start" if at_start else "after the handshake")
+    d = fresh("ill-%d-%d" % (xboard, at_start))
+    p = subprocess.Popen(["wine", GUI, FB, "--", FAKE] +
+                         (["--do=fake-ill"] if at_start else []) +
+                         [win(os.path.join(d, "rec.txt"))],
+                         stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                         stderr=subprocess.DEVNULL, env=ENV, cwd=d)
+    p.stdin.write(first)
+    p.stdin.flush()
+    if not at_start:
+        got = b""
+        deadline = time.monotonic() + 30
+        while done not in got and time.monotonic() < deadline:
+            line = p.stdout.readline()
+            if not line:
+                break
+            got += line
+        p.stdin.write(b"fake-ill 2\n")
+        p.stdin.flush()
+    # Read to the end with stdin still open (communicate would close it)
+    timer = threading.Timer(30, p.kill)
+    timer.start()
+    out = p.stdout.read()
+    p.wait()
+    timer.cancel()
+    p.stdin.close()
+    text = out.decode("utf-8", "replace")
+    told = [ln for ln in text.split("\n") if "illegal instruction" in ln]
+    # Wine's exit code, to Linux: the low byte of 0xC000001D
+    check(p.returncode == 0x1D and len(told) == 1 and
+          told[0].startswith(prefix + ILL_WIN + cpuinfo.advice()) and
+          (at_start or "info string burst 2\n" in text),
+          "%s: an illegal instruction (0xC000001D) is told once, with the "
+          "fix (rc %d, %r)" % (what, p.returncode, text[-400:]))
+
+
+def t_engine_builds():
+    """engine.avx512 ... engine.popcnt beside the renamed copy: copies of
+    the fake engine, each recording into its own file; the one started is
+    the first this CPU runs (cpuid read by fenbridge.exe, the flags here
+    from /proc/cpuinfo)."""
+    for given in (["avx512", "bmi2", "avx2", "popcnt"], ["popcnt", "avx2"],
+                  ["avx512"]):
+        d = fresh("builds-" + "-".join(given))
+        prog = os.path.join(d, "MyEngine960.exe")
+        shutil.copy(FB, prog)
+        ini = "[fenbridge]\nlog = fb.log\nengine = fake_plain plain.rec\n"
+        for b in ["plain"] + given:
+            shutil.copy(FAKE_LINUX, os.path.join(d, "fake_%s.exe" % b))
+            if b != "plain":
+                ini += "engine.%s = fake_%s %s.rec\n" % (b, b, b)
+        with open(os.path.join(d, "MyEngine960.ini"), "wb") as f:
+            f.write(ini.encode().replace(b"\n", b"\r\n"))
+        rc, out, err, _ = gui([win(prog)], b"uci\nquit\n")
+        want = cpuinfo.choice(given)
+        ran = sorted(f[:-4] for f in os.listdir(d) if f.endswith(".rec"))
+        key = "engine" if want == "plain" else "engine." + want
+        check(rc == 0 and b"uciok" in out and ran == [want] and
+              ("engine build: %s: " % key).encode() in
+              read(os.path.join(d, "fb.log")),
+              "INI builds %s: %s started (cpuinfo: %s; ran %r, rc %d)" %
+              (", ".join(given), key, " ".join(cpuinfo.HAS), ran, rc))
+
+
+def t_version_cpu():
+    rc, out, _, _ = run([FB, "--version"])
+    lines = out.decode().replace("\r", "").split("\n")
+    check(rc == 0 and len(lines) == 3 and lines[1].startswith(
+          "CPU: " + " ".join(cpuinfo.HAS) if cpuinfo.HAS else "CPU: none"),
+          "fenbridge.exe --version: the CPU's features (%r)" % lines[1:2])
 
 
 def t_grace():
@@ -604,6 +695,11 @@ def main():
              lambda: t_relay(True),
              lambda: t_relay(False), t_spaces_and_folder, t_start_failures,
              t_ini, t_ini_toga2, t_grace,
+             lambda: t_illegal_instruction(False, True),
+             lambda: t_illegal_instruction(True, True),
+             lambda: t_illegal_instruction(False, False),
+             lambda: t_illegal_instruction(True, False),
+             t_engine_builds, t_version_cpu,
              lambda: t_quit_stdin_open(True),
              lambda: t_quit_stdin_open(False),
              lambda: t_killed(FAKE, ["--hang-on-eof", "rec.txt"],

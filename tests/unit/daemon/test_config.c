@@ -99,6 +99,17 @@ render(const struct fb_config *c, char *out, size_t cap)
 				      a == c->engine_argv ? "" : "|", *a);
 	add(out, cap, &n, "engine", c->engine_argv ? words : NULL);
 	add(out, cap, &n, "engine-line", c->engine_line);
+	for (int b = 0; b < FB_CPU_NBUILDS; b++) {
+		char key[32];
+		w = 0;
+		for (char **a = c->build_argv[b]; a != NULL && *a != NULL; a++)
+			w += (size_t)snprintf(words + w, sizeof words - w,
+					      "%s%s",
+					      a == c->build_argv[b] ? "" : "|",
+					      *a);
+		snprintf(key, sizeof key, "engine.%s", fb_cpu_build_name(b));
+		add(out, cap, &n, key, c->build_argv[b] ? words : NULL);
+	}
 	for (size_t i = 0; i < c->noptions; i++) {
 		char key[128];
 		snprintf(key, sizeof key, "option:%s", c->options[i].name);
@@ -288,6 +299,24 @@ test_config_argv_parses_twice(void **state)
 }
 
 static const struct case_ ini_cases[] = {
+	/* The builds by instruction set: each as engine is, kept apart
+	 * until fb_cpu_pick_engine. */
+	{"[fenbridge]\nengine.avx512 = bin/sf-avx512 -a\n"
+	 "engine.bmi2 = \"b dir/sf\"\nengine.avx2 = sf-avx2\n"
+	 "engine.popcnt = /abs/sf 'x y'\nengine = sf\n",
+	 "engine.avx512=/cfg" SEP "bin/sf-avx512|-a engine.bmi2=/cfg" SEP
+	 "b_dir/sf engine.avx2=sf-avx2 engine.popcnt=/abs/sf|x_y engine=sf "
+	 "engine-line=sf from-config=1", NULL},
+	{"[fenbridge]\nengine.avx2 = a\n",
+	 "engine.avx2=a engine.avx512=- engine=- engine-line=- "
+	 "from-config=0", NULL},
+	{"[fenbridge]\nengine.avx2 = a\nengine.avx2 = b\n", NULL,
+	 "t.ini:3: key 'engine.avx2' is given twice"},
+	{"[fenbridge]\nengine.avx2 =\n", NULL, "engine.avx2: empty command"},
+	{"[fenbridge]\nengine.popcnt = \"x\n", NULL,
+	 "engine.popcnt: unterminated quote"},
+	{"[fenbridge]\nengine.sse2 = x\n", NULL,
+	 "unknown key 'engine.sse2' in [fenbridge]"},
 	/* A relative path with a slash is relative to the file's folder. */
 	{"[fenbridge]\nengine = \"eng dir/x\" --uci 'a b' c\\\"d\n",
 	 "engine=/cfg" SEP "eng_dir/x|--uci|a_b|c\"d from-config=1", NULL},
@@ -559,6 +588,83 @@ test_config_argv_overrides_ini(void **state)
 	fb_config_free(&c);
 }
 
+#define F_POPCNT (FB_CPU_SSE41 | FB_CPU_POPCNT)
+#define F_AVX2 (F_POPCNT | FB_CPU_AVX2)
+#define F_AVX512 (F_AVX2 | FB_CPU_BMI2 | FB_CPU_AVX512F | FB_CPU_AVX512BW)
+
+/* The INI's builds: the first the (fake) CPU runs is the engine, as the
+ * INI wrote it; the command line's engine wins over all of them. */
+static void
+test_config_pick_build(void **state)
+{
+	static const struct {
+		const char *ini, *argv;
+		unsigned usable;
+		int rc;
+		const char *want, *why;
+	} cases[] = {
+		{"engine.avx512 = e512\nengine.avx2 = \"e 2\" -x\n"
+		 "engine.popcnt = pop\nengine = plain\n", "",
+		 F_AVX2, 1, "engine=e_2|-x engine-line=\"e_2\"_-x from-config=1",
+		 "engine.avx2: this CPU has SSE4.1 POPCNT AVX2; not "
+		 "engine.avx512: no BMI2 AVX-512F AVX-512BW"},
+		{"engine.avx512 = e512\nengine.avx2 = e2\nengine = plain\n",
+		 "", F_AVX512, 1, "engine=e512 engine-line=e512",
+		 "engine.avx512: this CPU has"},
+		{"engine = plain\nengine.avx2 = e2\n", "", F_POPCNT, 1,
+		 "engine=plain engine-line=plain from-config=1",
+		 "engine: this CPU runs none of the builds given; not "
+		 "engine.avx2: no AVX2"},
+		/* INI keys in any order: the order is the table's */
+		{"engine.popcnt = pop\nengine.bmi2 = b\n", "", F_AVX512, 1,
+		 "engine=b", "engine.bmi2: "},
+		{"engine.avx2 = e2\n", "", F_POPCNT, FB_EINVAL, "engine=-",
+		 "engine: this CPU runs none of the builds given; not "
+		 "engine.avx2: no AVX2; and there is no 'engine = ...' (a "
+		 "build for any x86-64 CPU) to start instead (this CPU: SSE4.1 "
+		 "POPCNT; not: AVX2 BMI2 AVX-512F AVX-512BW AVX-512VL)"},
+		{"engine.avx2 = e2\nengine = plain\n", "-- cli -y", F_AVX512, 1,
+		 "engine=cli|-y from-config=0",
+		 "the engine of the command line, not the config file's "
+		 "builds"},
+		{"engine.avx2 = e2\n", "-- cli", 0, 1, "engine=cli", NULL},
+		{"engine = plain\n", "", F_AVX512, 0, "engine=plain", ""},
+		{"engine = plain\n", "-- cli", F_AVX512, 0, "engine=cli", ""},
+	};
+
+	(void)state;
+	for (size_t i = 0; i < N_ELEMS(cases); i++) {
+		char ini[512], buf[256], *argv[MAX_ARGS + 1], err[256];
+		char why[512], got[2048];
+		struct fb_config c;
+		struct fb_cpu cpu = {true, cases[i].usable, cases[i].usable};
+		int argc = make_argv("fb", cases[i].argv, buf, sizeof buf,
+				     argv);
+		int rc;
+
+		snprintf(ini, sizeof ini, "[fenbridge]\n%s", cases[i].ini);
+		fb_config_init(&c);
+		assert_int_equal(fb_config_parse_ini(&c, ini, "t.ini", "/cfg",
+						     err, sizeof err),
+				 0);
+		assert_int_equal(fb_config_parse_args(&c, argc, argv, err,
+						      sizeof err),
+				 0);
+		rc = fb_cpu_pick_engine(&c, &cpu, why, sizeof why);
+		if (rc != cases[i].rc)
+			fail_msg("case %zu: %d, not %d (%s)", i, rc,
+				 cases[i].rc, why);
+		render(&c, got, sizeof got);
+		expect_tokens(got, cases[i].want, cases[i].ini);
+		if (cases[i].why != NULL &&
+		    (cases[i].why[0] == '\0' ? why[0] != '\0'
+					     : strstr(why, cases[i].why) != why))
+			fail_msg("case %zu: why '%s', not '%s'", i, why,
+				 cases[i].why);
+		fb_config_free(&c);
+	}
+}
+
 static void
 render_convert(const struct fb_convert_config *c, char *out, size_t cap)
 {
@@ -718,6 +824,7 @@ main(void)
 		cmocka_unit_test(test_config_ini_line_length_limit),
 		cmocka_unit_test(test_config_ini_strings_are_copies),
 		cmocka_unit_test(test_config_argv_overrides_ini),
+		cmocka_unit_test(test_config_pick_build),
 		cmocka_unit_test(test_config_convert_cases),
 		cmocka_unit_test(test_config_tables_and_help),
 	};
