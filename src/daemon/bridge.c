@@ -9,6 +9,7 @@
  */
 #include "bridge.h"
 #include "bridge_int.h"
+#include "cause.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -313,15 +314,27 @@ br_inject(struct direction *d, const char *fmt, ...)
 }
 
 /* What the engine's end was, for the log and the GUI. */
+/* The engine's end in a few words (cause.c): "died of SIGSEGV (11)". */
 static void
 exit_what(const struct fb_bridge *b, char *what, size_t n)
 {
-	if (b->term_signal != 0)
-		snprintf(what, n, "died of %s (%d)",
-			 br_signal_name(b->term_signal), b->term_signal);
-	else
-		snprintf(what, n, "exited with status %lld",
-			 (long long)b->exit_status);
+	struct fb_cause c = {.os = FB_CAUSE_HOST,
+			     .status = b->exit_status,
+			     .signal = b->term_signal};
+
+	fb_cause_what(&c, what, n);
+}
+
+/* An engine that died of an illegal instruction (a build for a newer CPU)
+ * would only die the same way again: its end is told instead. */
+static bool
+dies_again(const struct fb_bridge *b)
+{
+	struct fb_cause c = {.os = FB_CAUSE_HOST,
+			     .status = b->exit_status,
+			     .signal = b->term_signal};
+
+	return fb_cause_is_illegal_instruction(&c);
 }
 
 bool
@@ -331,7 +344,8 @@ br_may_restart(const struct fb_bridge *b)
 	       !b->quiet_end && !b->filter.gui_quit &&
 	       !fb_filter_probing(&b->filter) &&
 	       fb_filter_engine_protocol(&b->filter) != NULL &&
-	       fb_journal_restarts(b->journal) < b->cfg->restarts;
+	       fb_journal_restarts(b->journal) < b->cfg->restarts &&
+	       !dies_again(b);
 }
 
 void

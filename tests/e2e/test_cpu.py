@@ -83,10 +83,10 @@ def illegal_instruction_at_start_slow_gui(ctx):
     dies_at_start(ctx, "uci", 0.2)
 
 
-def dies_after_handshake(ctx, proto):
+def dies_after_handshake(ctx, proto, opts=()):
     first, done, prefix = HANDSHAKE[proto]
     log = ctx.path("fb.log")
-    b = ctx.bridge(opts=["--log=" + log])
+    b = ctx.bridge(opts=["--log=" + log] + list(opts))
     b.send(first)
     b.expect(done)
     b.send(b"fake-ill 3\n")
@@ -106,6 +106,17 @@ def illegal_instruction_after_handshake_uci(ctx):
 @test()
 def illegal_instruction_after_handshake_xboard(ctx):
     dies_after_handshake(ctx, "xboard")
+
+
+@test()
+def illegal_instruction_not_restarted(ctx):
+    # --restart would start the same build again, to die the same way:
+    # the death is told instead, as without the option.
+    for proto in HANDSHAKE:
+        dies_after_handshake(ctx, proto, ["--restart=2"])
+        with open(ctx.path("fb.log"), encoding="latin-1") as f:
+            check("starting it again" not in f.read(), "not restarted")
+        os.remove(ctx.path("fb.log"))
 
 
 @test()
