@@ -924,11 +924,18 @@ uci_engine_line(void *state, const char *text, size_t len, size_t term,
 {
 	struct uci *u = state;
 	size_t start;
-	enum fb_uci_engine kind = fb_uci_engine_kind(text, len, &start);
-	bool read = kind == FB_UCI_E_INFO || kind == FB_UCI_E_BESTMOVE
-			    ? u->rewrite
-			    : kind != FB_UCI_E_OTHER && kind != FB_UCI_E_READYOK;
+	enum fb_uci_engine kind;
+	bool read;
 
+	/* The flood, as engines write it: one test of the line's start. */
+	if (!u->rewrite && len > 5 && __builtin_memcmp(text, "info ", 5) == 0) {
+		out->to_gui(out->ctx, text, len + term);
+		return;
+	}
+	kind = fb_uci_engine_kind(text, len, &start);
+	read = kind == FB_UCI_E_INFO || kind == FB_UCI_E_BESTMOVE
+		       ? u->rewrite
+		       : kind != FB_UCI_E_OTHER && kind != FB_UCI_E_READYOK;
 	if (read)
 		engine_line_read(u, kind, text, len, term, out);
 	else

@@ -196,19 +196,33 @@ eol_sse2(const char *p, size_t n)
 	return i < n ? eol_short(p, i, n) : n;
 }
 
-static size_t
-find_eol(const char *p, size_t n)
+/* Whether eol_avx2 may run: asked once, then per push (not per line). */
+static bool
+eol_wide(void)
 {
 	static int avx2 = -1;
 
 	if (avx2 < 0)
 		avx2 = __builtin_cpu_supports("avx2") != 0;
-	return avx2 ? eol_avx2(p, n) : eol_sse2(p, n);
+	return avx2 != 0;
+}
+
+static inline size_t
+find_eol(const char *p, size_t n, bool wide)
+{
+	return wide ? eol_avx2(p, n) : eol_sse2(p, n);
 }
 #else
-static size_t
-find_eol(const char *p, size_t n)
+static bool
+eol_wide(void)
 {
+	return false;
+}
+
+static inline size_t
+find_eol(const char *p, size_t n, bool wide)
+{
+	(void)wide;
 	return eol_scalar(p, 0, n);
 }
 #endif
@@ -217,10 +231,10 @@ find_eol(const char *p, size_t n)
  * Returns the offset of the first terminator in p[0..n), or n if none, and
  * its length in *term (CRLF is one terminator of 2 bytes).
  */
-static size_t
-find_term(const char *p, size_t n, size_t *term)
+static inline size_t
+find_term(const char *p, size_t n, size_t *term, bool wide)
 {
-	size_t at = find_eol(p, n);
+	size_t at = find_eol(p, n, wide);
 
 	if (at == n)
 		*term = 0;
@@ -274,6 +288,7 @@ fb_line_push(struct fb_line *lf, const char *data, size_t n, fb_line_fn fn,
 {
 	size_t i = 0;
 	int rc = 0;
+	bool wide = eol_wide();
 
 	if (n > 0 && lf->after_cr) {
 		lf->after_cr = false;
@@ -289,7 +304,7 @@ fb_line_push(struct fb_line *lf, const char *data, size_t n, fb_line_fn fn,
 	 * stream happened to be split.
 	 */
 	while (i < n) {
-		size_t term, at = i + find_term(data + i, n - i, &term);
+		size_t term, at = i + find_term(data + i, n - i, &term, wide);
 		size_t end = at + term; /* one past the terminator */
 
 		if (term == 0) { /* no terminator: keep the tail */

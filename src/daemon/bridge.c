@@ -148,7 +148,7 @@ record_queued(struct direction *d, size_t from)
 }
 
 /*
- * Queues whole lines of fenbridge's own toward d's peer. at_line_start also
+ * Queues whole lines of fenbridge's own toward d's peer. The line start also
  * covers bytes already written: a half line the peer has got is ended first.
  */
 static void
@@ -156,7 +156,7 @@ queue_own_line(struct direction *d, const char *data, size_t len)
 {
 	size_t before = d->q.len;
 
-	if (!d->q.at_line_start)
+	if (!br_outq_at_line_start(&d->q))
 		br_outq_append(&d->q, "\n", 1);
 	br_outq_append(&d->q, data, len);
 	record_queued(d, before);
@@ -215,6 +215,22 @@ br_on_line(void *ctx, const char *text, size_t len, size_t term,
 		record_queued(d, before);
 	if (d->logging && !(flags & FB_LINE_CONT) && !d->q.dead)
 		br_log_queued(d, before);
+}
+
+void
+br_on_engine_line(void *ctx, const char *text, size_t len, size_t term,
+		  unsigned flags)
+{
+	struct direction *d = ctx;
+
+	/* An engine's flood of lines toward the GUI: nothing is recorded
+	 * per line, and without logging nothing is read back from the
+	 * queue, so the line goes to the filter and that is all. */
+	if (d->logging)
+		br_on_line(ctx, text, len, term, flags);
+	else
+		fb_filter_engine_line(&d->b->filter, text, len, term, flags,
+				      &d->sink);
 }
 
 static void
@@ -281,7 +297,7 @@ direction_init(struct fb_bridge *b, struct direction *d, struct endpoint *src,
 	d->src = src;
 	d->to_engine = to_engine;
 	d->q.ep = dst;
-	d->q.at_line_start = true;
+	d->q.last = '\n';
 	d->in_tag = to_engine ? FB_TAG_GUI_IN : FB_TAG_ENGINE_IN;
 	d->out_tag = to_engine ? FB_TAG_ENGINE_OUT : FB_TAG_GUI_OUT;
 	/* The line being filtered goes on in pieces on its own direction's
