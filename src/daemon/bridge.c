@@ -84,6 +84,19 @@ sink_emit(void *ctx, const char *data, size_t len)
 	br_outq_append(&d->q, data, len);
 }
 
+/* The GUI's line being filtered, toward the engine: as sink_emit, and
+ * whether what went on so far is the line's own bytes from its start, in
+ * one piece (then br_on_line needs no compare to know the engine got it
+ * as it came). */
+static void
+sink_emit_up(void *ctx, const char *data, size_t len)
+{
+	struct direction *d = ctx;
+
+	d->as_read = d->q.len == d->line_at && data == d->line;
+	br_outq_append(&d->q, data, len);
+}
+
 static void queue_own_line(struct direction *d, const char *data,
 			   size_t len);
 
@@ -199,6 +212,9 @@ br_on_line(void *ctx, const char *text, size_t len, size_t term,
 
 	if (d->logging && !(flags & FB_LINE_CONT))
 		fb_log_line(d->in_tag, text, len);
+	d->line = text;
+	d->line_at = before;
+	d->as_read = false;
 	if (d->to_engine)
 		fb_filter_gui_line(&b->filter, text, len, term, flags,
 				   &d->sink);
@@ -211,7 +227,8 @@ br_on_line(void *ctx, const char *text, size_t len, size_t term,
 	 * came: those are kept as read. */
 	if (d->to_engine && !(flags & FB_LINE_CONT) &&
 	    (d->q.len - before != len + term ||
-	     memcmp(d->q.buf + before, text, len + term) != 0))
+	     (!d->as_read &&
+	      memcmp(d->q.buf + before, text, len + term) != 0)))
 		record_queued(d, before);
 	if (d->logging && !(flags & FB_LINE_CONT) && !d->q.dead)
 		br_log_queued(d, before);
@@ -302,7 +319,7 @@ direction_init(struct fb_bridge *b, struct direction *d, struct endpoint *src,
 	d->out_tag = to_engine ? FB_TAG_ENGINE_OUT : FB_TAG_GUI_OUT;
 	/* The line being filtered goes on in pieces on its own direction's
 	 * queue; fenbridge's own lines toward the other side go whole. */
-	d->sink.to_engine = to_engine ? sink_emit : sink_reply;
+	d->sink.to_engine = to_engine ? sink_emit_up : sink_reply;
 	d->sink.to_gui = to_engine ? sink_reply : sink_emit;
 	d->sink.pass = sink_pass;
 	d->sink.report = sink_report;
