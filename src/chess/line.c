@@ -100,7 +100,8 @@ eol_words(const char *p, size_t i, size_t n)
 {
 	size_t k = eol_word(p, i);
 
-	if (k == SIZE_MAX && (k = eol_word(p, n - 8)) == SIZE_MAX)
+	if (k == SIZE_MAX && (n - i == 8 || (k = eol_word(p, n - 8)) ==
+						    SIZE_MAX))
 		k = n;
 	return k;
 }
@@ -210,6 +211,9 @@ eol_wide(void)
 static inline size_t
 find_eol(const char *p, size_t n, bool wide)
 {
+	/* A short line alone in its read (isready, readyok): no vectors */
+	if (n < 16)
+		return n >= 8 ? eol_words(p, 0, n) : eol_scalar(p, 0, n);
 	return wide ? eol_avx2(p, n) : eol_sse2(p, n);
 }
 #else
