@@ -373,27 +373,6 @@ uci_setoption(struct uci *u, const char *text, size_t len, size_t term,
 
 /* ---- position ---- */
 
-/*
- * Says what fenbridge does for an engine without Chess960: in the log at
- * info level once per game (*logged), at debug level after that; to the
- * GUI once per game.
- */
-static void
-say_once(struct uci *u, bool *logged, const struct fb_sink *out,
-	 const char *msg)
-{
-	fb_proto_report(out, *logged ? FB_LOG_DEBUG : FB_LOG_INFO, "%s", msg);
-	*logged = true;
-	if (!u->told_gui) {
-		u->told_gui = true;
-		fb_proto_gui(out,
-			     "info string fenbridge: the engine has no "
-			     "Chess960 castling; it gets only the castling "
-			     "rights standard FEN can express, and a castle "
-			     "it cannot read as the position after it");
-	}
-}
-
 /* A new game (another start position, or ucinewgame): say it all again. */
 static void
 new_game(struct uci *u)
@@ -456,7 +435,8 @@ anchor(struct uci *u, struct position *p, const char *text, size_t word,
 		 "in the engine's notation; it gets the position after it "
 		 "(%.*s) and the moves after that", (int)n, text + start, k,
 		 fen);
-	say_once(u, &u->logged_anchor, out, msg);
+	fb_proto_say_once(out, &u->logged_anchor, &u->told_gui,
+			  "info string ", msg);
 }
 
 /*
@@ -595,7 +575,8 @@ read_base(struct uci *u, struct position *p, const char *text,
 			 "position fen: castling rights that standard notation "
 			 "cannot express are not sent to the engine (%.*s)",
 			 (int)(e - b), text + b);
-		say_once(u, &u->logged_rights, out, msg);
+		fb_proto_say_once(out, &u->logged_rights, &u->told_gui,
+				  "info string ", msg);
 	}
 	{
 		struct fb_fen_style style = fb_policy_engine_style(&u->pol);
@@ -947,11 +928,18 @@ engine_line(struct uci *u, const char *text, size_t len, size_t term,
 	    const struct fb_sink *out)
 {
 	size_t start;
-	enum fb_uci_engine kind = fb_uci_engine_kind(text, len, &start);
-	bool read = kind == FB_UCI_E_INFO || kind == FB_UCI_E_BESTMOVE
-			    ? u->rewrite
-			    : kind != FB_UCI_E_OTHER && kind != FB_UCI_E_READYOK;
+	enum fb_uci_engine kind;
+	bool read;
 
+	/* The flood, as engines write it: one test of the line's start. */
+	if (!u->rewrite && len > 5 && __builtin_memcmp(text, "info ", 5) == 0) {
+		out->to_gui(out->ctx, text, len + term);
+		return;
+	}
+	kind = fb_uci_engine_kind(text, len, &start);
+	read = kind == FB_UCI_E_INFO || kind == FB_UCI_E_BESTMOVE
+		       ? u->rewrite
+		       : kind != FB_UCI_E_OTHER && kind != FB_UCI_E_READYOK;
 	if (read)
 		engine_line_read(u, kind, text, len, term, out);
 	else

@@ -198,14 +198,12 @@ set_variant(struct xboard *x, const char *name, size_t n)
 static bool
 push_history(struct xboard *x)
 {
-	if (x->nhistory == x->history_cap) {
-		size_t cap = x->history_cap ? x->history_cap * 2 : 64;
-		struct fb_game *h = realloc(x->history, cap * sizeof *h);
-		if (h == NULL)
-			return false;
-		x->history = h;
-		x->history_cap = cap;
-	}
+	struct fb_game *h = fb_proto_grow(x->history, x->nhistory,
+					  &x->history_cap, sizeof *h, 64);
+
+	if (h == NULL)
+		return false;
+	x->history = h;
 	x->history[x->nhistory++] = x->game;
 	return true;
 }

@@ -46,14 +46,12 @@ xu_game_reset(struct xu *x, const struct fb_variant *v)
 bool
 xu_game_push(struct xu *x, const struct fb_move *m)
 {
-	if (x->nmoves == x->cap_moves) {
-		size_t cap = x->cap_moves ? x->cap_moves * 2 : 256;
-		struct fb_move *p = realloc(x->moves, cap * sizeof *p);
-		if (p == NULL)
-			return false;
-		x->moves = p;
-		x->cap_moves = cap;
-	}
+	struct fb_move *p = fb_proto_grow(x->moves, x->nmoves, &x->cap_moves,
+					  sizeof *p, 256);
+
+	if (p == NULL)
+		return false;
+	x->moves = p;
 	x->moves[x->nmoves++] = *m;
 	fb_game_play(&x->cur, m);
 	return true;
@@ -152,28 +150,6 @@ xu_print_move(const struct fb_game *g, const struct fb_move *m,
 	return k;
 }
 
-/*
- * Says what fenbridge does for an engine that plays the game in standard
- * notation: msg to the log at info level once per game (*logged), at
- * debug level after that; to the GUI once per game as a `#` comment line,
- * as protocols/xboard.c does: XBoard shows it in its debug log only, while
- * telluser would open a dialog in every game of a tournament.
- */
-static void
-say_once(struct xu *x, bool *logged, const struct fb_sink *out,
-	 const char *msg)
-{
-	fb_proto_report(out, *logged ? FB_LOG_DEBUG : FB_LOG_INFO, "%s", msg);
-	*logged = true;
-	if (!x->told_gui) {
-		x->told_gui = true;
-		fb_proto_gui(out, "# fenbridge: the engine has no Chess960 "
-			       "castling; it gets only the castling rights "
-			       "standard FEN can express, and a castle it "
-			       "cannot read as the position after it");
-	}
-}
-
 /* ---- the engine's position line ---- */
 
 /* What the line depends on besides the moves: the policy's answers. */
@@ -250,7 +226,8 @@ line_append(struct xu *x, const struct fb_move *m, size_t ply,
 			 "cannot be written in standard notation; the engine "
 			 "gets the position after it",
 			 k, mv, ply);
-		say_once(x, &x->logged_anchor, out, msg);
+		fb_proto_say_once(out, &x->logged_anchor, &x->told_gui, "# ",
+			  msg);
 		return;
 	}
 	k = xu_print_move(&s->end, m, s->notation, mv);
@@ -424,7 +401,8 @@ note_dropped(struct xu *x, const struct fb_sink *out)
 			 "notation cannot express not sent to the engine "
 			 "(it has no Chess960)",
 			 dropped, dropped > 1 ? "s" : "");
-		say_once(x, &x->logged_rights, out, msg);
+		fb_proto_say_once(out, &x->logged_rights, &x->told_gui, "# ",
+			  msg);
 		return;
 	}
 	fb_proto_report(out, FB_LOG_WARN,

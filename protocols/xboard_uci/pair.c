@@ -31,16 +31,6 @@ looks_like_move(const char *text, struct fb_span w)
 	       text[w.off + 1] >= '1' && text[w.off + 1] <= '9';
 }
 
-/* The first token of a command's argument. */
-static struct fb_span
-first_token(const char *text, struct fb_span arg)
-{
-	size_t pos = arg.off, start;
-	size_t n = fb_proto_token(text, arg.off + arg.len, &pos, &start);
-
-	return (struct fb_span){start, n};
-}
-
 static void
 undo(struct xu *x, size_t plies, const struct fb_sink *out)
 {
@@ -58,7 +48,7 @@ static void
 egtpath(struct xu *x, const char *text, size_t len, struct fb_span arg,
 	const struct fb_sink *out)
 {
-	struct fb_span kind = first_token(text, arg);
+	struct fb_span kind = fb_span_first(text, arg);
 
 	if (!fb_span_is(text, kind, "syzygy")) {
 		fb_proto_report(out, FB_LOG_INFO,
@@ -135,7 +125,7 @@ gui_command(struct xu *x, const char *text, size_t len,
 		xu_gui_setboard(x, text, c->arg, out);
 		break;
 	case FB_CECP_G_USERMOVE:
-		xu_gui_move(x, text, first_token(text, c->arg), out);
+		xu_gui_move(x, text, fb_span_first(text, c->arg), out);
 		break;
 	case FB_CECP_G_FORCE:
 		xu_step(x, XU_EV_FORCE, NULL, 0, out);
@@ -176,12 +166,12 @@ gui_command(struct xu *x, const char *text, size_t len,
 		xu_gui_level(x, text, len, c->arg, out);
 		break;
 	case FB_CECP_G_ST: {
-		struct fb_span t = first_token(text, c->arg);
+		struct fb_span t = fb_span_first(text, c->arg);
 		x->st_ms = xu_seconds_ms(text, t.off, t.len);
 		break;
 	}
 	case FB_CECP_G_SD: {
-		struct fb_span t = first_token(text, c->arg);
+		struct fb_span t = fb_span_first(text, c->arg);
 		d = xu_number(text, t.off, t.len, &ok);
 		x->sd = ok && d > 0 && d < 1000 ? (int)d : 0;
 		break;

@@ -102,6 +102,19 @@ sink_emit(void *ctx, const char *data, size_t len)
 	br_outq_append(&d->q, data, len);
 }
 
+/* The GUI's line being filtered, toward the engine: as sink_emit, and
+ * whether what went on so far is the line's own bytes from its start, in
+ * one piece (then br_on_line needs no compare to know the engine got it
+ * as it came). */
+static void
+sink_emit_up(void *ctx, const char *data, size_t len)
+{
+	struct direction *d = ctx;
+
+	d->as_read = d->q.len == d->line_at && data == d->line;
+	br_outq_append(&d->q, data, len);
+}
+
 /* sink_emit toward the engine with --restart (installed only then: the
  * relay without it tests nothing). */
 static void
@@ -110,7 +123,7 @@ sink_emit_journal(void *ctx, const char *data, size_t len)
 	struct direction *d = ctx;
 
 	journal_tap(d->b, true, data, len);
-	br_outq_append(&d->q, data, len);
+	sink_emit_up(ctx, data, len);
 }
 
 static void queue_own_line(struct direction *d, const char *data,
@@ -177,7 +190,7 @@ record_queued(struct direction *d, size_t from)
 }
 
 /*
- * Queues whole lines of fenbridge's own toward d's peer. at_line_start also
+ * Queues whole lines of fenbridge's own toward d's peer. The line start also
  * covers bytes already written: a half line the peer has got is ended first.
  */
 static void
@@ -186,11 +199,11 @@ queue_own_line(struct direction *d, const char *data, size_t len)
 	size_t before = d->q.len;
 
 	if (d->b->journal != NULL && d == &d->b->up) {
-		if (!d->q.at_line_start)
+		if (!br_outq_at_line_start(&d->q))
 			journal_tap(d->b, true, "\n", 1);
 		journal_tap(d->b, true, data, len);
 	}
-	if (!d->q.at_line_start)
+	if (!br_outq_at_line_start(&d->q))
 		br_outq_append(&d->q, "\n", 1);
 	br_outq_append(&d->q, data, len);
 	record_queued(d, before);
@@ -239,6 +252,9 @@ br_on_line(void *ctx, const char *text, size_t len, size_t term,
 			   "replayed handshake: not for the GUI");
 		return;
 	}
+	d->line = text;
+	d->line_at = before;
+	d->as_read = false;
 	if (d->to_engine)
 		fb_filter_gui_line(&b->filter, text, len, term, flags,
 				   &d->sink);
@@ -251,10 +267,28 @@ br_on_line(void *ctx, const char *text, size_t len, size_t term,
 	 * came: those are kept as read. */
 	if (d->to_engine && !(flags & FB_LINE_CONT) &&
 	    (d->q.len - before != len + term ||
-	     memcmp(d->q.buf + before, text, len + term) != 0))
+	     (!d->as_read &&
+	      memcmp(d->q.buf + before, text, len + term) != 0)))
 		record_queued(d, before);
 	if (d->logging && !(flags & FB_LINE_CONT) && !d->q.dead)
 		br_log_queued(d, before);
+}
+
+void
+br_on_engine_line(void *ctx, const char *text, size_t len, size_t term,
+		  unsigned flags)
+{
+	struct direction *d = ctx;
+
+	/* An engine's flood of lines toward the GUI: nothing is recorded
+	 * per line, and without logging nothing is read back from the
+	 * queue, so the line goes to the filter and that is all (the
+	 * journal of --restart reads each line: br_on_line). */
+	if (d->logging || d->b->journal != NULL)
+		br_on_line(ctx, text, len, term, flags);
+	else
+		fb_filter_engine_line(&d->b->filter, text, len, term, flags,
+				      &d->sink);
 }
 
 static void
@@ -403,12 +437,12 @@ direction_init(struct fb_bridge *b, struct direction *d, struct endpoint *src,
 	d->src = src;
 	d->to_engine = to_engine;
 	d->q.ep = dst;
-	d->q.at_line_start = true;
+	d->q.last = '\n';
 	d->in_tag = to_engine ? FB_TAG_GUI_IN : FB_TAG_ENGINE_IN;
 	d->out_tag = to_engine ? FB_TAG_ENGINE_OUT : FB_TAG_GUI_OUT;
 	/* The line being filtered goes on in pieces on its own direction's
 	 * queue; fenbridge's own lines toward the other side go whole. */
-	d->sink.to_engine = to_engine ? sink_emit : sink_reply;
+	d->sink.to_engine = to_engine ? sink_emit_up : sink_reply;
 	if (to_engine && b->journal != NULL)
 		d->sink.to_engine = sink_emit_journal;
 	d->sink.to_gui = to_engine ? sink_reply : sink_emit;

@@ -339,7 +339,7 @@ respawn(struct fb_bridge *b)
 	free(b->up.q.wbuf);
 	memset(&b->up.q, 0, sizeof b->up.q);
 	b->up.q.ep = &b->eng_in;
-	b->up.q.at_line_start = true;
+	b->up.q.last = '\n';
 	fb_line_free(&b->down.framer);
 	fb_line_init(&b->down.framer, FB_LINE_DEFAULT_MAX);
 	fb_line_finish(&b->err_framer, br_stderr_line, NULL);

@@ -107,7 +107,10 @@ struct outq {
 	bool busy;
 	bool dead;          /* the peer is gone: discard */
 	bool close_after;   /* close the endpoint once drained (engine stdin) */
-	bool at_line_start; /* the last byte queued ended a line */
+	/* The last byte queued (written or not): '\n' at the start. A CR
+	 * or LF there: the peer is at the start of a line. Kept as the byte,
+	 * not the test, which only fenbridge's own lines need. */
+	char last;
 	union {
 		uv_write_t w;
 		uv_fs_t fs;
@@ -123,6 +126,11 @@ struct direction {
 	bool logging; /* fb_log_enabled(), fixed before the bridge runs */
 	const char *in_tag, *out_tag;
 	struct fb_sink sink;
+	/* The line br_on_line is filtering, where its bytes start in q, and
+	 * whether q got them there as they are (sink_emit_up). */
+	const char *line;
+	size_t line_at;
+	bool as_read;
 };
 
 struct fb_bridge {
@@ -242,6 +250,11 @@ void
 br_on_line(void *ctx, const char *text, size_t len, size_t term,
 	   unsigned flags);
 
+/* br_on_line for the engine's lines (d is the direction toward the GUI). */
+void
+br_on_engine_line(void *ctx, const char *text, size_t len, size_t term,
+		  unsigned flags);
+
 /* Queues a line of fenbridge's own toward d's peer (printf-like; the
  * newline is added), starting a new line if needed. */
 void
@@ -289,7 +302,14 @@ br_outq_append(struct outq *q, const char *data, size_t n)
 		br_outq_grow(q, n);
 	memcpy(q->buf + q->len, data, n);
 	q->len += n;
-	q->at_line_start = data[n - 1] == '\n' || data[n - 1] == '\r';
+	q->last = data[n - 1];
+}
+
+/* Whether the bytes queued so far end a line. */
+static inline bool
+br_outq_at_line_start(const struct outq *q)
+{
+	return q->last == '\n' || q->last == '\r';
 }
 
 #endif

@@ -274,7 +274,8 @@ got_data(struct endpoint *ep, const char *data, size_t n)
 			     ep->b);
 		return;
 	}
-	fb_line_push(&d->framer, data, n, br_on_line, d);
+	fb_line_push(&d->framer, data, n,
+		     d->to_engine ? br_on_line : br_on_engine_line, d);
 	br_outq_flush(&d->q);
 	fb_log_flush();
 	if (d->to_engine && ep->b->state == FB_ST_DRAINING)

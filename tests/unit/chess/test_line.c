@@ -422,6 +422,50 @@ test_line_every_split_reproduces_input(void **state)
 	}
 }
 
+/*
+ * The framer finds a line end 32 or 16 bytes at a time, and byte values
+ * 0x08..0x0f (tab among them) look like CR and LF to its first test: at
+ * every length a vector loop and its tail handle, a CR, LF or CRLF at
+ * every position among such bytes, framed in one push and in two.
+ */
+static void
+test_line_end_found_at_every_offset(void **state)
+{
+	static const size_t lens[] = {
+		1,   2,   7,   8,   9,   15,  16,  17,  31,  32,  33,  47,
+		63,  64,  65,  95,  96,  97,  127, 128, 129, 130, 159, 160,
+		161, 191, 192, 193, 255, 256, 257, 300,
+	};
+	static const char *const ends[] = {"\n", "\r", "\r\n"};
+	static const char decoys[] = "\t\x08\x0b\x0c\x0e\x0f";
+	char in[320];
+	struct capture c;
+
+	(void)state;
+	for (size_t li = 0; li < N_ELEMS(lens); li++) {
+		size_t n = lens[li];
+		for (size_t at = 0; at < n; at++) {
+			for (size_t e = 0; e < N_ELEMS(ends); e++) {
+				size_t el = strlen(ends[e]);
+				size_t cut = at / 2;
+				if (at + el > n)
+					continue;
+				for (size_t i = 0; i < n; i++)
+					in[i] = i % 5 == 3
+							? decoys[(i / 5) % 6]
+							: (char)('a' + i % 26);
+				memcpy(in + at, ends[e], el);
+				frame(in, n, 1024, NULL, 0, &c);
+				check_framing(in, n, 1024, &c, "one push");
+				capture_free(&c);
+				frame(in, n, 1024, &cut, 1, &c);
+				check_framing(in, n, 1024, &c, "two pushes");
+				capture_free(&c);
+			}
+		}
+	}
+}
+
 static void
 test_line_crlf_split_gives_cont_piece(void **state)
 {
@@ -791,6 +835,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_line_terminators_handed_on_with_line),
 		cmocka_unit_test(test_line_every_split_reproduces_input),
+		cmocka_unit_test(test_line_end_found_at_every_offset),
 		cmocka_unit_test(test_line_crlf_split_gives_cont_piece),
 		cmocka_unit_test(test_line_cr_at_push_end_then_other_byte),
 		cmocka_unit_test(test_line_crlf_at_push_end_then_empty_line),
