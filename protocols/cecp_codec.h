@@ -176,4 +176,22 @@ struct fb_cecp_command {
 void
 fb_cecp_parse_gui(const char *text, size_t len, struct fb_cecp_command *c);
 
+struct fb_cecp_option {
+	struct fb_span name;  /* up to '=', blanks trimmed */
+	struct fb_span value; /* after '=' (len 0: empty or none) */
+	bool has_value;       /* an '=' (none: a button) */
+};
+
+/* The argument arg of `option NAME[=VALUE]`. */
+void
+fb_cecp_parse_option(const char *text, struct fb_span arg,
+		     struct fb_cecp_option *o);
+
+/* True when the token w may be a bare move (FB_CECP_G_OTHER: protover 1,
+ * or a GUI that ignores usermove=1): a square and a square (e2e4, e7e8q,
+ * up to 12 files and 10 ranks), a drop (P@e4) or a castle (O-O, o-o,
+ * 0-0). */
+bool
+fb_cecp_looks_like_move(const char *text, struct fb_span w);
+
 #endif
