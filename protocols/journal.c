@@ -643,7 +643,8 @@ uci_go(struct fb_journal *j, uint64_t ms, struct out *o)
 	for (;;) {
 		int m = -1;
 		for (int i = 0; i < 3; i++)
-			if (cut[i].len > 0 && (m < 0 || cut[i].off < cut[m].off))
+			if (cut[i].len > 0 &&
+			    (m < 0 || cut[i].off < cut[m].off))
 				m = i;
 		if (m < 0)
 			break;
