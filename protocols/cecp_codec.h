@@ -79,6 +79,21 @@ void
 fb_cecp_parse_engine_command(const char *text, size_t len,
 			     struct fb_cecp_line *l);
 
+/* True when the engine line's first token starts with a digit or a sign:
+ * thinking output, a result or the oldest move form (`N. ... M`), none of
+ * the other kinds. Inline: a reader that wants only those skips the
+ * engine's thousands of thinking lines at the cost of this test. */
+static inline bool
+fb_cecp_engine_number_led(const char *text, size_t len)
+{
+	size_t i = 0;
+
+	while (i < len && fb_token_blank(text[i]))
+		i++;
+	return i < len && ((text[i] >= '0' && text[i] <= '9') ||
+			   text[i] == '-' || text[i] == '+');
+}
+
 struct fb_cecp_feature {
 	struct fb_span key, value;
 	struct fb_span pair; /* key=value with its quotes */

@@ -505,19 +505,15 @@ xb_pong(struct fb_journal *j, long long n)
 		entries_drop(&j->pings, k);
 }
 
-bool
-fb_journal_from_engine(struct fb_journal *j, const char *t, size_t len,
-		       uint64_t ms)
+/* An engine line that may be an answer: a UCI one (k), else a CECP one
+ * (the protocol of the engine may not be known yet). Not inlined: its
+ * frame is large, and most lines never come here. */
+static __attribute__((noinline)) bool
+from_engine(struct fb_journal *j, enum fb_uci_engine k, const char *t,
+	    size_t len, uint64_t ms)
 {
-	size_t start;
-	enum fb_uci_engine k = fb_uci_engine_kind(t, len, &start);
 	struct fb_cecp_line l;
 
-	/* Most lines are info lines: none of the answers followed. */
-	if (k == FB_UCI_E_INFO)
-		return j->drop == DROP_UCI_HANDSHAKE;
-	/* No UCI answer: a CECP one, maybe (the protocol of the engine may
-	 * not be known yet). */
 	l.kind = FB_CECP_E_OTHER;
 	if (k == FB_UCI_E_OTHER)
 		fb_cecp_parse_engine_command(t, len, &l);
@@ -560,6 +556,21 @@ fb_journal_from_engine(struct fb_journal *j, const char *t, size_t len,
 		xb_pong(j, span_number(t, l.arg));
 	}
 	return false;
+}
+
+bool
+fb_journal_from_engine(struct fb_journal *j, const char *t, size_t len,
+		       uint64_t ms)
+{
+	size_t start;
+	enum fb_uci_engine k = fb_uci_engine_kind(t, len, &start);
+
+	/* Most lines are info lines or thinking output: none of the
+	 * answers followed. */
+	if (k == FB_UCI_E_INFO ||
+	    (k == FB_UCI_E_OTHER && fb_cecp_engine_number_led(t, len)))
+		return j->drop == DROP_UCI_HANDSHAKE;
+	return from_engine(j, k, t, len, ms);
 }
 
 /* The replay's line being made, ended by "\n" when emitted. */

@@ -529,7 +529,7 @@ whole(const char *s)
 }
 
 static void
-test_codec_cecp_option_and_bare_moves(void **state)
+test_codec_cecp_option_bare_moves_and_skips(void **state)
 {
 	const char *opt = "option Hash Size = 64 ";
 	const char *btn = "option Clear Hash";
@@ -542,6 +542,14 @@ test_codec_cecp_option_and_bare_moves(void **state)
 	struct fb_cecp_option o;
 
 	(void)state;
+	/* what a reader of commands only may skip unparsed */
+	assert_true(fb_cecp_engine_number_led("  12 25 340 1234 e2e4", 21));
+	assert_true(fb_cecp_engine_number_led("-3 0 1 2 e2e4", 13));
+	assert_true(fb_cecp_engine_number_led("1-0 {White mates}", 17));
+	assert_false(fb_cecp_engine_number_led("move e2e4", 9));
+	assert_false(fb_cecp_engine_number_led("White (1) : feature done=0", 26));
+	assert_false(fb_cecp_engine_number_led("  ", 2));
+
 	fb_cecp_parse_gui(opt, strlen(opt), &c);
 	fb_cecp_parse_option(opt, c.arg, &o);
 	span_equal(opt, o.name, "Hash Size");
@@ -581,7 +589,7 @@ main(void)
 		cmocka_unit_test(test_codec_cecp_gnu_chess_and_rejections),
 		cmocka_unit_test(test_codec_cecp_gui_commands),
 		cmocka_unit_test(test_codec_uci_go_spans),
-		cmocka_unit_test(test_codec_cecp_option_and_bare_moves),
+		cmocka_unit_test(test_codec_cecp_option_bare_moves_and_skips),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
