@@ -8,6 +8,11 @@
  * setboard, the moves of both sides), the clocks, the mode (force, the
  * engine's side) and the pings not answered. A replay is made from that
  * state, so it stays short however long the session.
+ *
+ * The lines are read by the codecs, as every pair reads them: toward the
+ * engine a UCI GUI command (uci_codec.h), else a CECP one (cecp_codec.h);
+ * from the engine a UCI answer, else a CECP one. This file only maps
+ * their events to the state.
  */
 #include "journal.h"
 
