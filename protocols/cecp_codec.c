@@ -513,3 +513,30 @@ fb_cecp_parse_gui(const char *text, size_t len, struct fb_cecp_command *c)
 	c->arg = fb_span_rest(text, len, pos);
 	c->kind = n > 0 ? gui_word(text + start, n) : FB_CECP_G_OTHER;
 }
+
+void
+fb_cecp_parse_option(const char *text, struct fb_span arg,
+		     struct fb_cecp_option *o)
+{
+	const char *eq = memchr(text + arg.off, '=', arg.len);
+	size_t end = eq != NULL ? (size_t)(eq - text) : arg.off + arg.len;
+
+	o->has_value = eq != NULL;
+	o->name = fb_span_rest(text, end, arg.off);
+	o->value = eq != NULL ? fb_span_rest(text, arg.off + arg.len, end + 1)
+			      : (struct fb_span){end, 0};
+}
+
+bool
+fb_cecp_looks_like_move(const char *text, struct fb_span w)
+{
+	const char *m = text + w.off;
+
+	if (w.len >= 3 && m[1] == '@')
+		return true;
+	if (w.len >= 3 && (m[0] == 'O' || m[0] == 'o' || m[0] == '0') &&
+	    m[1] == '-')
+		return true;
+	return w.len >= 4 && w.len <= 7 && m[0] >= 'a' && m[0] <= 'l' &&
+	       is_digit(m[1]);
+}

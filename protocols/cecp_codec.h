@@ -79,6 +79,21 @@ void
 fb_cecp_parse_engine_command(const char *text, size_t len,
 			     struct fb_cecp_line *l);
 
+/* True when the engine line's first token starts with a digit or a sign:
+ * thinking output, a result or the oldest move form (`N. ... M`), none of
+ * the other kinds. Inline: a reader that wants only those skips the
+ * engine's thousands of thinking lines at the cost of this test. */
+static inline bool
+fb_cecp_engine_number_led(const char *text, size_t len)
+{
+	size_t i = 0;
+
+	while (i < len && fb_token_blank(text[i]))
+		i++;
+	return i < len && ((text[i] >= '0' && text[i] <= '9') ||
+			   text[i] == '-' || text[i] == '+');
+}
+
 struct fb_cecp_feature {
 	struct fb_span key, value;
 	struct fb_span pair; /* key=value with its quotes */
@@ -175,5 +190,23 @@ struct fb_cecp_command {
 /* Reads a GUI line into its command and argument. */
 void
 fb_cecp_parse_gui(const char *text, size_t len, struct fb_cecp_command *c);
+
+struct fb_cecp_option {
+	struct fb_span name;  /* up to '=', blanks trimmed */
+	struct fb_span value; /* after '=' (len 0: empty or none) */
+	bool has_value;       /* an '=' (none: a button) */
+};
+
+/* The argument arg of `option NAME[=VALUE]`. */
+void
+fb_cecp_parse_option(const char *text, struct fb_span arg,
+		     struct fb_cecp_option *o);
+
+/* True when the token w may be a bare move (FB_CECP_G_OTHER: protover 1,
+ * or a GUI that ignores usermove=1): a square and a square (e2e4, e7e8q,
+ * up to 12 files and 10 ranks), a drop (P@e4) or a castle (O-O, o-o,
+ * 0-0). */
+bool
+fb_cecp_looks_like_move(const char *text, struct fb_span w);
 
 #endif

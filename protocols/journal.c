@@ -8,6 +8,11 @@
  * setboard, the moves of both sides), the clocks, the mode (force, the
  * engine's side) and the pings not answered. A replay is made from that
  * state, so it stays short however long the session.
+ *
+ * The lines are read by the codecs, as every pair reads them: toward the
+ * engine a UCI GUI command (uci_codec.h), else a CECP one (cecp_codec.h);
+ * from the engine a UCI answer, else a CECP one. This file only maps
+ * their events to the state.
  */
 #include "journal.h"
 
@@ -16,11 +21,12 @@
 #include <string.h>
 #include <strings.h>
 
-/* A line toward the engine longer than this is not recorded (a position
- * of thousands of plies; the framer's cap is 1 MiB too). */
-#define LINE_MAX_BYTES (1024 * 1024)
+#include "cecp_codec.h"
+#include "fenbridge/line.h"
+#include "uci_codec.h"
 
-/* A kept line and what it replaces (its key: an option's name, a kind). */
+/* A kept line and what it replaces (its key: an option's name, a kind;
+ * NULL in a list). */
 struct entry {
 	char *key;
 	char *line;
@@ -28,11 +34,6 @@ struct entry {
 
 struct entries {
 	struct entry *v;
-	size_t n, cap;
-};
-
-struct lines {
-	char **v;
 	size_t n, cap;
 };
 
@@ -45,9 +46,10 @@ enum drop {
 };
 
 struct fb_journal {
-	char *part; /* a line toward the engine still coming */
-	size_t plen, pcap;
-	bool part_over; /* longer than LINE_MAX_BYTES: not recorded */
+	/* The lines toward the engine; one longer than its cap (a position
+	 * of thousands of plies) is not recorded. */
+	struct fb_line framer;
+	uint64_t now; /* the time of the bytes being framed */
 	bool oom;
 	unsigned restarts;
 	enum drop drop;
@@ -66,14 +68,15 @@ struct fb_journal {
 
 	/* XBoard */
 	int protover;
-	struct lines features;  /* accepted / rejected, as sent */
+	struct entries features; /* accepted / rejected, as sent */
 	struct entries settings; /* level, post, option NAME, ... */
 	bool xnew, usermove, force, analyzing;
 	char *variant, *setboard, *time, *otim;
-	struct lines moves; /* since new or setboard, both sides' */
-	int stm0, engine_side; /* 0 white, 1 black */
-	uint64_t think_ms;     /* when the engine last went on move */
-	struct lines pings;    /* ping lines without their pong */
+	long long time_cs;	/* time's */
+	struct entries moves;	/* since new or setboard, both sides' */
+	int stm0, engine_side;	/* 0 white, 1 black */
+	uint64_t think_ms;	/* when the engine last went on move */
+	struct entries pings;	/* ping lines without their pong */
 };
 
 struct fb_journal *
@@ -81,27 +84,27 @@ fb_journal_new(void)
 {
 	struct fb_journal *j = calloc(1, sizeof *j);
 
-	if (j != NULL)
+	if (j != NULL) {
+		fb_line_init(&j->framer, FB_LINE_DEFAULT_MAX);
 		j->engine_side = 1;
+	}
 	return j;
 }
 
 static void
-entries_free(struct entries *e)
+entries_drop(struct entries *e, size_t i)
 {
-	for (size_t i = 0; i < e->n; i++) {
-		free(e->v[i].key);
-		free(e->v[i].line);
-	}
-	free(e->v);
+	free(e->v[i].key);
+	free(e->v[i].line);
+	memmove(e->v + i, e->v + i + 1, (e->n - i - 1) * sizeof *e->v);
+	e->n--;
 }
 
 static void
-lines_clear(struct lines *l)
+entries_clear(struct entries *e)
 {
-	for (size_t i = 0; i < l->n; i++)
-		free(l->v[i]);
-	l->n = 0;
+	while (e->n > 0)
+		entries_drop(e, e->n - 1);
 }
 
 void
@@ -109,21 +112,18 @@ fb_journal_free(struct fb_journal *j)
 {
 	if (j == NULL)
 		return;
-	free(j->part);
-	entries_free(&j->options);
-	entries_free(&j->settings);
-	lines_clear(&j->features);
-	lines_clear(&j->moves);
-	lines_clear(&j->pings);
-	free(j->features.v);
-	free(j->moves.v);
-	free(j->pings.v);
-	free(j->position);
-	free(j->go);
-	free(j->variant);
-	free(j->setboard);
-	free(j->time);
-	free(j->otim);
+	struct entries *all[] = {&j->options, &j->settings, &j->features,
+				 &j->moves, &j->pings};
+	char *slots[] = {j->position, j->go,   j->variant,
+			 j->setboard, j->time, j->otim};
+
+	for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
+		entries_clear(all[i]);
+		free(all[i]->v);
+	}
+	for (size_t i = 0; i < sizeof slots / sizeof slots[0]; i++)
+		free(slots[i]);
+	fb_line_free(&j->framer);
 	free(j);
 }
 
@@ -131,20 +131,6 @@ unsigned
 fb_journal_restarts(const struct fb_journal *j)
 {
 	return j->restarts;
-}
-
-static char *
-dup_n(struct fb_journal *j, const char *s, size_t n)
-{
-	char *p = malloc(n + 1);
-
-	if (p == NULL) {
-		j->oom = true;
-		return NULL;
-	}
-	memcpy(p, s, n);
-	p[n] = '\0';
-	return p;
 }
 
 /* *slot = a copy of text[0..len) (NULL: nothing). */
@@ -168,53 +154,13 @@ keep(struct fb_journal *j, char **slot, const char *text, size_t len)
 	*slot = p;
 }
 
+/* Appends line under key (NULL: a list's). */
 static void
-lines_push(struct fb_journal *j, struct lines *l, const char *s, size_t n)
+entries_push(struct fb_journal *j, struct entries *e, const char *key,
+	     size_t klen, const char *line, size_t len)
 {
-	char *p;
+	struct entry x = {NULL, NULL};
 
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? l->cap * 2 : 16;
-		char **v = realloc(l->v, cap * sizeof *v);
-		if (v == NULL) {
-			j->oom = true;
-			return;
-		}
-		l->v = v;
-		l->cap = cap;
-	}
-	if ((p = dup_n(j, s, n)) != NULL)
-		l->v[l->n++] = p;
-}
-
-static void
-lines_pop(struct lines *l)
-{
-	if (l->n > 0)
-		free(l->v[--l->n]);
-}
-
-/* Keeps line under key, as the last entry: a later setting of the same
- * key replaces an earlier one and goes where the engine last heard it.
- * line NULL: the key is forgotten. */
-static void
-entries_set(struct fb_journal *j, struct entries *e, const char *key,
-	    size_t klen, const char *line, size_t len)
-{
-	struct entry x;
-
-	for (size_t i = 0; i < e->n; i++)
-		if (strlen(e->v[i].key) == klen &&
-		    strncasecmp(e->v[i].key, key, klen) == 0) {
-			free(e->v[i].key);
-			free(e->v[i].line);
-			memmove(e->v + i, e->v + i + 1,
-				(e->n - i - 1) * sizeof *e->v);
-			e->n--;
-			break;
-		}
-	if (line == NULL)
-		return;
 	if (e->n == e->cap) {
 		size_t cap = e->cap ? e->cap * 2 : 16;
 		struct entry *v = realloc(e->v, cap * sizeof *v);
@@ -225,9 +171,10 @@ entries_set(struct fb_journal *j, struct entries *e, const char *key,
 		e->v = v;
 		e->cap = cap;
 	}
-	x.key = dup_n(j, key, klen);
-	x.line = dup_n(j, line, len);
-	if (x.key == NULL || x.line == NULL) {
+	keep(j, &x.line, line, len);
+	if (key != NULL)
+		keep(j, &x.key, key, klen);
+	if (x.line == NULL || (key != NULL && x.key == NULL)) {
 		free(x.key);
 		free(x.line);
 		return;
@@ -235,85 +182,63 @@ entries_set(struct fb_journal *j, struct entries *e, const char *key,
 	e->v[e->n++] = x;
 }
 
-static bool
-is_blank(char c)
+static void
+lines_pop(struct entries *e)
 {
-	return c == ' ' || c == '\t';
+	if (e->n > 0)
+		entries_drop(e, e->n - 1);
 }
 
-/* The word at text[*at..len), skipping blanks first: its length (0: none),
- * *at moved past it. */
-static size_t
-word(const char *text, size_t len, size_t *at, const char **w)
+/* Keeps line under key, as the last entry: a later setting of the same
+ * key replaces an earlier one and goes where the engine last heard it.
+ * line NULL: the key is forgotten. */
+static void
+entries_set(struct fb_journal *j, struct entries *e, const char *key,
+	    size_t klen, const char *line, size_t len)
 {
-	size_t i = *at, s;
-
-	while (i < len && is_blank(text[i]))
-		i++;
-	s = i;
-	while (i < len && !is_blank(text[i]))
-		i++;
-	*w = text + s;
-	*at = i;
-	return i - s;
+	for (size_t i = 0; i < e->n; i++)
+		if (strlen(e->v[i].key) == klen &&
+		    strncasecmp(e->v[i].key, key, klen) == 0) {
+			entries_drop(e, i);
+			break;
+		}
+	if (line != NULL)
+		entries_push(j, e, key, klen, line, len);
 }
 
-/* The word w[0..n) is the literal lit: its length known at compile time,
- * so that the compiler inlines the compare (one per command name, for
- * every line). */
-#define eq(w, n, lit) ((n) == sizeof("" lit) - 1 && memcmp((w), lit, (n)) == 0)
-
-/* The number at text[at..len) after blanks (not NUL-terminated). */
+/* A number of the span s (0 when it holds none, as atoll). */
 static long long
-number(const char *text, size_t len, size_t at)
+span_number(const char *t, struct fb_span s)
 {
-	char buf[32];
-	const char *w;
-	size_t n = word(text, len, &at, &w);
+	long long v;
 
-	if (n >= sizeof buf)
-		n = sizeof buf - 1;
-	memcpy(buf, w, n);
-	buf[n] = '\0';
-	return atoll(buf);
+	return fb_cecp_parse_number(t, s, &v) ? v : 0;
+}
+
+/* Black is to move in the FEN fen (its second field). */
+static bool
+fen_black(const char *t, struct fb_span fen)
+{
+	size_t pos = fen.off, start, end = fen.off + fen.len;
+
+	fb_proto_token(t, end, &pos, &start); /* placement */
+	return fb_proto_token(t, end, &pos, &start) == 1 && t[start] == 'b';
 }
 
 /* The side to move (0 white, 1 black) after a UCI position line. */
 static int
 uci_side_to_move(const char *pos)
 {
-	size_t len = strlen(pos), at = 0, n;
-	const char *w;
-	int side = 0;
-	bool moves = false;
+	size_t len = strlen(pos), at, start;
+	struct fb_uci_position p;
+	int side;
 
-	word(pos, len, &at, &w); /* position */
-	while ((n = word(pos, len, &at, &w)) > 0) {
-		if (moves) {
-			side ^= 1;
-		} else if (eq(w, n, "fen")) {
-			word(pos, len, &at, &w); /* placement */
-			n = word(pos, len, &at, &w);
-			side = n == 1 && w[0] == 'b';
-		} else if (eq(w, n, "moves")) {
-			moves = true;
-		}
-	}
+	if (fb_uci_parse_position(pos, len, &p) < 0)
+		return 0;
+	side = p.fen.len > 0 && fen_black(pos, p.fen);
+	for (at = p.moves; fb_token_next(pos, len, &at, &start) > 0;)
+		side ^= 1;
 	return side;
-}
-
-/* An XBoard move from the GUI (or fenbridge): usermove's or a bare one
- * (e2e4, e7e8q, P@e4, O-O). */
-static bool
-looks_like_move(const char *w, size_t n)
-{
-	if (n >= 3 && w[1] == '@')
-		return true;
-	if (n >= 3 && (w[0] == 'O' || w[0] == 'o' || w[0] == '0') &&
-	    w[1] == '-')
-		return true;
-	return n >= 4 && n <= 7 && w[0] >= 'a' && w[0] <= 'l' &&
-	       w[1] >= '0' && w[1] <= '9';
 }
 
 static int
@@ -330,69 +255,46 @@ xb_thinking(const struct fb_journal *j)
 }
 
 static void
-xb_move(struct fb_journal *j, const char *m, size_t n, uint64_t ms)
+xb_move(struct fb_journal *j, const char *t, struct fb_span m, uint64_t ms)
 {
-	lines_push(j, &j->moves, m, n);
+	if (m.len == 0)
+		return;
+	entries_push(j, &j->moves, NULL, 0, t + m.off, m.len);
 	if (xb_thinking(j))
 		j->think_ms = ms;
 }
 
-static void
-new_game(struct fb_journal *j)
-{
-	j->restarts = 0;
-}
-
 /* XBoard settings kept by kind: the last of each wins. */
-static const char *
-xb_setting_key(const char *w, size_t n)
-{
-	static const char *const kinds[][2] = {
-		{"level", "tc"},     {"st", "tc"},
-		{"sd", "sd"},        {"post", "post"},
-		{"nopost", "post"},  {"hard", "hard"},
-		{"easy", "hard"},    {"computer", "computer"},
-		{"name", "name"},    {"rating", "rating"},
-		{"ics", "ics"},      {"memory", "memory"},
-		{"cores", "cores"},  {"egtpath", "egtpath"},
-	};
+static const char *const xb_kinds[] = {
+	[FB_CECP_G_LEVEL] = "tc",	  [FB_CECP_G_ST] = "tc",
+	[FB_CECP_G_SD] = "sd",		  [FB_CECP_G_POST] = "post",
+	[FB_CECP_G_NOPOST] = "post",	  [FB_CECP_G_HARD] = "hard",
+	[FB_CECP_G_EASY] = "hard",	  [FB_CECP_G_COMPUTER] = "computer",
+	[FB_CECP_G_NAME] = "name",	  [FB_CECP_G_RATING] = "rating",
+	[FB_CECP_G_ICS] = "ics",	  [FB_CECP_G_MEMORY] = "memory",
+	[FB_CECP_G_CORES] = "cores",	  [FB_CECP_G_EGTPATH] = "egtpath",
+};
 
-	for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
-		if (strlen(kinds[i][0]) == n && memcmp(w, kinds[i][0], n) == 0)
-			return kinds[i][1];
-	return NULL;
-}
-
-/* One whole line toward the engine. */
 static void
-to_engine_line(struct fb_journal *j, const char *t, size_t len, uint64_t ms)
+uci_command(struct fb_journal *j, enum fb_uci_gui k, const char *t,
+	    size_t len, uint64_t ms)
 {
-	size_t at = 0, n, a2;
-	const char *w, *w2, *key;
+	struct fb_uci_setoption so;
 
-	if ((n = word(t, len, &at, &w)) == 0)
-		return;
-	/* UCI */
-	if (eq(w, n, "setoption")) {
-		/* setoption name NAME [value V]: NAME may hold blanks */
-		const char *name, *end = t + len, *v;
-		a2 = at;
-		if (word(t, len, &a2, &w2) != 4 || memcmp(w2, "name", 4) != 0)
-			return;
-		word(t, len, &a2, &name);
-		for (v = name; v + 6 <= end; v++)
-			if (memcmp(v, " value", 6) == 0 &&
-			    (v + 6 == end || is_blank(v[6])))
-				break;
-		if (v + 6 > end)
-			v = end;
-		entries_set(j, &j->options, name, (size_t)(v - name), t, len);
-	} else if (eq(w, n, "ucinewgame")) {
+	switch (k) {
+	case FB_UCI_G_SETOPTION:
+		if (fb_uci_parse_setoption(t, len, &so) == 0)
+			entries_set(j, &j->options, t + so.name.off,
+				    so.name.len, t, len);
+		break;
+	case FB_UCI_G_UCINEWGAME:
 		j->newgame = true;
-		new_game(j);
-	} else if (eq(w, n, "position")) {
+		j->restarts = 0;
+		break;
+	case FB_UCI_G_POSITION:
 		keep(j, &j->position, t, len);
-	} else if (eq(w, n, "go")) {
+		break;
+	case FB_UCI_G_GO:
 		/* Both protocols: a UCI search, an XBoard engine on move. */
 		keep(j, &j->go, t, len);
 		j->go_ms = j->think_ms = ms;
@@ -400,238 +302,319 @@ to_engine_line(struct fb_journal *j, const char *t, size_t len, uint64_t ms)
 		j->ponderhit = j->stopped = false;
 		j->force = false;
 		j->engine_side = xb_side_to_move(j);
-	} else if (eq(w, n, "ponderhit")) {
+		break;
+	case FB_UCI_G_PONDERHIT:
 		j->ponderhit = true;
 		j->hit_ms = ms;
-	} else if (eq(w, n, "stop")) {
+		break;
+	case FB_UCI_G_STOP:
 		j->stopped = j->searching;
-	} else if (eq(w, n, "isready")) {
+		break;
+	case FB_UCI_G_ISREADY:
 		j->isready++;
+		break;
+	default:
+		break;
 	}
-	/* XBoard */
-	else if (eq(w, n, "protover")) {
-		j->protover = (int)number(t, len, at);
-	} else if (eq(w, n, "accepted") || eq(w, n, "rejected")) {
-		a2 = at;
-		if (word(t, len, &a2, &w2) == 8 && memcmp(w2, "usermove", 8) == 0)
-			j->usermove = w[0] == 'a';
-		for (size_t i = 0; i < j->features.n; i++)
-			if (strlen(j->features.v[i]) == len &&
-			    memcmp(j->features.v[i], t, len) == 0)
-				return;
-		lines_push(j, &j->features, t, len);
-	} else if (eq(w, n, "new")) {
-		j->xnew = true;
-		j->force = j->analyzing = false;
-		j->engine_side = 1;
-		j->stm0 = 0;
-		lines_clear(&j->moves);
-		keep(j, &j->variant, NULL, 0);
-		keep(j, &j->setboard, NULL, 0);
-		keep(j, &j->time, NULL, 0);
-		keep(j, &j->otim, NULL, 0);
-		entries_set(j, &j->settings, "sd", 2, NULL, 0);
-		new_game(j);
-	} else if (eq(w, n, "variant")) {
+}
+
+static void
+xb_new(struct fb_journal *j)
+{
+	j->xnew = true;
+	j->force = j->analyzing = false;
+	j->engine_side = 1;
+	j->stm0 = 0;
+	entries_clear(&j->moves);
+	keep(j, &j->variant, NULL, 0);
+	keep(j, &j->setboard, NULL, 0);
+	keep(j, &j->time, NULL, 0);
+	keep(j, &j->otim, NULL, 0);
+	entries_set(j, &j->settings, "sd", 2, NULL, 0);
+	j->restarts = 0;
+}
+
+/* accepted / rejected FEATURE: each once, as sent. */
+static void
+xb_feature(struct fb_journal *j, const char *t, size_t len,
+	   const struct fb_cecp_command *c)
+{
+	if (fb_span_is(t, fb_span_first(t, c->arg), "usermove"))
+		j->usermove = c->kind == FB_CECP_G_ACCEPTED;
+	for (size_t i = 0; i < j->features.n; i++)
+		if (strlen(j->features.v[i].line) == len &&
+		    memcmp(j->features.v[i].line, t, len) == 0)
+			return;
+	entries_push(j, &j->features, NULL, 0, t, len);
+}
+
+static void
+cecp_command(struct fb_journal *j, const char *t, size_t len, uint64_t ms)
+{
+	struct fb_cecp_command c;
+	struct fb_cecp_option o;
+	const char *key;
+	bool on = false;
+
+	fb_cecp_parse_gui(t, len, &c);
+	switch (c.kind) {
+	case FB_CECP_G_PROTOVER:
+		j->protover = (int)span_number(t, fb_span_first(t, c.arg));
+		break;
+	case FB_CECP_G_ACCEPTED:
+	case FB_CECP_G_REJECTED:
+		xb_feature(j, t, len, &c);
+		break;
+	case FB_CECP_G_NEW:
+		xb_new(j);
+		break;
+	case FB_CECP_G_VARIANT:
 		keep(j, &j->variant, t, len);
-	} else if (eq(w, n, "setboard")) {
+		break;
+	case FB_CECP_G_SETBOARD:
 		keep(j, &j->setboard, t, len);
-		lines_clear(&j->moves);
-		word(t, len, &at, &w2); /* placement */
-		n = word(t, len, &at, &w2);
-		j->stm0 = n == 1 && w2[0] == 'b';
-	} else if (eq(w, n, "force")) {
+		entries_clear(&j->moves);
+		j->stm0 = fen_black(t, c.arg);
+		break;
+	case FB_CECP_G_FORCE:
 		j->force = true;
-	} else if (eq(w, n, "result")) {
+		break;
+	case FB_CECP_G_RESULT:
 		j->force = true;
 		j->analyzing = false;
-	} else if (eq(w, n, "playother")) {
+		break;
+	case FB_CECP_G_PLAYOTHER:
 		j->force = false;
 		j->engine_side = !xb_side_to_move(j);
-	} else if (eq(w, n, "analyze")) {
+		break;
+	case FB_CECP_G_ANALYZE:
 		j->analyzing = true;
-	} else if (eq(w, n, "exit")) {
+		break;
+	case FB_CECP_G_EXIT:
 		j->analyzing = false;
-	} else if (eq(w, n, "time")) {
+		break;
+	case FB_CECP_G_TIME:
 		keep(j, &j->time, t, len);
-	} else if (eq(w, n, "otim")) {
+		j->time_cs = span_number(t, fb_span_first(t, c.arg));
+		break;
+	case FB_CECP_G_OTIM:
 		keep(j, &j->otim, t, len);
-	} else if (eq(w, n, "ping")) {
-		lines_push(j, &j->pings, t, len);
-	} else if (eq(w, n, "undo")) {
+		break;
+	case FB_CECP_G_PING:
+		entries_push(j, &j->pings, NULL, 0, t, len);
+		break;
+	case FB_CECP_G_UNDO:
 		lines_pop(&j->moves);
-	} else if (eq(w, n, "remove")) {
+		break;
+	case FB_CECP_G_REMOVE:
 		lines_pop(&j->moves);
 		lines_pop(&j->moves);
-	} else if (eq(w, n, "random")) {
+		break;
+	case FB_CECP_G_RANDOM:
 		/* a toggle: kept while it is on */
-		bool on = false;
 		for (size_t i = 0; i < j->settings.n; i++)
 			on |= strcmp(j->settings.v[i].key, "random") == 0;
 		entries_set(j, &j->settings, "random", 6, on ? NULL : t, len);
-	} else if (eq(w, n, "option")) {
-		/* option NAME[=VALUE] */
-		const char *eqs = memchr(t, '=', len);
-		size_t kend = eqs != NULL ? (size_t)(eqs - t) : len;
-		entries_set(j, &j->settings, t, kend, t, len);
-	} else if ((key = xb_setting_key(w, n)) != NULL) {
-		entries_set(j, &j->settings, key, strlen(key), t, len);
-	} else if (eq(w, n, "usermove")) {
-		if ((n = word(t, len, &at, &w)) > 0)
-			xb_move(j, w, n, ms);
-	} else if (looks_like_move(w, n) && at == len) {
-		xb_move(j, w, n, ms);
+		break;
+	case FB_CECP_G_OPTION:
+		/* by "option NAME": no kind's key has a blank */
+		fb_cecp_parse_option(t, c.arg, &o);
+		entries_set(j, &j->settings, t + c.word.off,
+			    o.name.off + o.name.len - c.word.off, t, len);
+		break;
+	case FB_CECP_G_USERMOVE:
+		xb_move(j, t, fb_span_first(t, c.arg), ms);
+		break;
+	case FB_CECP_G_OTHER:
+		if (c.arg.len == 0 && fb_cecp_looks_like_move(t, c.word))
+			xb_move(j, t, c.word, ms);
+		break;
+	default:
+		key = (size_t)c.kind < sizeof xb_kinds / sizeof xb_kinds[0]
+			      ? xb_kinds[c.kind] : NULL;
+		if (key != NULL)
+			entries_set(j, &j->settings, key, strlen(key), t, len);
+		break;
 	}
+}
+
+/* One whole line toward the engine: a UCI command, else a CECP one. The
+ * engine's protocol may not be known yet (fenbridge probes it), and the
+ * two share no command the journal keeps but go. */
+static void
+to_engine_line(struct fb_journal *j, const char *t, size_t len, uint64_t ms)
+{
+	size_t start;
+	enum fb_uci_gui k = fb_uci_gui_kind(t, len, &start);
+
+	if (k != FB_UCI_G_OTHER)
+		uci_command(j, k, t, len, ms);
+	else
+		cecp_command(j, t, len, ms);
+}
+
+static void
+framed(void *ctx, const char *text, size_t len, size_t term, unsigned flags)
+{
+	(void)term;
+	/* an overlong line's pieces, a CRLF's LF: nothing to record */
+	if (flags == 0)
+		to_engine_line(ctx, text, len, ((struct fb_journal *)ctx)->now);
 }
 
 void
 fb_journal_to_engine(struct fb_journal *j, const char *data, size_t len,
 		     uint64_t ms)
 {
-	while (len > 0) {
-		/* LF, CR or CRLF ends a line (the framer's terminators: the
-		 * GUI's lines go on with theirs); an empty line is nothing. */
-		const char *nl = data;
-		size_t n;
+	/* LF, CR or CRLF ends a line (the GUI's lines go on with theirs) */
+	j->now = ms;
+	if (fb_line_push(&j->framer, data, len, framed, j) != 0)
+		j->oom = true;
+}
 
-		while (nl < data + len && *nl != '\n' && *nl != '\r')
-			nl++;
-		if (nl == data + len)
-			nl = NULL;
-		n = nl != NULL ? (size_t)(nl - data) : len;
-		const char *line = data;
-		size_t ll = n;
+/* A feature line that says done=1. */
+static bool
+features_done(const char *t, size_t len)
+{
+	struct fb_cecp_feature f;
+	size_t pos = 0;
 
-		if (j->plen > 0 || nl == NULL) {
-			/* a line in pieces: gather it */
-			if (!j->part_over && j->plen + n > LINE_MAX_BYTES)
-				j->part_over = true;
-			if (!j->part_over && j->plen + n > j->pcap) {
-				size_t cap = (j->plen + n) * 2 + 64;
-				char *p = realloc(j->part, cap);
-				if (p == NULL) {
-					j->oom = j->part_over = true;
-				} else {
-					j->part = p;
-					j->pcap = cap;
-				}
-			}
-			if (!j->part_over) {
-				memcpy(j->part + j->plen, data, n);
-				j->plen += n;
-			}
-			line = j->part;
-			ll = j->plen;
+	while (fb_cecp_next_feature(t, len, &pos, &f))
+		if (fb_span_is(t, f.key, "done") &&
+		    fb_cecp_feature_flag(t, &f, NULL))
+			return true;
+	return false;
+}
+
+static long long
+ping_number(const char *line)
+{
+	struct fb_cecp_command c;
+
+	fb_cecp_parse_gui(line, strlen(line), &c);
+	return span_number(line, fb_span_first(line, c.arg));
+}
+
+/* pong N: the ping it answers, else the oldest, is answered. */
+static void
+xb_pong(struct fb_journal *j, long long n)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < j->pings.n; i++)
+		if (ping_number(j->pings.v[i].line) == n) {
+			k = i;
+			break;
 		}
-		if (nl == NULL)
-			return;
-		if (!j->part_over)
-			to_engine_line(j, line, ll, ms);
-		j->plen = 0;
-		j->part_over = false;
-		data = nl + 1;
-		len -= n + 1;
+	if (j->pings.n > 0)
+		entries_drop(&j->pings, k);
+}
+
+/* An engine line that may be an answer: a UCI one (k), else a CECP one
+ * (the protocol of the engine may not be known yet). Not inlined: its
+ * frame is large, and most lines never come here. */
+static __attribute__((noinline)) bool
+from_engine(struct fb_journal *j, enum fb_uci_engine k, const char *t,
+	    size_t len, uint64_t ms)
+{
+	struct fb_cecp_line l;
+
+	l.kind = FB_CECP_E_OTHER;
+	if (k == FB_UCI_E_OTHER)
+		fb_cecp_parse_engine_command(t, len, &l);
+	switch (j->drop) {
+	case DROP_UCI_HANDSHAKE:
+		if (k == FB_UCI_E_UCIOK)
+			j->drop = DROP_UCI_READYOK;
+		return true;
+	case DROP_UCI_READYOK:
+		if (k == FB_UCI_E_READYOK) {
+			j->drop = DROP_NONE;
+			return true;
+		}
+		break;
+	case DROP_FEATURES:
+		if (l.kind == FB_CECP_E_FEATURE) {
+			if (features_done(t, len))
+				j->drop = DROP_NONE;
+			return true;
+		}
+		if (l.kind == FB_CECP_E_MOVE || l.kind == FB_CECP_E_PONG)
+			j->drop = DROP_NONE;
+		break;
+	case DROP_NONE:
+		break;
 	}
+	if (k == FB_UCI_E_UCIOK) {
+		j->answered = true;
+	} else if (k == FB_UCI_E_BESTMOVE) {
+		j->searching = false;
+	} else if (k == FB_UCI_E_READYOK) {
+		if (j->isready > 0)
+			j->isready--;
+	} else if (l.kind == FB_CECP_E_FEATURE) {
+		j->answered |= features_done(t, len);
+	} else if (l.kind == FB_CECP_E_MOVE && l.form == FB_CECP_MOVE_CMD) {
+		/* GNU Chess says its move twice in the older forms */
+		xb_move(j, t, l.arg, ms);
+	} else if (l.kind == FB_CECP_E_PONG) {
+		xb_pong(j, span_number(t, l.arg));
+	}
+	return false;
 }
 
 bool
 fb_journal_from_engine(struct fb_journal *j, const char *t, size_t len,
 		       uint64_t ms)
 {
-	size_t at = 0, n;
-	const char *w;
+	size_t start;
+	enum fb_uci_engine k = fb_uci_engine_kind(t, len, &start);
 
-	/* Most lines are info lines: none of the answers followed. */
-	if (j->drop == DROP_NONE && len > 0 && t[0] != 'b' && t[0] != 'r' &&
-	    t[0] != 'm' && t[0] != 'p' && t[0] != 'u' && t[0] != 'f')
-		return false;
-	n = word(t, len, &at, &w);
-	switch (j->drop) {
-	case DROP_UCI_HANDSHAKE:
-		if (eq(w, n, "uciok"))
-			j->drop = DROP_UCI_READYOK;
-		return true;
-	case DROP_UCI_READYOK:
-		if (eq(w, n, "readyok")) {
-			j->drop = DROP_NONE;
-			return true;
-		}
-		break;
-	case DROP_FEATURES:
-		if (eq(w, n, "feature")) {
-			for (size_t i = 0; i + 6 <= len; i++)
-				if (memcmp(t + i, "done=1", 6) == 0)
-					j->drop = DROP_NONE;
-			return true;
-		}
-		if (eq(w, n, "move") || eq(w, n, "pong"))
-			j->drop = DROP_NONE;
-		break;
-	case DROP_NONE:
-		break;
-	}
-	if (eq(w, n, "uciok")) {
-		j->answered = true;
-	} else if (eq(w, n, "feature")) {
-		for (size_t i = 0; i + 6 <= len; i++)
-			j->answered |= memcmp(t + i, "done=1", 6) == 0;
-	} else if (eq(w, n, "bestmove")) {
-		j->searching = false;
-	} else if (eq(w, n, "readyok")) {
-		if (j->isready > 0)
-			j->isready--;
-	} else if (eq(w, n, "move")) {
-		if ((n = word(t, len, &at, &w)) > 0)
-			xb_move(j, w, n, ms);
-	} else if (eq(w, n, "pong")) {
-		/* the ping it answers, else the oldest */
-		size_t k = 0;
-		for (size_t i = 0; i < j->pings.n; i++) {
-			const char *p = j->pings.v[i];
-			if (number(p, strlen(p), 4) == number(t, len, at)) {
-				k = i;
-				break;
-			}
-		}
-		if (j->pings.n > 0) {
-			free(j->pings.v[k]);
-			memmove(j->pings.v + k, j->pings.v + k + 1,
-				(j->pings.n - k - 1) * sizeof *j->pings.v);
-			j->pings.n--;
-		}
-	}
-	return false;
+	/* Most lines are info lines or thinking output: none of the
+	 * answers followed. */
+	if (k == FB_UCI_E_INFO ||
+	    (k == FB_UCI_E_OTHER && fb_cecp_engine_number_led(t, len)))
+		return j->drop == DROP_UCI_HANDSHAKE;
+	return from_engine(j, k, t, len, ms);
 }
 
-static void
-emit_str(fb_journal_emit_fn emit, void *ctx, const char *s)
-{
-	size_t n = strlen(s);
-	char *p = malloc(n + 1);
+/* The replay's line being made, ended by "\n" when emitted. */
+struct out {
+	char *p;
+	size_t n, cap;
+	bool lost; /* out of memory: this line is not emitted */
+	fb_journal_emit_fn emit;
+	void *ctx;
+};
 
-	if (p == NULL)
-		return;
-	memcpy(p, s, n);
-	p[n] = '\n';
-	emit(ctx, p, n + 1);
-	free(p);
+static void
+put(struct fb_journal *j, struct out *o, const char *s, size_t n)
+{
+	if (o->n + n + 1 > o->cap) {
+		size_t cap = (o->n + n + 1) * 2;
+		char *p = realloc(o->p, cap);
+		if (p == NULL) {
+			j->oom = o->lost = true;
+			return;
+		}
+		o->p = p;
+		o->cap = cap;
+	}
+	memcpy(o->p + o->n, s, n);
+	o->n += n;
 }
 
-/* Appends to the growing line *out. */
+/* Emits the line made, with s after it (when not NULL). */
 static void
-append(struct fb_journal *j, char **out, size_t *olen, const char *s,
-       size_t n)
+line(struct fb_journal *j, struct out *o, const char *s)
 {
-	char *p = realloc(*out, *olen + n + 2);
-
-	if (p == NULL) {
-		j->oom = true;
-		return;
-	}
-	memcpy(p + *olen, s, n);
-	*olen += n;
-	p[*olen] = '\0';
-	*out = p;
+	if (s != NULL)
+		put(j, o, s, strlen(s));
+	put(j, o, "\n", 1);
+	if (!o->lost)
+		o->emit(o->ctx, o->p, o->n);
+	o->n = 0;
+	o->lost = false;
 }
 
 /* The clock value v less the time spent, at least 1 ms (cs). */
@@ -643,138 +626,133 @@ rest(long long v, uint64_t spent)
 
 /* The search again: the GUI's go with the side to move's clock reduced
  * by what the search has taken (movetime: the rest); a go ponder whose
- * ponderhit came is a normal go now, its clock running since then. */
+ * ponderhit came is a normal go now, its clock running since then. The
+ * go line is spliced at the spans its codec read. */
 static void
-uci_go(struct fb_journal *j, uint64_t ms, fb_journal_emit_fn emit, void *ctx)
+uci_go(struct fb_journal *j, uint64_t ms, struct out *o)
 {
-	const char *t = j->go, *w;
-	size_t len = strlen(t), at = 0, n, olen = 0;
-	bool ponder = false, black;
-	char *out = NULL, num[32];
-	uint64_t since = j->go_ms;
+	const char *t = j->go;
+	size_t len = strlen(t), at = 0;
+	struct fb_uci_go g;
+	struct fb_span cut[3];
+	long long val[3];
+	char num[32];
+	uint64_t spent;
+	bool black;
 
-	for (size_t a = 0; (n = word(t, len, &a, &w)) > 0;)
-		ponder |= eq(w, n, "ponder") || eq(w, n, "infinite");
-	if (ponder && !j->ponderhit) {
-		emit_str(emit, ctx, t);
+	fb_uci_parse_go(t, len, &g);
+	if ((g.ponder || g.infinite) && !j->ponderhit) {
+		line(j, o, t);
 		return;
 	}
-	if (j->ponderhit)
-		since = j->hit_ms;
+	spent = ms - (j->ponderhit ? j->hit_ms : j->go_ms);
 	black = j->position != NULL && uci_side_to_move(j->position);
-	while ((n = word(t, len, &at, &w)) > 0) {
-		if (eq(w, n, "ponder") && j->ponderhit)
-			continue;
-		if (olen > 0)
-			append(j, &out, &olen, " ", 1);
-		append(j, &out, &olen, w, n);
-		if ((black ? eq(w, n, "btime") : eq(w, n, "wtime")) ||
-		    eq(w, n, "movetime")) {
-			size_t a = at;
-			const char *v;
-			if (word(t, len, &a, &v) > 0) {
-				snprintf(num, sizeof num, " %lld",
-					 rest(number(t, len, at), ms - since));
-				append(j, &out, &olen, num, strlen(num));
-				at = a;
-			}
+	/* ponder (after ponderhit) goes with the blanks before it */
+	cut[0] = g.ponder_word;
+	while (cut[0].off > 0 && fb_token_blank(t[cut[0].off - 1]))
+		cut[0].off--, cut[0].len++;
+	cut[1] = black ? g.btime_value : g.wtime_value;
+	val[1] = rest(black ? g.btime : g.wtime, spent);
+	cut[2] = g.movetime_value;
+	val[2] = rest(g.movetime, spent);
+	/* the cuts in the order of the line */
+	for (;;) {
+		int m = -1;
+		for (int i = 0; i < 3; i++)
+			if (cut[i].len > 0 &&
+			    (m < 0 || cut[i].off < cut[m].off))
+				m = i;
+		if (m < 0)
+			break;
+		put(j, o, t + at, cut[m].off - at);
+		if (m > 0) {
+			snprintf(num, sizeof num, "%lld", val[m]);
+			put(j, o, num, strlen(num));
 		}
+		at = cut[m].off + cut[m].len;
+		cut[m].len = 0;
 	}
-	if (out != NULL)
-		emit_str(emit, ctx, out);
-	free(out);
+	line(j, o, t + at);
 }
 
 static void
-uci_replay(struct fb_journal *j, uint64_t ms, fb_journal_emit_fn emit,
-	   void *ctx)
+uci_replay(struct fb_journal *j, uint64_t ms, struct out *o)
 {
-	emit_str(emit, ctx, "uci");
+	line(j, o, "uci");
 	for (size_t i = 0; i < j->options.n; i++)
-		emit_str(emit, ctx, j->options.v[i].line);
+		line(j, o, j->options.v[i].line);
 	if (j->newgame)
-		emit_str(emit, ctx, "ucinewgame");
+		line(j, o, "ucinewgame");
 	/* Its readyok is dropped: the options are set when it comes. */
 	if (j->answered)
-		emit_str(emit, ctx, "isready");
+		line(j, o, "isready");
 	if (j->position != NULL)
-		emit_str(emit, ctx, j->position);
+		line(j, o, j->position);
 	if (j->searching && j->go != NULL) {
-		uci_go(j, ms, emit, ctx);
+		uci_go(j, ms, o);
 		if (j->stopped)
-			emit_str(emit, ctx, "stop");
+			line(j, o, "stop");
 	}
 	for (unsigned i = 0; i < j->isready; i++)
-		emit_str(emit, ctx, "isready");
+		line(j, o, "isready");
 	j->drop = j->answered ? DROP_UCI_HANDSHAKE : DROP_NONE;
 }
 
 /* The game since new: the position, the moves, the clocks, the mode. */
 static void
-xb_game(struct fb_journal *j, uint64_t ms, fb_journal_emit_fn emit,
-	void *ctx)
+xb_game(struct fb_journal *j, uint64_t ms, struct out *o)
 {
 	char buf[64];
 	bool thinking = xb_thinking(j);
 
-	emit_str(emit, ctx, "force");
+	line(j, o, "force");
 	if (j->setboard != NULL)
-		emit_str(emit, ctx, j->setboard);
+		line(j, o, j->setboard);
 	for (size_t i = 0; i < j->moves.n; i++) {
-		if (j->usermove) {
-			char *m = NULL;
-			size_t ml = 0;
-			append(j, &m, &ml, "usermove ", 9);
-			append(j, &m, &ml, j->moves.v[i], strlen(j->moves.v[i]));
-			if (m != NULL)
-				emit_str(emit, ctx, m);
-			free(m);
-		} else {
-			emit_str(emit, ctx, j->moves.v[i]);
-		}
+		if (j->usermove)
+			put(j, o, "usermove ", 9);
+		line(j, o, j->moves.v[i].line);
 	}
 	if (j->time != NULL && thinking) {
 		snprintf(buf, sizeof buf, "time %lld",
-			 rest(number(j->time, strlen(j->time), 4),
-			      (ms - j->think_ms) / 10));
-		emit_str(emit, ctx, buf);
+			 rest(j->time_cs, (ms - j->think_ms) / 10));
+		line(j, o, buf);
 	} else if (j->time != NULL) {
-		emit_str(emit, ctx, j->time);
+		line(j, o, j->time);
 	}
 	if (j->otim != NULL)
-		emit_str(emit, ctx, j->otim);
+		line(j, o, j->otim);
 	if (j->analyzing)
-		emit_str(emit, ctx, "analyze");
+		line(j, o, "analyze");
 	else if (thinking)
-		emit_str(emit, ctx, "go");
+		line(j, o, "go");
 	else if (!j->force && j->protover >= 2)
-		emit_str(emit, ctx, "playother");
+		line(j, o, "playother");
 }
 
 static void
-xb_replay(struct fb_journal *j, uint64_t ms, fb_journal_emit_fn emit,
-	  void *ctx)
+xb_replay(struct fb_journal *j, uint64_t ms, struct out *o)
 {
 	char buf[32];
 
-	emit_str(emit, ctx, "xboard");
+	line(j, o, "xboard");
 	if (j->protover > 0) {
 		snprintf(buf, sizeof buf, "protover %d", j->protover);
-		emit_str(emit, ctx, buf);
+		line(j, o, buf);
 	}
 	for (size_t i = 0; i < j->features.n; i++)
-		emit_str(emit, ctx, j->features.v[i]);
+		line(j, o, j->features.v[i].line);
 	if (j->xnew)
-		emit_str(emit, ctx, "new");
+		line(j, o, "new");
 	if (j->variant != NULL)
-		emit_str(emit, ctx, j->variant);
+		line(j, o, j->variant);
 	for (size_t i = 0; i < j->settings.n; i++)
-		emit_str(emit, ctx, j->settings.v[i].line);
+		line(j, o, j->settings.v[i].line);
 	/* Before any game the engine is as it starts. */
 	if (j->xnew || j->setboard != NULL || j->moves.n > 0)
-		xb_game(j, ms, emit, ctx);
+		xb_game(j, ms, o);
 	for (size_t i = 0; i < j->pings.n; i++)
-		emit_str(emit, ctx, j->pings.v[i]);
+		line(j, o, j->pings.v[i].line);
 	j->drop = j->answered ? DROP_FEATURES : DROP_NONE;
 }
 
@@ -782,12 +760,16 @@ bool
 fb_journal_replay(struct fb_journal *j, bool uci, uint64_t ms,
 		  fb_journal_emit_fn emit, void *ctx)
 {
+	struct out o = {.emit = emit, .ctx = ctx};
+
 	j->restarts++;
-	j->plen = 0; /* a half line went to the dead engine */
-	j->part_over = false;
+	/* a half line went to the dead engine */
+	fb_line_free(&j->framer);
+	fb_line_init(&j->framer, FB_LINE_DEFAULT_MAX);
 	if (uci)
-		uci_replay(j, ms, emit, ctx);
+		uci_replay(j, ms, &o);
 	else
-		xb_replay(j, ms, emit, ctx);
+		xb_replay(j, ms, &o);
+	free(o.p);
 	return !j->oom;
 }

@@ -529,6 +529,9 @@ fb_uci_parse_go(const char *text, size_t len, struct fb_uci_go *g)
 	long long *vals[] = {&g->wtime,	    &g->btime,	  &g->winc,
 			     &g->binc,	    &g->movestogo, &g->movetime,
 			     &g->depth,	    &g->nodes,	  &g->mate};
+	struct fb_span *spans[] = {&g->wtime_value, &g->btime_value, NULL,
+				   NULL, NULL, &g->movetime_value,
+				   NULL, NULL, NULL};
 	size_t pos = 0, start, n;
 
 	memset(g, 0, sizeof *g);
@@ -541,6 +544,7 @@ fb_uci_parse_go(const char *text, size_t len, struct fb_uci_go *g)
 		}
 		if (fb_proto_is(text, start, n, "ponder")) {
 			g->ponder = true;
+			g->ponder_word = (struct fb_span){start, n};
 			continue;
 		}
 		if (fb_proto_is(text, start, n, "searchmoves")) {
@@ -563,6 +567,8 @@ fb_uci_parse_go(const char *text, size_t len, struct fb_uci_go *g)
 			if (k > 0 && ((text[s2] >= '0' && text[s2] <= '9') ||
 				      text[s2] == '-' || text[s2] == '+')) {
 				*vals[i] = number(text, s2, k, GO_MAX);
+				if (spans[i] != NULL)
+					*spans[i] = (struct fb_span){s2, k};
 				pos = p2;
 			}
 			break;

@@ -227,6 +227,9 @@ struct fb_uci_go {
 		mate;
 	bool infinite, ponder;
 	struct fb_span searchmoves; /* the tokens after it, to a keyword */
+	/* Where a rewrite splices (len 0: absent; the last when repeated):
+	 * the token ponder, and the numbers of wtime, btime, movetime. */
+	struct fb_span ponder_word, wtime_value, btime_value, movetime_value;
 };
 
 /* Reads a go line; unknown tokens are skipped; numbers are clamped to

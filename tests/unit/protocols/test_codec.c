@@ -497,6 +497,81 @@ test_codec_cecp_gui_commands(void **state)
 	assert_int_equal(c.kind, FB_CECP_G_MOVENOW);
 }
 
+/* The spans a rewrite splices (the journal's replay of a search): the
+ * ponder token and the clock values, the last when a key repeats; none
+ * for a value that is no number. */
+static void
+test_codec_uci_go_spans(void **state)
+{
+	const char *go = "go ponder wtime 60000 btime  47500 winc 10 "
+			 "movetime 2000";
+	const char *bad = "go wtime x btime 5 btime 7";
+	struct fb_uci_go g;
+
+	(void)state;
+	fb_uci_parse_go(go, strlen(go), &g);
+	span_equal(go, g.ponder_word, "ponder");
+	span_equal(go, g.wtime_value, "60000");
+	span_equal(go, g.btime_value, "47500");
+	span_equal(go, g.movetime_value, "2000");
+	fb_uci_parse_go(bad, strlen(bad), &g);
+	span_equal(bad, g.ponder_word, NULL);
+	span_equal(bad, g.wtime_value, NULL);
+	assert_int_equal(g.btime, 7);
+	assert_int_equal(g.btime_value.off, strlen(bad) - 1);
+	span_equal(bad, g.movetime_value, NULL);
+}
+
+static struct fb_span
+whole(const char *s)
+{
+	return (struct fb_span){0, strlen(s)};
+}
+
+static void
+test_codec_cecp_option_bare_moves_and_skips(void **state)
+{
+	const char *opt = "option Hash Size = 64 ";
+	const char *btn = "option Clear Hash";
+	const char *empty = "option Book File=";
+	const char *moves[] = {"e2e4", "e7e8q", "P@e4", "O-O", "o-o-o", "0-0",
+			       "l10l9", "a1b1=Q"};
+	const char *not_moves[] = {"new", "e2", "m2m4", "ee2e4", "O", "2e4x",
+				   "a1a2a3a4"};
+	struct fb_cecp_command c;
+	struct fb_cecp_option o;
+
+	(void)state;
+	/* what a reader of commands only may skip unparsed */
+	assert_true(fb_cecp_engine_number_led("  12 25 340 1234 e2e4", 21));
+	assert_true(fb_cecp_engine_number_led("-3 0 1 2 e2e4", 13));
+	assert_true(fb_cecp_engine_number_led("1-0 {White mates}", 17));
+	assert_false(fb_cecp_engine_number_led("move e2e4", 9));
+	assert_false(fb_cecp_engine_number_led("White (1) : feature done=0", 26));
+	assert_false(fb_cecp_engine_number_led("  ", 2));
+
+	fb_cecp_parse_gui(opt, strlen(opt), &c);
+	fb_cecp_parse_option(opt, c.arg, &o);
+	span_equal(opt, o.name, "Hash Size");
+	span_equal(opt, o.value, "64");
+	assert_true(o.has_value);
+	fb_cecp_parse_gui(btn, strlen(btn), &c);
+	fb_cecp_parse_option(btn, c.arg, &o);
+	span_equal(btn, o.name, "Clear Hash");
+	assert_false(o.has_value);
+	fb_cecp_parse_gui(empty, strlen(empty), &c);
+	fb_cecp_parse_option(empty, c.arg, &o);
+	span_equal(empty, o.name, "Book File");
+	span_equal(empty, o.value, NULL);
+	assert_true(o.has_value);
+	for (size_t i = 0; i < N_ELEMS(moves); i++)
+		if (!fb_cecp_looks_like_move(moves[i], whole(moves[i])))
+			fail_msg("'%s' should read as a move", moves[i]);
+	for (size_t i = 0; i < N_ELEMS(not_moves); i++)
+		if (fb_cecp_looks_like_move(not_moves[i], whole(not_moves[i])))
+			fail_msg("'%s' is no move", not_moves[i]);
+}
+
 int
 main(void)
 {
@@ -513,6 +588,8 @@ main(void)
 		cmocka_unit_test(test_codec_cecp_features),
 		cmocka_unit_test(test_codec_cecp_gnu_chess_and_rejections),
 		cmocka_unit_test(test_codec_cecp_gui_commands),
+		cmocka_unit_test(test_codec_uci_go_spans),
+		cmocka_unit_test(test_codec_cecp_option_bare_moves_and_skips),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
