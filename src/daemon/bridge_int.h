@@ -31,6 +31,7 @@
 #include "fenbridge/line.h"
 #include "log.h"
 #include "recorder.h"
+#include "referee.h"
 #include "session.h"
 
 #define KILL_DELAY_MS 1000
@@ -122,6 +123,10 @@ struct direction {
 	bool logging; /* fb_log_enabled(), fixed before the bridge runs */
 	const char *in_tag, *out_tag;
 	struct fb_sink sink;
+	/* The referee's (b->ref_on): the filter runs on this direction's
+	 * line, and the queued bytes from ref_mark on are not yet shown. */
+	bool filtering;
+	size_t ref_mark;
 };
 
 struct fb_bridge {
@@ -151,6 +156,10 @@ struct fb_bridge {
 	int closing;
 	int exit_code;
 	char **env; /* the engine's environment, or NULL: fenbridge's */
+	/* --referee: on, its findings' in-band lines being queued (not
+	 * shown to it again), the session over (no in-band line). */
+	bool ref_on, ref_busy, ref_done;
+	struct fb_referee ref;
 };
 
 /* bridge_lifecycle.c */
