@@ -23,6 +23,11 @@
  *   --eof-status=N    at EOF exit with status N (default 0)
  *   --ignore-term     SIGTERM is recorded but does not end it
  *   --do=CMD          run CMD (below) before reading stdin; repeatable
+ *   --answer-delay=MS readyok and pong come MS milliseconds late
+ *   --on-go=TEXT      answer UCI/CECP `go` with TEXT, '|' ending a line
+ *                     (an illegal bestmove, a pv with an illegal move)
+ *   --handshake-line=TEXT  write TEXT and a newline before uciok / in
+ *                     the feature answer, before done=1 (a blank line)
  *
  * Answers: uci -> id, option UCI_Chess960, uciok; isready -> readyok;
  * protover N -> feature ... setboard=1 ... done=1 (CECP wants no answer to
@@ -97,6 +102,10 @@ static int eof_status;
 /* The protocols it knows (--speaks), how it takes the others' commands. */
 static bool knows_uci = true, knows_xboard = true, quiet_unknown;
 static int die_on_unknown;
+/* The referee's misbehaviours (--answer-delay, --on-go,
+ * --handshake-line). */
+static long answer_delay;
+static const char *on_go, *handshake_line;
 
 /* write(2) until done; async-signal-safe, so handlers may use it. */
 static void
@@ -147,6 +156,30 @@ static void
 outs(const char *s)
 {
 	out(s, strlen(s));
+}
+
+static void
+sleep_ms(long ms)
+{
+	fflush(stdout);
+#ifdef _WIN32
+	Sleep((DWORD)ms);
+#else
+	struct timespec ts;
+	ts.tv_sec = ms / 1000;
+	ts.tv_nsec = ms % 1000 * 1000000L;
+	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
+#endif
+}
+
+/* Writes t with each '|' as a line end, and a last newline. */
+static void
+out_lines(const char *t)
+{
+	for (; *t != '\0'; t++)
+		out(*t == '|' ? "\n" : t, 1);
+	outs("\n");
 }
 
 static void
@@ -217,15 +250,28 @@ command(const char *text, size_t len, size_t term)
 		/* no answer, as an engine of CECP version 1 */
 	} else if (CMD("uci")) {
 		outs("id name fake\nid author fenbridge e2e tests\n"
-		     "option name UCI_Chess960 type check default false\n"
-		     "uciok\n");
+		     "option name UCI_Chess960 type check default false\n");
+		if (handshake_line != NULL)
+			out_lines(handshake_line);
+		outs("uciok\n");
 	} else if (CMD("isready")) {
+		if (answer_delay > 0)
+			sleep_ms(answer_delay);
 		outs("readyok\n");
 	} else if (CMD("protover")) {
 		outs("feature myname=\"fake\" setboard=1 ping=1 usermove=1 "
-		     "sigint=1 sigterm=1 variants=\"normal,fischerandom\" "
-		     "done=1\n");
+		     "sigint=1 sigterm=1 variants=\"normal,fischerandom\"");
+		if (handshake_line != NULL) {
+			outs("\n");
+			out_lines(handshake_line);
+			outs("feature");
+		}
+		outs(" done=1\n");
+	} else if (CMD("go") && on_go != NULL) {
+		out_lines(on_go);
 	} else if (CMD("ping")) {
+		if (answer_delay > 0)
+			sleep_ms(answer_delay);
 		outs("pong ");
 		out(a, n);
 		outs("\n");
@@ -268,15 +314,7 @@ command(const char *text, size_t len, size_t term)
 		event("closed stdout\n");
 	} else if (CMD("fake-sleep")) {
 		numbers(a, n, &x, &y);
-#ifdef _WIN32
-		Sleep((DWORD)x);
-#else
-		struct timespec ts;
-		ts.tv_sec = x / 1000;
-		ts.tv_nsec = x % 1000 * 1000000L;
-		while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
-			;
-#endif
+		sleep_ms(x);
 	}
 #undef CMD
 }
@@ -344,6 +382,12 @@ main(int argc, char **argv)
 			once = o + 7;
 		else if (strncmp(o, "--eof-status=", 13) == 0)
 			eof_status = atoi(o + 13);
+		else if (strncmp(o, "--answer-delay=", 15) == 0)
+			answer_delay = atol(o + 15);
+		else if (strncmp(o, "--on-go=", 8) == 0)
+			on_go = o + 8;
+		else if (strncmp(o, "--handshake-line=", 17) == 0)
+			handshake_line = o + 17;
 		else if (strncmp(o, "--do=", 5) == 0 && ndo < MAX_DO)
 			todo[ndo++] = o + 5;
 		else
@@ -355,8 +399,8 @@ main(int argc, char **argv)
 				"[--hang-on-eof] [--protover1] [--eof-status=N] "
 				"[--speaks=uci|xboard|both] [--quiet-unknown] "
 				"[--die-on-unknown=SIG] [--once=FILE] "
-				"[--do=CMD] "
-				"RECORD\n");
+				"[--do=CMD] [--answer-delay=MS] [--on-go=TEXT] "
+				"[--handshake-line=TEXT] RECORD\n");
 		return 99;
 	}
 	if (once != NULL) {
