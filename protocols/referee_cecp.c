@@ -189,16 +189,18 @@ coordinates(const char *t, size_t n)
  * Reads the thinking pv text[s] on a copy of g. Move numbers (12. 12...
  * 1.e4) are skipped; SAN and coordinates are read; the first other token
  * ends it. Returns 0, or the ply of the first coordinate move that is not
- * legal or comes after the game's end (*mated says which), with its token.
+ * legal or comes after the game's end (*mated says which), with its token;
+ * *read counts the moves read.
  */
 static unsigned
 read_pv(const struct fb_game *g0, const char *text, struct fb_span s,
-	bool *mated, struct fb_span *tok)
+	bool *mated, struct fb_span *tok, unsigned *read)
 {
 	struct fb_game g = *g0;
 	size_t pos = s.off, end = s.off + s.len, start, n;
 	unsigned ply = 0;
 
+	*read = 0;
 	while ((n = fb_proto_token(text, end, &pos, &start)) > 0) {
 		const char *t = text + start;
 		struct fb_move m;
@@ -219,6 +221,7 @@ read_pv(const struct fb_game *g0, const char *text, struct fb_span s,
 		}
 		if (fb_moves_parse(&g, t, n, &m) == 0) {
 			fb_game_play(&g, &m);
+			++*read;
 			continue;
 		}
 		/* Sure only of coordinates that name a move: SAN that does
@@ -240,16 +243,17 @@ thinking(struct fb_referee *r, const char *text,
 	struct fb_ref_wire *w = &r->wire[FB_REF_ENGINE];
 	struct fb_span tok, t2;
 	bool mated, m2;
-	unsigned ply;
+	unsigned ply, read, read2;
 
 	if (!w->known || !(on_move(w) || (w->analyze && !w->force)))
 		return; /* pondering: its pv may start after a guess */
-	if ((ply = read_pv(&w->pos, text, th->pv, &mated, &tok)) == 0)
+	if ((ply = read_pv(&w->pos, text, th->pv, &mated, &tok, &read)) == 0)
 		return;
 	/* Thinking about the position before the move just given, still
 	 * in the pipe when the move went: no offence. */
-	if (read_pv(&w->prev, text, th->pv, &m2, &t2) == 0 &&
-	    memcmp(&w->prev, &w->pos, sizeof w->pos) != 0)
+	if (memcmp(&w->prev, &w->pos, sizeof w->pos) != 0 &&
+	    read_pv(&w->prev, text, th->pv, &m2, &t2, &read2) == 0 &&
+	    read2 > 0)
 		return;
 	if (mated)
 		fb_ref_find(r, FB_REF_ENGINE, FB_REF_ILLEGAL, NULL,
