@@ -102,6 +102,9 @@ struct fb_ref_wire {
 	bool race;
 	int engine_side; /* the colour the engine plays, or -1 */
 	char last_move[24]; /* the last move given, for `Illegal move` */
+	/* The engine's last move when written `N. ... M`: GNU Chess writes
+	 * `My move is: M` after it, the same move. */
+	char announced[24];
 };
 
 struct fb_referee {

@@ -42,7 +42,7 @@ new_game(struct fb_ref_wire *w)
 	w->chess960 = w->unsupported = false;
 	w->force = w->analyze = w->race = false;
 	w->engine_side = FB_BLACK;
-	w->last_move[0] = '\0';
+	w->last_move[0] = w->announced[0] = '\0';
 }
 
 static void
@@ -270,12 +270,21 @@ thinking(struct fb_referee *r, const char *text,
  * it); judged on the engine wire. */
 static void
 engine_move(struct fb_referee *r, enum fb_referee_side side, bool check,
-	    const char *text, struct fb_span mv)
+	    const char *text, struct fb_span mv, enum fb_cecp_move_form form)
 {
 	struct fb_ref_wire *w = &r->wire[side];
 	struct fb_move m;
+	size_t n = mv.len < sizeof w->announced ? mv.len
+						: sizeof w->announced - 1;
+	bool again = form != FB_CECP_MOVE_OLD && w->announced[0] != '\0' &&
+		     fb_span_is(text, mv, w->announced);
 
-	if (!w->known)
+	w->announced[0] = '\0';
+	if (form == FB_CECP_MOVE_OLD) {
+		memcpy(w->announced, text + mv.off, n);
+		w->announced[n] = '\0';
+	}
+	if (!w->known || again)
 		return;
 	if (w->race) {
 		/* Written before the engine read the force: the GUI may take
@@ -432,7 +441,7 @@ reply(struct fb_referee *r, enum fb_referee_side side, bool check,
 	else /* the GUI wire: only what changes the game */
 		fb_cecp_parse_engine_command(text, len, &l);
 	if (l.kind == FB_CECP_E_MOVE)
-		engine_move(r, side, check, text, l.arg);
+		engine_move(r, side, check, text, l.arg, l.form);
 	else if (l.kind == FB_CECP_E_PONG &&
 		 fb_cecp_parse_number(text, l.arg, &id))
 		(void)fb_ref_wait_answer(r, side, id, now, "pong");

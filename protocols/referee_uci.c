@@ -359,9 +359,14 @@ bestmove(struct fb_referee *r, bool check, const char *text, size_t len)
 			    (int)bm.move.len, text + bm.move.off);
 }
 
+/* A line of blanks only. An empty line is not one: Stockfish writes it
+ * after its id lines, and the spec tells GUIs to skip what they do not
+ * know. */
 static bool
 blank(const char *text, size_t len)
 {
+	if (len == 0)
+		return false;
 	for (size_t i = 0; i < len; i++)
 		if (!fb_token_blank(text[i]))
 			return false;
@@ -401,8 +406,8 @@ reply(struct fb_referee *r, enum fb_referee_side side, bool check,
 	case FB_UCI_E_OTHER:
 		if (w->in_handshake && blank(text, len))
 			fb_ref_find(r, side, FB_REF_FORMAT, NULL,
-				    "a blank line in the handshake (between "
-				    "uci and uciok)");
+				    "a line of blanks in the handshake "
+				    "(between uci and uciok)");
 		break;
 	case FB_UCI_E_UCIOK:
 		w->in_handshake = false;

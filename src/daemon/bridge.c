@@ -164,12 +164,19 @@ on_finding(void *ctx, enum fb_referee_kind kind, const char *text,
 static void
 referee_end(struct fb_bridge *b)
 {
-	char sum[256];
+	char sum[256], line[300];
+	int n;
 
 	b->ref_done = true;
 	fb_referee_finish(&b->ref, uv_now(b->loop));
 	fb_referee_summary(&b->ref, sum, sizeof sum);
-	fb_log_msg(FB_LOG_WARN, "referee: summary: %s", sum);
+	/* Not a warning in the log (a clean session has none), but on
+	 * stderr too, as each finding. */
+	fb_log_msg(FB_LOG_INFO, "referee: summary: %s", sum);
+	n = snprintf(line, sizeof line, "fenbridge: referee: summary: %s\n",
+		     sum);
+	if (n > 0 && (size_t)n < sizeof line)
+		fb_log_stderr(line, (size_t)n);
 	if (b->ref.mode == FB_REFEREE_STRICT && fb_referee_total(&b->ref) > 0 &&
 	    b->exit_code == 0)
 		b->exit_code = 3;

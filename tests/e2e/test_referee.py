@@ -128,8 +128,8 @@ CASES = {
                 "min 1 max lots"], UCI_OPEN,
         "format", "spin option 'Hash' needs integers", None),
     "uci_blank_in_handshake": (
-        "uci", ["--handshake-line="], UCI_OPEN,
-        "format", "a blank line in the handshake", None),
+        "uci", ["--handshake-line= \t"], UCI_OPEN,
+        "format", "a line of blanks in the handshake", None),
     "uci_long_id_name": (
         "uci", ["--handshake-line=id name " + "x" * 70], UCI_OPEN,
         "format", "id name of 70 bytes", None),

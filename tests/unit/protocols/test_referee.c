@@ -107,6 +107,7 @@ test_referee_clean_uci_game(void **state)
 	run(&r, &f, FB_REF_UCI, FB_REF_UCI,
 	    "E<uci\n"
 	    "E>id name Stockfish 15.1\n"
+	    "E>\n" /* Stockfish's empty line */
 	    "E>option name Hash type spin default 16 min 1 max 33554432\n"
 	    "E>option name Ponder type check default false\n"
 	    "E>option name UCI_Chess960 type check default false\n"
@@ -310,8 +311,8 @@ test_referee_uci_format(void **state)
 		expect_one(&f, FB_REF_FORMAT, bad[i].text);
 	}
 	start(&r, &f);
-	run(&r, &f, FB_REF_UCI, FB_REF_UCI, "E<uci\nE>id name x\nE> \n");
-	expect_one(&f, FB_REF_FORMAT, "a blank line in the handshake");
+	run(&r, &f, FB_REF_UCI, FB_REF_UCI, "E<uci\nE>id name x\nE>\nE> \n");
+	expect_one(&f, FB_REF_FORMAT, "a line of blanks in the handshake");
 }
 
 static void
@@ -428,6 +429,12 @@ test_referee_cecp_moves(void **state)
 	run(&r, &f, FB_REF_CECP, FB_REF_CECP,
 	    "E<new\nE<usermove e2e4\nE>Illegal move: e2e4\n");
 	expect_one(&f, FB_REF_PROTOCOL, "for the legal move e2e4");
+	/* GNU Chess announces its move twice, the second after a force */
+	start(&r, &f);
+	run(&r, &f, FB_REF_CECP, FB_REF_CECP,
+	    "E<new\nE<usermove e2e4\nE>1. ... e7e5\nE<force\n"
+	    "E>My move is : e7e5\n");
+	expect_none(&f);
 	/* After undo the referee does not know the game: no finding */
 	start(&r, &f);
 	run(&r, &f, FB_REF_CECP, FB_REF_CECP,
