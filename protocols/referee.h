@@ -69,6 +69,18 @@ struct fb_ref_wait {
 	bool judged;   /* the engine was free to answer at once */
 };
 
+/* The moves of the last pv judged, and the board after each: the next pv
+ * of the same search mostly starts with the same moves (a flood of info
+ * lines), which need no second look. */
+#define FB_REF_PV_CACHE 32
+struct fb_ref_pvcache {
+	unsigned search; /* the search it belongs to (search_id) */
+	unsigned n;
+	char tok[FB_REF_PV_CACHE][8];
+	unsigned char len[FB_REF_PV_CACHE];
+	struct fb_game after[FB_REF_PV_CACHE];
+};
+
 /* What one wire has seen; private to referee*.c, plain data. */
 struct fb_ref_wire {
 	enum fb_referee_proto proto;
@@ -88,7 +100,14 @@ struct fb_ref_wire {
 	 * first); a search whose position is not followed is not checked. */
 	struct fb_game search[FB_REF_SEARCHES];
 	bool search_known[FB_REF_SEARCHES];
-	unsigned nsearch;
+	unsigned search_id[FB_REF_SEARCHES];
+	unsigned nsearch, searches; /* searches: the go lines so far */
+	struct fb_ref_pvcache pv;
+	/* UCI: the last position line (with moves) that pos follows, as its
+	 * length and hash: the next one mostly adds a move or two. */
+	size_t pos_len;
+	uint64_t pos_hash;
+	unsigned pos_plies;
 	bool answered; /* the last search has its bestmove; no go since */
 	struct fb_ref_wait wait[FB_REF_PINGS];
 	unsigned nwait;

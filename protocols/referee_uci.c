@@ -38,6 +38,16 @@ want_name(const struct fb_ref_wire *w)
 			   : "the king's destination (UCI_Chess960 is off)";
 }
 
+static uint64_t
+hash(const char *text, size_t len)
+{
+	uint64_t h = 14695981039346656037ull; /* FNV-1a */
+
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ (unsigned char)text[i]) * 1099511628211ull;
+	return h;
+}
+
 static void
 position(struct fb_referee *r, enum fb_referee_side side, bool check,
 	 const char *text, size_t len)
@@ -47,10 +57,21 @@ position(struct fb_referee *r, enum fb_referee_side side, bool check,
 	struct fb_game g;
 	size_t pos, start, n;
 	unsigned ply = 0;
+	size_t last = w->pos_len;
 
+	w->pos_len = 0;
 	if (fb_uci_parse_position(text, len, &p) < 0) {
 		w->known = false;
 		return;
+	}
+	if (w->known && last > 0 && len > last &&
+	    fb_token_blank(text[last]) && hash(text, last) == w->pos_hash) {
+		/* The last line and more moves: a GUI sends the whole game
+		 * each time, which read from the start would cost the square
+		 * of its length. */
+		pos = last;
+		ply = w->pos_plies;
+		goto moves;
 	}
 	if (p.startpos) {
 		fb_ref_start(&g);
@@ -71,6 +92,7 @@ position(struct fb_referee *r, enum fb_referee_side side, bool check,
 	fb_ref_set_pos(w, &g);
 	w->known = !w->unsupported;
 	pos = p.moves;
+moves:
 	while (w->known && (n = fb_proto_token(text, len, &pos, &start)) > 0) {
 		struct fb_move m;
 		ply++;
@@ -86,6 +108,11 @@ position(struct fb_referee *r, enum fb_referee_side side, bool check,
 		}
 		fb_game_play(&w->pos, &m);
 		fb_ref_add_move(w, text + start, n);
+	}
+	if (w->known && p.has_moves) {
+		w->pos_len = len;
+		w->pos_hash = hash(text, len);
+		w->pos_plies = ply;
 	}
 }
 
@@ -105,6 +132,18 @@ setoption(struct fb_ref_wire *w, const char *text, size_t len)
 						     s.value.len, "chess") &&
 				 !fb_proto_is_nocase(text, s.value.off,
 						     s.value.len, "fischerandom");
+}
+
+/* The oldest search is answered (or forgotten). */
+static void
+pop_search(struct fb_ref_wire *w)
+{
+	w->nsearch--;
+	memmove(w->search, w->search + 1, w->nsearch * sizeof w->search[0]);
+	memmove(w->search_known, w->search_known + 1,
+		w->nsearch * sizeof w->search_known[0]);
+	memmove(w->search_id, w->search_id + 1,
+		w->nsearch * sizeof w->search_id[0]);
 }
 
 static void
@@ -138,15 +177,10 @@ command(struct fb_referee *r, enum fb_referee_side side, bool check,
 			fb_ref_find(r, side, FB_REF_GUIKIND, NULL,
 				    "go before the readyok to the isready "
 				    "after ucinewgame");
-		if (w->nsearch == FB_REF_SEARCHES) {
-			memmove(w->search, w->search + 1,
-				(FB_REF_SEARCHES - 1) * sizeof w->search[0]);
-			memmove(w->search_known, w->search_known + 1,
-				(FB_REF_SEARCHES - 1) *
-					sizeof w->search_known[0]);
-			w->nsearch--;
-		}
+		if (w->nsearch == FB_REF_SEARCHES)
+			pop_search(w);
 		w->search[w->nsearch] = w->pos;
+		w->search_id[w->nsearch] = ++w->searches;
 		w->search_known[w->nsearch++] = w->known;
 		w->answered = false;
 		break;
@@ -216,34 +250,49 @@ option(struct fb_referee *r, const char *text, size_t len)
 	}
 }
 
-/* Plays the pv text[s] on a copy of g: the first move that is not legal,
- * or one after the game's end, is a finding. */
+/* Plays the pv text[s] of the oldest search on a copy of its position:
+ * the first move that is not legal, or one after the game's end, is a
+ * finding. The moves the last pv of that search began with are taken from
+ * the cache. */
 static void
-check_pv(struct fb_referee *r, const struct fb_game *g0, const char *text,
-	 struct fb_span s, const char *what)
+check_pv(struct fb_referee *r, const char *text, struct fb_span s,
+	 const char *what)
 {
-	const struct fb_ref_wire *w = &r->wire[FB_REF_ENGINE];
-	struct fb_game g = *g0;
+	struct fb_ref_wire *w = &r->wire[FB_REF_ENGINE];
+	struct fb_ref_pvcache *c = &w->pv;
+	struct fb_game g = w->search[0];
 	size_t pos = s.off, end = s.off + s.len, start, n;
 	unsigned ply = 0;
+	bool cached = c->search == w->search_id[0];
 	enum fb_game_end e;
 
 	while ((n = fb_proto_token(text, end, &pos, &start)) > 0) {
 		struct fb_move m;
-		ply++;
-		if ((e = fb_moves_end(&g)) != FB_END_NONE) {
-			fb_ref_find(r, FB_REF_ENGINE, FB_REF_ILLEGAL, &g,
-				    "the %s goes on after %s: move %u '%.*s'",
-				    what,
-				    e == FB_END_CHECKMATE ? "mate"
-							  : "stalemate",
-				    ply, (int)n, text + start);
-			return;
+		if (cached && ply < c->n && c->len[ply] == n &&
+		    memcmp(c->tok[ply], text + start, n) == 0) {
+			g = c->after[ply++];
+			continue;
 		}
+		if (cached && ply < c->n)
+			c->n = ply; /* the pvs part here */
+		cached = false;
+		ply++;
 		if (!fb_ref_legal(&g, text + start, n, false, &m)) {
-			fb_ref_find(r, FB_REF_ENGINE, FB_REF_ILLEGAL, &g,
-				    "%s move %u '%.*s' is not legal", what,
-				    ply, (int)n, text + start);
+			/* A move that is legal is no move after the end:
+			 * only now is movegen asked about the end. */
+			if ((e = fb_moves_end(&g)) != FB_END_NONE)
+				fb_ref_find(r, FB_REF_ENGINE, FB_REF_ILLEGAL,
+					    &g,
+					    "the %s goes on after %s: move %u "
+					    "'%.*s'",
+					    what,
+					    e == FB_END_CHECKMATE ? "mate"
+								  : "stalemate",
+					    ply, (int)n, text + start);
+			else
+				fb_ref_find(r, FB_REF_ENGINE, FB_REF_ILLEGAL,
+					    &g, "%s move %u '%.*s' is not legal",
+					    what, ply, (int)n, text + start);
 			return;
 		}
 		if (fb_ref_wrong_castle(&g, &m, text + start, n, want(w))) {
@@ -255,6 +304,17 @@ check_pv(struct fb_referee *r, const struct fb_game *g0, const char *text,
 			return;
 		}
 		fb_game_play(&g, &m);
+		if (c->search != w->search_id[0]) {
+			c->search = w->search_id[0];
+			c->n = 0;
+		}
+		if (c->n == ply - 1 && ply <= FB_REF_PV_CACHE &&
+		    n <= sizeof c->tok[0]) {
+			memcpy(c->tok[ply - 1], text + start, n);
+			c->len[ply - 1] = (unsigned char)n;
+			c->after[ply - 1] = g;
+			c->n = ply;
+		}
 	}
 }
 
@@ -278,7 +338,7 @@ info(struct fb_referee *r, const char *text, size_t len)
 	if (w->nsearch == 0 || !w->search_known[0])
 		return; /* no search to judge it by */
 	if (in.moves[FB_UCI_PV].len > 0)
-		check_pv(r, &w->search[0], text, in.moves[FB_UCI_PV], "pv");
+		check_pv(r, text, in.moves[FB_UCI_PV], "pv");
 	cm = fb_span_first(text, in.moves[FB_UCI_CURRMOVE]);
 	if (cm.len > 0) {
 		struct fb_move m;
@@ -317,9 +377,7 @@ bestmove(struct fb_referee *r, bool check, const char *text, size_t len)
 	}
 	g = w->search[0];
 	known = w->search_known[0];
-	memmove(w->search, w->search + 1, --w->nsearch * sizeof w->search[0]);
-	memmove(w->search_known, w->search_known + 1,
-		w->nsearch * sizeof w->search_known[0]);
+	pop_search(w);
 	w->answered = w->nsearch == 0;
 	if (!check || !known)
 		return;

@@ -188,6 +188,25 @@ test_referee_uci_pv(void **state)
 	    "E>info depth 2 score mate 1 pv d8h4\n"
 	    "E>info depth 3 score mate 1 pv d8h4 e1f2\n");
 	expect_one(&f, FB_REF_ILLEGAL, "goes on after mate: move 2 'e1f2'");
+	/* The moves a pv shares with the last one are not looked at again,
+	 * the rest are; and a new search has its own position. */
+	start(&r, &f);
+	run(&r, &f, FB_REF_UCI, FB_REF_UCI,
+	    "E<position startpos\n"
+	    "E<go infinite\n"
+	    "E>info depth 1 pv e2e4 e7e5\n"
+	    "E>info depth 2 pv e2e4 e7e5 g1f3\n"
+	    "E>info depth 2 pv e2e4 e7e5 g1f3\n"
+	    "E>info depth 3 pv e2e4 e7e5 e1e3\n");
+	expect_one(&f, FB_REF_ILLEGAL, "pv move 3 'e1e3' is not legal");
+	run(&r, &f, FB_REF_UCI, FB_REF_UCI,
+	    "E<stop\n"
+	    "E>bestmove e2e4\n"
+	    "E<position startpos moves d2d4\n"
+	    "E<go infinite\n"
+	    "E>info depth 1 pv e2e4 e7e5 g1f3\n");
+	assert_int_equal(f.n, 2);
+	assert_non_null(strstr(f.text[1], "pv move 1 'e2e4' is not legal"));
 	/* No search: nothing to judge a pv by */
 	start(&r, &f);
 	run(&r, &f, FB_REF_UCI, FB_REF_UCI,
@@ -334,6 +353,16 @@ test_referee_uci_gui(void **state)
 	run(&r, &f, FB_REF_UCI, FB_REF_UCI,
 	    "G>position startpos moves e2e4 e7e5 e1e3\n");
 	expect_one(&f, FB_REF_GUIKIND, "move 3 'e1e3' is not legal");
+	/* A position that adds to the last one is read on from it */
+	start(&r, &f);
+	run(&r, &f, FB_REF_UCI, FB_REF_UCI,
+	    "G>position startpos moves e2e4\n"
+	    "G>position startpos moves e2e4 e7e5\n"
+	    "G>position startpos moves e2e4 e7e5 g1f3 b8c6\n"
+	    "G>position startpos moves e2e4 e7e6\n"
+	    "G>position startpos moves e2e4 e7e6 d2d4 d7d5 e1e3\n");
+	expect_one(&f, FB_REF_GUIKIND, "move 5 'e1e3' is not legal");
+	assert_non_null(strstr(f.text[0], "moves e2e4 e7e6 d2d4 d7d5,"));
 	start(&r, &f);
 	run(&r, &f, FB_REF_UCI, FB_REF_UCI,
 	    "G>ucinewgame\n"
