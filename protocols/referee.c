@@ -158,6 +158,12 @@ fb_ref_find(struct fb_referee *r, enum fb_referee_side side,
 			 w->nmoves > 0 ? "" : "(none)", moves,
 			 w->last[0] != '\0' ? "'" : "(none)", w->last,
 			 w->last[0] != '\0' ? "'" : "");
+	/* One line whatever the peer wrote: its control bytes (a line holds
+	 * no CR or LF from the framer, but a caller may split otherwise)
+	 * become blanks. */
+	for (char *c = text; *c != '\0'; c++)
+		if ((unsigned char)*c < ' ' || *c == 0x7f)
+			*c = ' ';
 	r->count[kind]++;
 	if (r->report != NULL)
 		r->report(r->ctx, kind, text, r->count[kind] == 1);
