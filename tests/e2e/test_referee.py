@@ -277,6 +277,28 @@ def once_per_kind_in_band(ctx):
 
 
 @test(timeout=30)
+def ini_key(ctx):
+    """`referee = strict` in the config file, as --referee=strict."""
+    ini = ctx.path("fb.ini")
+    with open(ini, "w") as f:
+        f.write("[fenbridge]\nreferee = strict\n")
+    rc, out, found, _ = session(
+        ctx, "uci", UCI_OPEN + [b"position startpos\n",
+                                b"fake-line bestmove e2e4\n", 0.2],
+        mode="off", opts=["--config=" + ini])
+    check(len(found) == 0, "--referee=off on the command line wins")
+    eq(rc, 0, "exit status with --referee=off")
+    b = ctx.bridge(["--config=" + ini, "--engine-protocol=uci"], [])
+    b.send(b"uci\nposition startpos\nfake-line bestmove e2e4\n")
+    time.sleep(0.3 * fbtest.SLOW)
+    b.send(b"quit\n")
+    rc, _ = b.wait(timeout=20)
+    eq(rc, 3, "exit status with the INI's referee = strict")
+    check(b"referee: protocol: bestmove without go" in b.stderr(),
+          b.stderr())
+
+
+@test(timeout=30)
 def off_says_nothing(ctx):
     rc, out, found, err = session(
         ctx, "uci", UCI_OPEN + [b"position startpos\n",
