@@ -11,8 +11,9 @@ match.py (stockfish against toga2, gnuchess, glaurung, fairy-stockfish UCI
 and XBoard, sjaakii), uci_xboard.py (a UCI GUI with sjaakii, GNU Chess,
 Fairy-Max, fairy-stockfish as XBoard engines) and xboard_uci.py (an XBoard
 GUI with stockfish in normal chess and fischerandom, toga2,
-fairy-stockfish). Each session's findings and its summary are read from
-that stderr: a clean engine gives no finding, so any finding fails the
+fairy-stockfish), and a self-play game of stockfish in standard chess
+with ponder, ponderhit and stop. Each session's findings and its summary
+are read from that stderr: a clean engine gives no finding, so any finding fails the
 test, but for those listed in KNOWN, real engine defects shown there with
 their evidence. A control shows the tap at work with a real engine: a GUI
 position whose move is not legal is the one finding of its session.
@@ -24,9 +25,11 @@ must be many. 77 without stockfish.
 
 import os
 import re
+import select
 import subprocess
 import sys
 import tempfile
+import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 STOCKFISH = "/usr/games/stockfish"
@@ -91,6 +94,63 @@ def control(fenbridge, tmp):
     return ok
 
 
+def read_until(p, word, timeout=30):
+    """The engine's lines up to the first starting with word."""
+    deadline = time.monotonic() + timeout
+    lines = []
+    while time.monotonic() < deadline:
+        r, _, _ = select.select([p.stdout], [], [], 1)
+        if not r:
+            continue
+        line = p.stdout.readline().decode("latin-1")
+        if not line:
+            break
+        lines.append(line.rstrip("\r\n"))
+        if line.startswith(word):
+            return lines
+    raise RuntimeError("no %s from the engine" % word)
+
+
+def selfplay(fb, plies=40):
+    """stockfish against itself in standard chess through fenbridge, as
+    a GUI does it: ucinewgame and isready, a position line with every move,
+    go with clocks, depth or movetime; go ponder then ponderhit, and go
+    infinite then stop."""
+    p = subprocess.Popen([fb, "--", STOCKFISH], stdin=subprocess.PIPE,
+                         stdout=subprocess.PIPE, bufsize=0)
+
+    def send(line):
+        p.stdin.write(line.encode() + b"\n")
+
+    send("uci")
+    read_until(p, "uciok")
+    send("setoption name Ponder value true")
+    send("ucinewgame")
+    send("isready")
+    read_until(p, "readyok")
+    moves = []
+    for ply in range(plies):
+        send("position startpos" + (" moves " + " ".join(moves)
+                                    if moves else ""))
+        if ply % 5 == 3:
+            send("go infinite")
+            time.sleep(0.05)
+            send("stop")
+        elif ply % 5 == 4:
+            send("go ponder movetime 30")
+            send("ponderhit")
+        else:
+            send("go wtime 2000 btime 2000 winc 10 binc 10" if ply % 2
+                 else "go depth 6")
+        best = read_until(p, "bestmove")[-1].split()
+        if best[1] in ("(none)", "0000"):
+            break
+        moves.append(best[1])
+    send("quit")
+    p.wait(10)
+    return len(moves)
+
+
 def main():
     fenbridge = os.path.abspath(sys.argv[1])
     if not os.access(STOCKFISH, os.X_OK):
@@ -100,6 +160,8 @@ def main():
     out = os.path.join(tmp, "stderr.txt")
     fb = wrapper(tmp, fenbridge, out)
     ok = control(fenbridge, tmp)
+    print("stockfish self-play, standard chess: %d plies, %d sessions" % (
+        selfplay(fb), len(findings(out)[0])))
     for name, args in DRIVERS:
         before = len(findings(out)[0])
         p = subprocess.run([sys.executable, os.path.join(HERE, name), fb] +
