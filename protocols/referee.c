@@ -264,6 +264,8 @@ fb_ref_wait_answer(struct fb_referee *r, enum fb_referee_side side,
 		;
 	if (i == w->nwait)
 		return false;
+	if (i == w->nwait - 1)
+		w->busy = false; /* whatever was asked before is done */
 	/* Judged on the engine wire only: the GUI wire sees the same
 	 * answer, later by a relay's hop. */
 	if (side == FB_REF_ENGINE && w->wait[i].judged &&

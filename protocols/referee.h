@@ -111,6 +111,11 @@ struct fb_ref_wire {
 	bool answered; /* the last search has its bestmove; no go since */
 	struct fb_ref_wait wait[FB_REF_PINGS];
 	unsigned nwait;
+	/* A command that may take the engine a while (uci, setoption,
+	 * ucinewgame; CECP new, memory, egtpath, option ...) went since the
+	 * last answer: the isready or ping that waits for it may wait long
+	 * (UCI isready: "can take some time"). */
+	bool busy;
 	/* UCI GUI: ucinewgame, then isready, and no readyok yet. */
 	bool newgame;
 	bool newgame_ready;

@@ -107,6 +107,14 @@ command(struct fb_referee *r, enum fb_referee_side side, bool check,
 	switch (c.kind) {
 	case FB_CECP_G_NEW:
 		new_game(w);
+		w->busy = true;
+		break;
+	case FB_CECP_G_PROTOVER:
+	case FB_CECP_G_MEMORY:
+	case FB_CECP_G_CORES:
+	case FB_CECP_G_EGTPATH:
+	case FB_CECP_G_OPTION:
+		w->busy = true;
 		break;
 	case FB_CECP_G_VARIANT:
 		if (fb_span_is(text, c.arg, "fischerandom"))
@@ -156,9 +164,10 @@ command(struct fb_referee *r, enum fb_referee_side side, bool check,
 		break;
 	case FB_CECP_G_PING:
 		/* An engine on its move may answer after the move (CECP:
-		 * ping); otherwise at once. */
+		 * ping), one busy with new or memory after that work;
+		 * otherwise at once. */
 		if (fb_cecp_parse_number(text, c.arg, &id))
-			fb_ref_wait_push(w, id, now, !on_move(w));
+			fb_ref_wait_push(w, id, now, !on_move(w) && !w->busy);
 		break;
 	case FB_CECP_G_QUIT:
 		w->quit = true;

@@ -156,16 +156,22 @@ command(struct fb_referee *r, enum fb_referee_side side, bool check,
 	switch (fb_uci_gui_kind(text, len, &start)) {
 	case FB_UCI_G_UCI:
 		w->in_handshake = true;
+		w->busy = true;
+		break;
+	case FB_UCI_G_REGISTER:
+		w->busy = true;
 		break;
 	case FB_UCI_G_ISREADY:
-		fb_ref_wait_push(w, 0, now, true);
+		fb_ref_wait_push(w, 0, now, !w->busy);
 		if (w->newgame)
 			w->newgame_ready = true;
 		break;
 	case FB_UCI_G_SETOPTION:
 		setoption(w, text, len);
+		w->busy = true;
 		break;
 	case FB_UCI_G_UCINEWGAME:
+		w->busy = true;
 		w->newgame = true;
 		w->newgame_ready = false;
 		break;

@@ -90,7 +90,11 @@ CASES = {
         UCI_OPEN + [b"position startpos moves e2e4\n", b"go depth 3\n"],
         "protocol", "a second bestmove to one go", None),
     "uci_late_readyok": (
-        "uci", ["--answer-delay=5600"], [b"uci\n", b"isready\n", 6.5],
+        "uci", ["--answer-delay=5600"],
+        # the first isready (after uci: the engine may be loading) is
+        # not judged; the one during a search is
+        [b"uci\n", b"isready\n", 6.0, b"position startpos\n",
+         b"go infinite\n", b"isready\n", 6.5],
         "protocol", "readyok came", None),
     "uci_after_quit": (
         "uci", (),
@@ -171,7 +175,8 @@ CASES = {
         "protocol", "a wrong result claim", START_E4),
     "xb_late_pong": (
         "xboard", ["--answer-delay=5600"],
-        XB_OPEN + [b"new\n", b"force\n", b"ping 7\n", 6.5],
+        XB_OPEN + [b"new\n", b"force\n", b"ping 6\n", 6.5,
+                   b"usermove e2e4\n", b"ping 7\n", 6.5],
         "protocol", "pong came", None),
     "xb_castle_kxr_in_normal": (
         "xboard", (), XB_OPEN + [b"new\n", b"force\n",

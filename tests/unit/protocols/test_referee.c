@@ -245,6 +245,15 @@ test_referee_uci_answers(void **state)
 	run(&r, &f, FB_REF_UCI, FB_REF_UCI, "@10 E<isready\n");
 	fb_referee_finish(&r, 9000);
 	expect_one(&f, FB_REF_PROTOCOL, "isready never answered");
+	/* After work that takes time, the readyok may take it too */
+	start(&r, &f);
+	run(&r, &f, FB_REF_UCI, FB_REF_UCI,
+	    "@0 E<uci\n@100 E>uciok\n@100 E<isready\n@9000 E>readyok\n"
+	    "@9000 E<setoption name Hash value 65536\n@9000 E<isready\n"
+	    "@19000 E>readyok\n@19000 E<ucinewgame\n@19000 E<isready\n"
+	    "@29000 E>readyok\n@29000 E<position startpos\n@29000 E<go\n"
+	    "@29000 E<isready\n@34001 E>readyok\n");
+	expect_one(&f, FB_REF_PROTOCOL, "readyok came 5001 ms");
 	start(&r, &f);
 	run(&r, &f, FB_REF_UCI, FB_REF_UCI,
 	    "@100 E<quit\n"
@@ -509,7 +518,8 @@ test_referee_cecp_answers(void **state)
 	(void)state;
 	start(&r, &f);
 	run(&r, &f, FB_REF_CECP, FB_REF_CECP,
-	    "@0 E<new\n@0 E<force\n@0 E<ping 1\n@5001 E>pong 1\n");
+	    "@0 E<new\n@0 E<force\n@0 E<ping 1\n@6000 E>pong 1\n"
+	    "@6000 E<ping 2\n@11001 E>pong 2\n");
 	expect_one(&f, FB_REF_PROTOCOL, "pong came 5001 ms");
 	/* The engine on its move may answer after its move */
 	start(&r, &f);
