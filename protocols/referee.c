@@ -32,13 +32,12 @@ wire_reset(struct fb_ref_wire *w, enum fb_referee_proto proto)
 {
 	memset(w, 0, sizeof *w);
 	w->proto = proto;
-	w->engine_side = -1;
 	fb_ref_start(&w->pos);
 	w->prev = w->pos;
 	/* Both protocols start a session in the standard start position
 	 * (CECP: as if after `new`, UCI: until the first `position`). */
 	w->known = proto == FB_REF_CECP;
-	w->engine_side = FB_BLACK;
+	w->engine_side = FB_BLACK; /* CECP: the engine plays Black after new */
 }
 
 void

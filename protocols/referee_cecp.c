@@ -94,6 +94,21 @@ given_move(struct fb_referee *r, enum fb_referee_side side, bool check,
 	w->last_move[n] = '\0';
 }
 
+/* Token t[0..n) written the way coordinates are (e2e4, e7e8q, a-j and
+ * 1-8 on 10x8 boards). */
+static bool
+coordinates(const char *t, size_t n)
+{
+	if (n != 4 && n != 5)
+		return false;
+	for (size_t i = 0; i < 4; i++) {
+		char c = t[i];
+		if (i % 2 == 0 ? c < 'a' || c > 'j' : c < '1' || c > '8')
+			return false;
+	}
+	return n == 4 || (t[4] >= 'a' && t[4] <= 'z');
+}
+
 static void
 command(struct fb_referee *r, enum fb_referee_side side, bool check,
 	const char *text, size_t len, uint64_t now)
@@ -143,10 +158,12 @@ command(struct fb_referee *r, enum fb_referee_side side, bool check,
 		break;
 	case FB_CECP_G_OTHER:
 		/* A bare move (no feature usermove=1), or a command the
-		 * codec does not name: only what reads as a move counts. */
+		 * codec does not name: only what reads as a move counts, or
+		 * is written as one (coordinates). */
 		if (c.arg.len == 0 && w->known &&
-		    fb_ref_legal(&w->pos, text + c.word.off, c.word.len, true,
-				 &m))
+		    (coordinates(text + c.word.off, c.word.len) ||
+		     fb_ref_legal(&w->pos, text + c.word.off, c.word.len, true,
+				  &m)))
 			given_move(r, side, check, text, c.word);
 		break;
 	case FB_CECP_G_WHITE:
@@ -177,21 +194,6 @@ command(struct fb_referee *r, enum fb_referee_side side, bool check,
 		break;
 	}
 	fb_ref_set_last(w, text, len);
-}
-
-/* Token t[0..n) written the way coordinates are (e2e4, e7e8q, a-j and
- * 1-8 on 10x8 boards). */
-static bool
-coordinates(const char *t, size_t n)
-{
-	if (n != 4 && n != 5)
-		return false;
-	for (size_t i = 0; i < 4; i++) {
-		char c = t[i];
-		if (i % 2 == 0 ? c < 'a' || c > 'j' : c < '1' || c > '8')
-			return false;
-	}
-	return n == 4 || (t[4] >= 'a' && t[4] <= 'z');
 }
 
 /*

@@ -544,6 +544,11 @@ test_referee_cecp_answers(void **state)
 	start(&r, &f);
 	run(&r, &f, FB_REF_CECP, FB_REF_CECP, "G>new\nG>usermove e2e5\n");
 	expect_one(&f, FB_REF_GUIKIND, "the GUI's move 'e2e5'");
+	start(&r, &f);
+	run(&r, &f, FB_REF_CECP, FB_REF_CECP,
+	    "G>new\nG>e2e4\nG<move e7e5\nG>Nf3\nG>hard\nG<move Nc6\n"
+	    "G>b1b4\n");
+	expect_one(&f, FB_REF_GUIKIND, "the GUI's move 'b1b4'");
 }
 
 /* Each wire in its own protocol: a UCI GUI, an XBoard engine. */
