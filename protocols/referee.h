@@ -57,7 +57,7 @@ enum fb_referee_kind {
 typedef void (*fb_referee_fn)(void *ctx, enum fb_referee_kind kind,
 			      const char *text, bool first_of_kind);
 
-#define FB_REF_MOVES_MAX 1024
+#define FB_REF_MOVES_MAX 480 /* a finding fits the log's 1 KiB line */
 #define FB_REF_CMD_MAX 120
 #define FB_REF_SEARCHES 4
 #define FB_REF_PINGS 8

@@ -134,7 +134,7 @@ on_finding(void *ctx, enum fb_referee_kind kind, const char *text,
 	struct fb_bridge *b = ctx;
 	const struct fb_protocol *gp = fb_filter_protocol(&b->filter);
 	bool strict = b->ref.mode == FB_REFEREE_STRICT;
-	char line[600];
+	char line[1100];
 	int n;
 
 	(void)kind;
