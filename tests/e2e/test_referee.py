@@ -282,6 +282,23 @@ def once_per_kind_in_band(ctx):
 
 
 @test(timeout=30)
+def translating_pairs(ctx):
+    """Each wire in its own protocol: a UCI GUI with an XBoard engine
+    whose move is not legal (the engine wire is CECP; the in-band line is
+    UCI's), and an XBoard GUI whose move is not legal with a UCI engine."""
+    rc, out, found, _ = session(
+        ctx, "xboard", [b"uci\n", 0.5, b"position startpos moves e2e4\n",
+                        b"go depth 2\n", 0.3], go_answer("move e7e4"))
+    one(found, "illegal", "move 'e7e4' is not legal", START_E4)
+    eq(out.count("info string fenbridge: referee: illegal: "), 1, out)
+    rc, out, found, _ = session(
+        ctx, "uci", [b"xboard\n", b"protover 2\n", 0.5, b"new\n",
+                     b"force\n", b"usermove e2e5\n", 0.2])
+    one(found, "gui", "the GUI's move 'e2e5' is not legal")
+    eq(out.count("# fenbridge: referee: gui: "), 1, out)
+
+
+@test(timeout=30)
 def ini_key(ctx):
     """`referee = strict` in the config file, as --referee=strict."""
     ini = ctx.path("fb.ini")
