@@ -256,7 +256,7 @@ thinking(struct fb_referee *r, const char *text,
 	bool mated, m2;
 	unsigned ply, read, read2;
 
-	if (!w->known || !(on_move(w) || (w->analyze && !w->force)))
+	if (!w->known || !(on_move(w) || w->analyze))
 		return; /* pondering: its pv may start after a guess */
 	if ((ply = read_pv(&w->pos, text, th->pv, &mated, &tok, &read)) == 0)
 		return;

@@ -502,6 +502,13 @@ test_referee_cecp_thinking(void **state)
 	    "E<new\nE<usermove e2e4\nE>move e7e5\nE<usermove g1f3\n"
 	    "E>3 10 5 100 g1f3 b8c6\n");
 	expect_none(&f);
+	/* Analysis (after force, as XBoard sends it) is judged too; a pv
+	 * while pondering (the engine not on move) is not */
+	start(&r, &f);
+	run(&r, &f, FB_REF_CECP, FB_REF_CECP,
+	    "E<new\nE<usermove e2e4\nE>move e7e5\nE>3 0 1 9 g1f3 e8e6\n"
+	    "E<force\nE<analyze\nE>3 0 1 9 g1f3 e8e6\n");
+	expect_one(&f, FB_REF_ILLEGAL, "thinking pv move 2 'e8e6'");
 	start(&r, &f);
 	run(&r, &f, FB_REF_CECP, FB_REF_CECP,
 	    "E<new\nE<usermove f2f3\nE>move e7e5\nE<usermove g2g4\n"
