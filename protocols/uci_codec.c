@@ -204,9 +204,9 @@ info_key(const char *text, size_t start, size_t n)
 /* number() of the next token, read as it is scanned: a value after a
  * keyword of info; *pos moves past the token. */
 static long long
-info_number(const char *text, size_t len, size_t *pos)
+info_number(const char *text, size_t len, size_t *pos, unsigned *bad)
 {
-	size_t i = *pos;
+	size_t i = *pos, digits;
 	long long v = 0;
 	bool neg;
 
@@ -215,6 +215,7 @@ info_number(const char *text, size_t len, size_t *pos)
 	neg = i < len && text[i] == '-';
 	if (i < len && (text[i] == '-' || text[i] == '+'))
 		i++;
+	digits = i;
 	for (; i < len; i++) {
 		unsigned d = (unsigned)(unsigned char)text[i] - '0';
 		if (d > 9)
@@ -225,6 +226,11 @@ info_number(const char *text, size_t len, size_t *pos)
 		}
 		v = v * 10 + (long long)d;
 	}
+	/* No digit, or a token that goes on with other bytes (1.5, 10k):
+	 * not the integer the spec asks for. */
+	if (i == digits || (i < len && !fb_token_blank(text[i]) &&
+			    (unsigned)(unsigned char)text[i] - '0' > 9))
+		*bad |= FB_INFO_BAD_NUMBER;
 	if (v > INFO_MAX)
 		v = INFO_MAX;
 	while (i < len && !fb_token_blank(text[i]))
@@ -308,7 +314,7 @@ fb_uci_parse_info(const char *text, size_t len, struct fb_uci_info *in)
 		switch (text[start]) {
 		case 'd':
 			if (fb_proto_is(text, start, n, "depth")) {
-				in->depth = info_number(text, len, &pos);
+				in->depth = info_number(text, len, &pos, &in->bad);
 				in->have |= FB_INFO_DEPTH;
 			}
 			continue;
@@ -317,7 +323,10 @@ fb_uci_parse_info(const char *text, size_t len, struct fb_uci_info *in)
 				k = fb_token_next(text, len, &pos, &s2);
 				in->mate = fb_proto_is(text, s2, k, "mate");
 				in->score_word = (struct fb_span){s2, k};
-				in->score = info_number(text, len, &pos);
+				if (!in->mate && !fb_proto_is(text, s2, k, "cp"))
+					in->bad |= FB_INFO_BAD_SCORE;
+				in->score = info_number(text, len, &pos,
+							&in->bad);
 				in->have |= FB_INFO_SCORE;
 			} else if (fb_proto_is(text, start, n, "string")) {
 				in->string = fb_span_rest(text, len, pos);
@@ -327,13 +336,13 @@ fb_uci_parse_info(const char *text, size_t len, struct fb_uci_info *in)
 			continue;
 		case 't':
 			if (fb_proto_is(text, start, n, "time")) {
-				in->time = info_number(text, len, &pos);
+				in->time = info_number(text, len, &pos, &in->bad);
 				in->have |= FB_INFO_TIME;
 			}
 			continue;
 		case 'n':
 			if (fb_proto_is(text, start, n, "nodes")) {
-				in->nodes = info_number(text, len, &pos);
+				in->nodes = info_number(text, len, &pos, &in->bad);
 				in->have |= FB_INFO_NODES;
 			}
 			continue;

@@ -145,8 +145,15 @@ enum fb_uci_info_have {
 	FB_INFO_MULTIPV = 64,
 };
 
+/* What an info line gets wrong (for the referee). */
+enum fb_uci_info_bad {
+	FB_INFO_BAD_NUMBER = 1, /* depth, score, time or nodes: no integer */
+	FB_INFO_BAD_SCORE = 2,  /* score without cp or mate */
+};
+
 struct fb_uci_info {
 	unsigned have; /* enum fb_uci_info_have bits */
+	unsigned bad;  /* enum fb_uci_info_bad bits */
 	long long depth, time, nodes;
 	long long score; /* centipawns, or moves to mate with mate */
 	bool mate;

@@ -95,6 +95,111 @@ journal_tap(struct fb_bridge *b, bool to_engine, const char *p, size_t n)
 	return fb_journal_from_engine(b->journal, p, n, br_since_start(b));
 }
 
+/*
+ * The referee's tap (--referee): the whole lines of text[0..len) on one
+ * wire (referee.h), from its peer or sent to it; queued bytes are whole
+ * lines but for an FB_LINE_CONT piece (a lone LF: skipped, as is any
+ * empty line). Called only when b->ref_on.
+ */
+static void
+wire_line(struct fb_bridge *b, enum fb_referee_side side, bool from_peer,
+	  const char *text, size_t len)
+{
+	const struct fb_protocol *p =
+		side == FB_REF_GUI ? fb_filter_protocol(&b->filter)
+		: fb_filter_probing(&b->filter)
+			? NULL
+			: fb_filter_engine_protocol(&b->filter);
+	enum fb_referee_proto proto = p == NULL ? FB_REF_UNKNOWN
+				      : strcmp(p->name, "uci") == 0
+					      ? FB_REF_UCI
+					      : FB_REF_CECP;
+	const char *end = text + len;
+
+	if (b->ref_busy)
+		return;
+	if (from_peer) {
+		fb_referee_line(&b->ref, side, true, proto, text, len,
+				uv_now(b->loop));
+		return;
+	}
+	while (text < end) {
+		const char *e = text;
+		while (e < end && *e != '\n' && *e != '\r')
+			e++;
+		if (e > text)
+			fb_referee_line(&b->ref, side, false, proto, text,
+					(size_t)(e - text), uv_now(b->loop));
+		if (e < end && *e == '\r')
+			e++;
+		if (e < end && *e == '\n')
+			e++;
+		text = e;
+	}
+}
+
+static void queue_own_line(struct direction *d, const char *data,
+			   size_t len);
+
+/* A finding of the referee: to the log and stderr; to the GUI once per
+ * kind (an XBoard GUI opens a dialog on telluser: only in strict mode,
+ * else a comment line); in strict mode the first one writes the flight
+ * record. */
+static void
+on_finding(void *ctx, enum fb_referee_kind kind, const char *text,
+	   bool first_of_kind)
+{
+	struct fb_bridge *b = ctx;
+	const struct fb_protocol *gp = fb_filter_protocol(&b->filter);
+	bool strict = b->ref.mode == FB_REFEREE_STRICT;
+	char line[1100];
+	int n;
+
+	(void)kind;
+	fb_log_msg(FB_LOG_WARN, "referee: %s", text);
+	if (strict && fb_referee_total(&b->ref) == 1)
+		(void)br_write_record(b, text);
+	if (!first_of_kind || gp == NULL || b->ref_done)
+		return;
+	n = snprintf(line, sizeof line, "%sfenbridge: referee: %s",
+		     strcmp(gp->name, "uci") == 0 ? "info string "
+		     : strict			   ? "telluser "
+						   : "# ",
+		     text);
+	if (n < 0)
+		return;
+	if ((size_t)n > sizeof line - 2)
+		n = (int)sizeof line - 2;
+	line[n++] = '\n';
+	b->ref_busy = true;
+	queue_own_line(&b->down, line, (size_t)n);
+	b->ref_busy = false;
+	br_outq_flush(&b->down.q);
+}
+
+/* The session is over: the answers still owed, the counts; strict mode's
+ * exit status 3 when the engine's own says nothing worse. */
+static void
+referee_end(struct fb_bridge *b)
+{
+	char sum[256], line[300];
+	int n;
+
+	b->ref_done = true;
+	fb_referee_finish(&b->ref, uv_now(b->loop));
+	fb_referee_summary(&b->ref, sum, sizeof sum);
+	/* Not a warning in the log (a clean session has none), but on
+	 * stderr too, as each finding. */
+	fb_log_msg(FB_LOG_INFO, "referee: summary: %s", sum);
+	n = snprintf(line, sizeof line, "fenbridge: referee: summary: %s\n",
+		     sum);
+	if (n > 0 && (size_t)n < sizeof line)
+		fb_log_stderr(line, (size_t)n);
+	if (b->ref.mode == FB_REFEREE_STRICT && fb_referee_total(&b->ref) > 0 &&
+	    b->exit_code == 0)
+		b->exit_code = 3;
+}
+
 static void
 sink_emit(void *ctx, const char *data, size_t len)
 {
@@ -125,9 +230,6 @@ sink_emit_journal(void *ctx, const char *data, size_t len)
 	journal_tap(d->b, true, data, len);
 	sink_emit_up(ctx, data, len);
 }
-
-static void queue_own_line(struct direction *d, const char *data,
-			   size_t len);
 
 static void
 sink_report(void *ctx, enum fb_level level, const char *msg)
@@ -209,6 +311,9 @@ queue_own_line(struct direction *d, const char *data, size_t len)
 	record_queued(d, before);
 	if (fb_log_enabled())
 		br_log_queued(d, before);
+	if (d->b->ref_on && !d->filtering) /* else br_on_line shows it */
+		wire_line(d->b, d->to_engine ? FB_REF_ENGINE : FB_REF_GUI,
+			  false, d->q.buf + before, d->q.len - before);
 }
 
 /* Lines of fenbridge's own toward the other side than d's peer. */
@@ -233,7 +338,10 @@ sink_pass(void *ctx, const char *data, size_t len)
 	br_outq_append(&back->q, data, len);
 	if (back->logging && !back->q.dead)
 		br_log_queued(back, before);
+	if (d->b->ref_on)
+		wire_line(d->b, FB_REF_GUI, false, data, len);
 	br_outq_flush(&back->q);
+	back->ref_mark = back->q.len; /* the flush moved what was queued */
 }
 
 void
@@ -242,7 +350,7 @@ br_on_line(void *ctx, const char *text, size_t len, size_t term,
 {
 	struct direction *d = ctx;
 	struct fb_bridge *b = d->b;
-	size_t before = d->q.len;
+	size_t before;
 
 	if (d->logging && !(flags & FB_LINE_CONT))
 		fb_log_line(d->in_tag, text, len);
@@ -252,6 +360,13 @@ br_on_line(void *ctx, const char *text, size_t len, size_t term,
 			   "replayed handshake: not for the GUI");
 		return;
 	}
+	/* First the line as read (a finding goes to the GUI before the line
+	 * that caused it), then what the filter queued toward the peer. */
+	if (b->ref_on && !(flags & (FB_LINE_CONT | FB_LINE_RAW)))
+		wire_line(b, d->to_engine ? FB_REF_GUI : FB_REF_ENGINE, true,
+			  text, len);
+	before = d->ref_mark = d->q.len;
+	d->filtering = true;
 	d->line = text;
 	d->line_at = before;
 	d->as_read = false;
@@ -261,6 +376,10 @@ br_on_line(void *ctx, const char *text, size_t len, size_t term,
 	else
 		fb_filter_engine_line(&b->filter, text, len, term, flags,
 				      &d->sink);
+	d->filtering = false;
+	if (b->ref_on && d->ref_mark <= d->q.len)
+		wire_line(b, d->to_engine ? FB_REF_ENGINE : FB_REF_GUI, false,
+			  d->q.buf + d->ref_mark, d->q.len - d->ref_mark);
 	/* What the engine got, when it is not the GUI's line as it came
 	 * (the record says so): rewritten, held, or with lines of
 	 * fenbridge's own. The GUI mostly gets the engine's lines as they
@@ -283,8 +402,8 @@ br_on_engine_line(void *ctx, const char *text, size_t len, size_t term,
 	/* An engine's flood of lines toward the GUI: nothing is recorded
 	 * per line, and without logging nothing is read back from the
 	 * queue, so the line goes to the filter and that is all (the
-	 * journal of --restart reads each line: br_on_line). */
-	if (d->logging || d->b->journal != NULL)
+	 * journal of --restart and the referee read each line: br_on_line). */
+	if (d->logging || d->b->journal != NULL || d->b->ref_on)
 		br_on_line(ctx, text, len, term, flags);
 	else
 		fb_filter_engine_line(&d->b->filter, text, len, term, flags,
@@ -297,7 +416,12 @@ on_filter_timer(uv_timer_t *t)
 	struct fb_bridge *b = t->data;
 	size_t before = b->up.q.len;
 
+	b->up.filtering = true;
 	fb_filter_timeout(&b->filter, &b->up.sink);
+	b->up.filtering = false;
+	if (b->ref_on)
+		wire_line(b, FB_REF_ENGINE, false, b->up.q.buf + before,
+			  b->up.q.len - before);
 	record_queued(&b->up, before);
 	if (b->up.logging && !b->up.q.dead)
 		br_log_queued(&b->up, before);
@@ -528,6 +652,9 @@ fb_bridge_run(const struct fb_config *cfg, char *why, size_t whylen)
 	fb_filter_init(&b->filter, &fopt);
 	if (cfg->restarts > 0 && (b->journal = fb_journal_new()) == NULL)
 		fb_log_msg(FB_LOG_WARN, "out of memory: no --restart");
+	if ((b->ref_on = cfg->referee != FB_REFEREE_OFF))
+		fb_referee_init(&b->ref, (enum fb_referee_mode)cfg->referee,
+				on_finding, b);
 	if (!fb_recorder_init(&b->rec))
 		fb_log_msg(FB_LOG_WARN, "out of memory: no flight recorder");
 	fb_line_init(&b->err_framer, FB_LINE_DEFAULT_MAX);
@@ -573,6 +700,8 @@ fb_bridge_run(const struct fb_config *cfg, char *why, size_t whylen)
 	do
 		alive = uv_run(&loop, UV_RUN_DEFAULT);
 	while (alive != 0 && b->state == FB_ST_DONE && !b->gui_in.fs_pending);
+	if (b->ref_on)
+		referee_end(b);
 	if (b->gui_in.fs_pending) {
 		/* The loop, the request and its buffer stay: the process
 		 * ends, and the blocked read with it. */

@@ -32,6 +32,7 @@
 #include "log.h"
 #include "recorder.h"
 #include "journal.h"
+#include "referee.h"
 #include "session.h"
 
 #define KILL_DELAY_MS 1000
@@ -131,6 +132,10 @@ struct direction {
 	const char *line;
 	size_t line_at;
 	bool as_read;
+	/* The referee's (b->ref_on): the filter runs on this direction's
+	 * line, and the queued bytes from ref_mark on are not yet shown. */
+	bool filtering;
+	size_t ref_mark;
 };
 
 struct fb_bridge {
@@ -164,6 +169,10 @@ struct fb_bridge {
 	int closing;
 	int exit_code;
 	char **env; /* the engine's environment, or NULL: fenbridge's */
+	/* --referee: on, its findings' in-band lines being queued (not
+	 * shown to it again), the session over (no in-band line). */
+	bool ref_on, ref_busy, ref_done;
+	struct fb_referee ref;
 };
 
 /* bridge_lifecycle.c */

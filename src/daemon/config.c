@@ -500,6 +500,20 @@ set_select(void *cfg, const struct fb_option *o, const char *val,
 	return 0;
 }
 
+/* --referee: the words of o->arg in the order of enum fb_referee_mode. */
+static int
+set_referee(void *cfg, const struct fb_option *o, const char *val,
+	    const char *dir, char *err, size_t errlen)
+{
+	int i = word_index(o, val);
+
+	(void)dir;
+	if (i < 0)
+		return bad_word(o, val, err, errlen);
+	*(int *)field(cfg, o) = i;
+	return 0;
+}
+
 #define BRIDGE(f) offsetof(struct fb_config, f)
 #define ARGV_INI (FB_SCOPE_ARGV | FB_SCOPE_INI)
 
@@ -536,6 +550,12 @@ static const struct fb_option bridge_options[] = {
 	 .arg = "auto|kxr|king|oo", .def = "auto",
 	 .help = "castling moves toward the engine", .scope = ARGV_INI,
 	 .set = set_castling, .field = BRIDGE(engine_castling)},
+	{.name = "referee", .kind = FB_ARG_WORD, .arg = "off|warn|strict",
+	 .def = "off",
+	 .help = "check both sides against the board and their protocol and "
+		 "report each finding (log, stderr, once per kind to the GUI); "
+		 "strict also writes a flight record and exits with status 3",
+	 .scope = ARGV_INI, .set = set_referee, .field = BRIDGE(referee)},
 	{.name = "log", .kind = FB_ARG_PATH, .arg = "FILE",
 	 .help = "append a timestamped log of both directions, rewrites and "
 		 "diagnostics to FILE",
@@ -620,7 +640,9 @@ const struct fb_option_table fb_config_bridge_table = {
 	.epilog =
 		"Exit status: the engine's exit status; 128+N if it died of "
 		"signal N;\n"
-		"1 fenbridge failed; 2 usage error; 126 the engine cannot be "
+		"1 fenbridge failed; 2 usage error; 3 --referee=strict found "
+		"something\n"
+		"(when the engine's status is 0); 126 the engine cannot be "
 		"executed;\n"
 		"127 the engine was not found.\n"
 		"\n"

@@ -39,6 +39,7 @@ struct fb_config {
 	const char *engine_protocol; /* "same", "uci", "xboard" or "auto" */
 	enum fb_castle_notation gui_castling;
 	enum fb_castle_notation engine_castling;
+	int referee;                 /* enum fb_referee_mode (referee.h) */
 	const char *log_path;        /* NULL: no log file */
 	unsigned grace_ms;           /* wait for the engine after quit/EOF */
 	unsigned restarts;           /* --restart: per game; 0: none */

@@ -33,6 +33,11 @@
  *                     FILE and die of SIGSEGV at the K-th (--restart);
  *                     any other go is answered `bestmove a2a3` (after
  *                     uci) or `move a2a3` (after xboard)
+ *   --answer-delay=MS readyok and pong come MS milliseconds late
+ *   --on-go=TEXT      answer UCI/CECP `go` with TEXT, '|' ending a line
+ *                     (an illegal bestmove, a pv with an illegal move)
+ *   --handshake-line=TEXT  write TEXT and a newline before uciok / in
+ *                     the feature answer, before done=1 (a blank line)
  *
  * Answers: uci -> id, option UCI_Chess960, uciok; isready -> readyok;
  * protover N -> feature ... setboard=1 ... done=1 (CECP wants no answer to
@@ -147,6 +152,10 @@ go_kills(void)
 	}
 	return false;
 }
+/* The referee's misbehaviours (--answer-delay, --on-go,
+ * --handshake-line). */
+static long answer_delay;
+static const char *on_go, *handshake_line;
 
 /* write(2) until done; async-signal-safe, so handlers may use it. */
 static void
@@ -197,6 +206,30 @@ static void
 outs(const char *s)
 {
 	out(s, strlen(s));
+}
+
+static void
+sleep_ms(long ms)
+{
+	fflush(stdout);
+#ifdef _WIN32
+	Sleep((DWORD)ms);
+#else
+	struct timespec ts;
+	ts.tv_sec = ms / 1000;
+	ts.tv_nsec = ms % 1000 * 1000000L;
+	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
+#endif
+}
+
+/* Writes t with each '|' as a line end, and a last newline. */
+static void
+out_lines(const char *t)
+{
+	for (; *t != '\0'; t++)
+		out(*t == '|' ? "\n" : t, 1);
+	outs("\n");
 }
 
 static void
@@ -321,15 +354,28 @@ command(const char *text, size_t len, size_t term)
 		     "bestmove e2e4\n");
 	} else if (CMD("uci")) {
 		outs("id name fake\nid author fenbridge e2e tests\n"
-		     "option name UCI_Chess960 type check default false\n"
-		     "uciok\n");
+		     "option name UCI_Chess960 type check default false\n");
+		if (handshake_line != NULL)
+			out_lines(handshake_line);
+		outs("uciok\n");
 	} else if (CMD("isready")) {
+		if (answer_delay > 0)
+			sleep_ms(answer_delay);
 		outs("readyok\n");
 	} else if (CMD("protover")) {
 		outs("feature myname=\"fake\" setboard=1 ping=1 usermove=1 "
-		     "sigint=1 sigterm=1 variants=\"normal,fischerandom\" "
-		     "done=1\n");
+		     "sigint=1 sigterm=1 variants=\"normal,fischerandom\"");
+		if (handshake_line != NULL) {
+			outs("\n");
+			out_lines(handshake_line);
+			outs("feature");
+		}
+		outs(" done=1\n");
+	} else if (CMD("go") && on_go != NULL) {
+		out_lines(on_go);
 	} else if (CMD("ping")) {
+		if (answer_delay > 0)
+			sleep_ms(answer_delay);
 		outs("pong ");
 		out(a, n);
 		outs("\n");
@@ -377,15 +423,7 @@ command(const char *text, size_t len, size_t term)
 		event("closed stdout\n");
 	} else if (CMD("fake-sleep")) {
 		numbers(a, n, &x, &y);
-#ifdef _WIN32
-		Sleep((DWORD)x);
-#else
-		struct timespec ts;
-		ts.tv_sec = x / 1000;
-		ts.tv_nsec = x % 1000 * 1000000L;
-		while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
-			;
-#endif
+		sleep_ms(x);
 	}
 #undef CMD
 }
@@ -462,7 +500,13 @@ main(int argc, char **argv)
 				 (int)(strchr(o, ':') - o - 12), o + 12);
 			go_file = file;
 			go_deaths = strchr(o, ':') + 1;
-		} else if (strncmp(o, "--do=", 5) == 0 && ndo < MAX_DO)
+		} else if (strncmp(o, "--answer-delay=", 15) == 0)
+			answer_delay = atol(o + 15);
+		else if (strncmp(o, "--on-go=", 8) == 0)
+			on_go = o + 8;
+		else if (strncmp(o, "--handshake-line=", 17) == 0)
+			handshake_line = o + 17;
+		else if (strncmp(o, "--do=", 5) == 0 && ndo < MAX_DO)
 			todo[ndo++] = o + 5;
 		else
 			break;
@@ -475,7 +519,8 @@ main(int argc, char **argv)
 				"[--speaks=uci|xboard|both] [--quiet-unknown] "
 				"[--die-on-unknown=SIG] [--once=FILE] "
 				"[--do=CMD] [--die-at-go=FILE:K,...] "
-				"RECORD\n");
+				"[--answer-delay=MS] [--on-go=TEXT] "
+				"[--handshake-line=TEXT] RECORD\n");
 		return 99;
 	}
 	if (once != NULL) {

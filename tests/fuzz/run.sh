@@ -141,7 +141,7 @@ max_len() {
 	case $1 in
 	fen) echo 256 ;;
 	line) echo 2048 ;;
-	filter | translate | uci_xboard) echo 4096 ;;
+	filter | translate | uci_xboard | referee) echo 4096 ;;
 	game | movegen) echo 512 ;;
 	config) echo 2048 ;;
 	*) echo 1024 ;;
@@ -150,7 +150,7 @@ max_len() {
 dict() {
 	case $1 in
 	fen | game | movegen) echo "$here/fen.dict" ;;
-	filter | translate | uci_xboard) echo "$here/filter.dict" ;;
+	filter | translate | uci_xboard | referee) echo "$here/filter.dict" ;;
 	esac
 }
 

@@ -475,6 +475,66 @@ test_movegen_san_round_trip_random_games(void **state)
 	assert_true(positions > 1500);
 }
 
+/* fb_moves_is_legal(m) is m's membership in fb_moves_legal, for every
+ * from/to pair and promotion, in the perft positions (pins, e.p., checks,
+ * Chess960 castles, 10x8) and along random games. */
+static void
+assert_is_legal_agrees(const struct fb_game *g)
+{
+	struct fb_move moves[FB_MOVES_MAX];
+	size_t n = fb_moves_legal(g, moves);
+	static const char promos[] = {0, 'q', 'n', 'a'};
+
+	for (int fr = 0; fr < 8; fr++)
+		for (int ff = 0; ff < (int)g->width; ff++)
+			for (int tr = 0; tr < 8; tr++)
+				for (int tf = 0; tf < (int)g->width; tf++)
+					for (size_t p = 0; p < sizeof promos;
+					     p++) {
+						struct fb_move m = {
+							.from_file = ff,
+							.from_rank = fr,
+							.to_file = tf,
+							.to_rank = tr,
+							.promo = promos[p],
+							.castle = -1};
+						bool in = false;
+						for (size_t i = 0; i < n; i++)
+							in |= moves[i].from_file == ff &&
+							      moves[i].from_rank == fr &&
+							      moves[i].to_file == tf &&
+							      moves[i].to_rank == tr &&
+							      moves[i].castle < 0 &&
+							      moves[i].promo == promos[p];
+						if (fb_moves_is_legal(g, &m) != in)
+							fail_msg("is_legal %c%d%c%d%c: %d",
+								 'a' + ff, fr + 1, 'a' + tf,
+								 tr + 1, promos[p] ? promos[p] : ' ',
+								 !in);
+					}
+	for (size_t i = 0; i < n; i++)
+		assert_true(fb_moves_is_legal(g, &moves[i]));
+}
+
+static void
+test_movegen_is_legal_agrees_with_the_list(void **state)
+{
+	uint32_t seed = 19;
+
+	(void)state;
+	for (size_t i = 0; i < N_ELEMS(perft_cases); i++) {
+		struct fb_game g = game(perft_cases[i].fen);
+		for (int ply = 0; ply < 40; ply++) {
+			struct fb_move moves[FB_MOVES_MAX];
+			size_t n = fb_moves_legal(&g, moves);
+			assert_is_legal_agrees(&g);
+			if (n == 0)
+				break;
+			fb_game_play(&g, &moves[next_random(&seed) % n]);
+		}
+	}
+}
+
 static void
 test_movegen_garbage_refused(void **state)
 {
@@ -511,6 +571,7 @@ main(void)
 		cmocka_unit_test(test_movegen_print_limits),
 		cmocka_unit_test(test_movegen_san_round_trip_random_games),
 		cmocka_unit_test(test_movegen_garbage_refused),
+		cmocka_unit_test(test_movegen_is_legal_agrees_with_the_list),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -164,6 +164,38 @@ test_codec_uci_info_fields_and_moves(void **state)
 
 /* A pv keyword with no move: there, and empty right after the keyword
  * (XBoard thinking output then has no moves). */
+/* What the referee asks of an info line: numbers that are integers, a
+ * score with its unit. */
+static void
+test_codec_uci_info_bad_fields(void **state)
+{
+	static const struct {
+		const char *line;
+		unsigned bad;
+	} cases[] = {
+		{"info depth 12 score cp -31 nodes 9 time 250 pv e2e4", 0},
+		{"info depth 3 score mate -2 lowerbound", 0},
+		{"info depth 3 score cp +20", 0},
+		{"info depth 99999999999999999999 nodes 1", 0}, /* clamped */
+		{"info depth 1.5 score cp 3", FB_INFO_BAD_NUMBER},
+		{"info nodes 10k", FB_INFO_BAD_NUMBER},
+		{"info time", FB_INFO_BAD_NUMBER},
+		/* its value read as the unit, `nodes` as the value */
+		{"info score 25 nodes 100",
+		 FB_INFO_BAD_SCORE | FB_INFO_BAD_NUMBER},
+		{"info score centipawns 25", FB_INFO_BAD_SCORE},
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct fb_uci_info in;
+		fb_uci_parse_info(cases[i].line, strlen(cases[i].line), &in);
+		if (in.bad != cases[i].bad)
+			fail_msg("%s: bad %u, want %u", cases[i].line, in.bad,
+				 cases[i].bad);
+	}
+}
+
 static void
 test_codec_uci_info_empty_pv(void **state)
 {
@@ -580,6 +612,7 @@ main(void)
 		cmocka_unit_test(test_codec_uci_option_spin_and_combo),
 		cmocka_unit_test(test_codec_uci_info_fields_and_moves),
 		cmocka_unit_test(test_codec_uci_info_empty_pv),
+		cmocka_unit_test(test_codec_uci_info_bad_fields),
 		cmocka_unit_test(test_codec_uci_option_all_vars),
 		cmocka_unit_test(test_codec_uci_bestmove_and_id),
 		cmocka_unit_test(test_codec_uci_gui_commands),

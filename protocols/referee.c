@@ -1,0 +1,282 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The referee's common part: the two wires, a line's way to its protocol
+ * (referee_uci.c, referee_cecp.c), the text of a finding (what, the
+ * position, the moves so far, the last command) and the counts. See
+ * referee.h.
+ *
+ * Pure code: no I/O, no allocation.
+ */
+#include "referee_int.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "fenbridge/movegen.h"
+
+static const char *const kind_name[FB_REF_NKINDS] = {
+	[FB_REF_ILLEGAL] = "illegal",   [FB_REF_CASTLING] = "castling",
+	[FB_REF_PROTOCOL] = "protocol", [FB_REF_FORMAT] = "format",
+	[FB_REF_GUIKIND] = "gui",
+};
+
+const char *
+fb_referee_kind_name(enum fb_referee_kind k)
+{
+	return (unsigned)k < FB_REF_NKINDS ? kind_name[k] : "?";
+}
+
+static void
+wire_reset(struct fb_ref_wire *w, enum fb_referee_proto proto)
+{
+	memset(w, 0, sizeof *w);
+	w->proto = proto;
+	fb_ref_start(&w->pos);
+	w->prev = w->pos;
+	/* Both protocols start a session in the standard start position
+	 * (CECP: as if after `new`, UCI: until the first `position`). */
+	w->known = proto == FB_REF_CECP;
+	w->engine_side = FB_BLACK; /* CECP: the engine plays Black after new */
+}
+
+void
+fb_referee_init(struct fb_referee *r, enum fb_referee_mode mode,
+		fb_referee_fn report, void *ctx)
+{
+	memset(r, 0, sizeof *r);
+	r->mode = mode;
+	r->report = report;
+	r->ctx = ctx;
+	wire_reset(&r->wire[FB_REF_ENGINE], FB_REF_UNKNOWN);
+	wire_reset(&r->wire[FB_REF_GUI], FB_REF_UNKNOWN);
+}
+
+void
+fb_ref_start(struct fb_game *g)
+{
+	fb_game_start(g, "RNBQKBNR");
+}
+
+void
+fb_referee_line(struct fb_referee *r, enum fb_referee_side side,
+		bool from_peer, enum fb_referee_proto proto, const char *text,
+		size_t len, uint64_t now)
+{
+	struct fb_ref_wire *w = &r->wire[side];
+	/* The GUI-to-engine way: fenbridge's lines on the engine wire, the
+	 * GUI's own on the GUI wire. */
+	bool command = from_peer == (side == FB_REF_GUI);
+
+	if (proto != w->proto)
+		wire_reset(w, proto);
+	if (proto == FB_REF_UCI)
+		fb_ref_uci_line(r, side, command, text, len, now);
+	else if (proto == FB_REF_CECP)
+		fb_ref_cecp_line(r, side, command, text, len, now);
+}
+
+void
+fb_referee_finish(struct fb_referee *r, uint64_t now)
+{
+	for (int s = 0; s < 2; s++) {
+		struct fb_ref_wire *w = &r->wire[s];
+		if (s != FB_REF_ENGINE) {
+			w->nwait = 0;
+			continue;
+		}
+		for (unsigned i = 0; i < w->nwait; i++)
+			if (w->wait[i].judged && !w->quit &&
+			    now - w->wait[i].at > FB_REF_LATE_MS) {
+				fb_ref_find(r, (enum fb_referee_side)s,
+					    FB_REF_PROTOCOL, NULL,
+					    "%s never answered (asked %llu ms "
+					    "before the end)",
+					    w->wait[i].id != 0 || w->proto ==
+							FB_REF_CECP
+						    ? "ping"
+						    : "isready",
+					    (unsigned long long)(now -
+								 w->wait[i].at));
+				break;
+			}
+		w->nwait = 0;
+	}
+}
+
+unsigned
+fb_referee_total(const struct fb_referee *r)
+{
+	unsigned n = 0;
+
+	for (int k = 0; k < FB_REF_NKINDS; k++)
+		n += r->count[k];
+	return n;
+}
+
+void
+fb_referee_summary(const struct fb_referee *r, char *out, size_t cap)
+{
+	size_t n;
+
+	n = (size_t)snprintf(out, cap, "%u finding%s (", fb_referee_total(r),
+			     fb_referee_total(r) == 1 ? "" : "s");
+	for (int k = 0; k < FB_REF_NKINDS && n < cap; k++)
+		n += (size_t)snprintf(out + n, cap - n, "%s%s %u",
+				      k > 0 ? ", " : "", kind_name[k],
+				      r->count[k]);
+	if (n < cap)
+		snprintf(out + n, cap - n, ")");
+}
+
+void
+fb_ref_find(struct fb_referee *r, enum fb_referee_side side,
+	    enum fb_referee_kind kind, const struct fb_game *g,
+	    const char *fmt, ...)
+{
+	const struct fb_ref_wire *w = &r->wire[side];
+	struct fb_fen_style style = {
+		.notation = w->chess960 ? FB_SHREDDER : FB_XFEN};
+	char text[FB_REF_MOVES_MAX + 1024], fen[FB_GAME_FEN_MAX];
+	const char *moves = w->moves;
+	size_t n;
+	int k;
+	va_list ap;
+
+	if (g == NULL)
+		g = &w->pos;
+	n = (size_t)snprintf(text, sizeof text, "%s: ", kind_name[kind]);
+	va_start(ap, fmt);
+	n += (size_t)vsnprintf(text + n, sizeof text - n, fmt, ap);
+	va_end(ap);
+	k = fb_game_print_fen(g, &style, fen, sizeof fen);
+	if (n < sizeof text)
+		snprintf(text + n, sizeof text - n,
+			 ", position %.*s, moves %s%s, last sent %s%s%s",
+			 k > 0 ? k : 1, k > 0 ? fen : "?",
+			 w->nmoves > 0 ? "" : "(none)", moves,
+			 w->last[0] != '\0' ? "'" : "(none)", w->last,
+			 w->last[0] != '\0' ? "'" : "");
+	/* One line whatever the peer wrote: its control bytes (a line holds
+	 * no CR or LF from the framer, but a caller may split otherwise)
+	 * become blanks. */
+	for (char *c = text; *c != '\0'; c++)
+		if ((unsigned char)*c < ' ' || *c == 0x7f)
+			*c = ' ';
+	r->count[kind]++;
+	if (r->report != NULL)
+		r->report(r->ctx, kind, text, r->count[kind] == 1);
+}
+
+void
+fb_ref_set_pos(struct fb_ref_wire *w, const struct fb_game *g)
+{
+	w->pos = *g;
+	w->prev = *g;
+	w->known = true;
+	w->nmoves = 0;
+	w->moves[0] = '\0';
+}
+
+void
+fb_ref_add_move(struct fb_ref_wire *w, const char *text, size_t n)
+{
+	size_t need = n + (w->nmoves > 0);
+
+	if (need >= sizeof w->moves)
+		return;
+	if (w->nmoves + need >= sizeof w->moves) {
+		/* Keep the newest half: the last moves say most. */
+		size_t drop = w->nmoves / 2;
+		const char *sp = memchr(w->moves + drop, ' ', w->nmoves - drop);
+		drop = sp != NULL ? (size_t)(sp - w->moves) : w->nmoves;
+		memcpy(w->moves, "...", 3);
+		memmove(w->moves + 3, w->moves + drop, w->nmoves - drop);
+		w->nmoves = w->nmoves - drop + 3;
+	}
+	if (w->nmoves > 0)
+		w->moves[w->nmoves++] = ' ';
+	memcpy(w->moves + w->nmoves, text, n);
+	w->nmoves += n;
+	w->moves[w->nmoves] = '\0';
+}
+
+void
+fb_ref_set_last(struct fb_ref_wire *w, const char *text, size_t len)
+{
+	size_t n = len < sizeof w->last - 1 ? len : sizeof w->last - 1;
+
+	for (size_t i = 0; i < n; i++) /* a finding is one line */
+		w->last[i] = (unsigned char)text[i] < ' ' ? ' ' : text[i];
+	w->last[n] = '\0';
+}
+
+bool
+fb_ref_legal(const struct fb_game *g, const char *text, size_t n, bool san,
+	     struct fb_move *m)
+{
+	if (san)
+		return fb_moves_parse(g, text, n, m) == 0;
+	return fb_game_parse_move(g, text, n, m) == 0 && !m->null &&
+	       fb_moves_is_legal(g, m);
+}
+
+bool
+fb_ref_wrong_castle(const struct fb_game *g, const struct fb_move *m,
+		    const char *text, size_t n, enum fb_castle_notation want)
+{
+	char kxr[16], king[16];
+	int a, b;
+	int wing;
+
+	if (m->castle < 0 || fb_game_parse_oo(text, n, &wing))
+		return false;
+	a = fb_game_print_castle(g, m, FB_CASTLE_KXR, kxr, sizeof kxr);
+	b = fb_game_print_castle(g, m, FB_CASTLE_KING, king, sizeof king);
+	if (a <= 0 || b <= 0 || (a == b && memcmp(kxr, king, (size_t)a) == 0))
+		return false; /* one notation only: nothing to choose */
+	if (want == FB_CASTLE_KXR)
+		return (size_t)b == n && memcmp(text, king, n) == 0;
+	return (size_t)a == n && memcmp(text, kxr, n) == 0;
+}
+
+void
+fb_ref_wait_push(struct fb_ref_wire *w, long long id, uint64_t now,
+		 bool judged)
+{
+	if (w->nwait == FB_REF_PINGS) {
+		memmove(w->wait, w->wait + 1,
+			(FB_REF_PINGS - 1) * sizeof w->wait[0]);
+		w->nwait--;
+	}
+	w->wait[w->nwait++] = (struct fb_ref_wait){id, now, judged};
+}
+
+bool
+fb_ref_wait_answer(struct fb_referee *r, enum fb_referee_side side,
+		   long long id, uint64_t now, const char *what)
+{
+	struct fb_ref_wire *w = &r->wire[side];
+	unsigned i;
+
+	for (i = 0; i < w->nwait && w->wait[i].id != id; i++)
+		;
+	if (i == w->nwait)
+		return false;
+	if (i == w->nwait - 1)
+		w->busy = false; /* whatever was asked before is done */
+	/* Judged on the engine wire only: the GUI wire sees the same
+	 * answer, later by a relay's hop. */
+	if (side == FB_REF_ENGINE && w->wait[i].judged &&
+	    now - w->wait[i].at > FB_REF_LATE_MS)
+		fb_ref_find(r, side, FB_REF_PROTOCOL, NULL,
+			    "%s came %llu ms after it was asked (more than "
+			    "%d s)",
+			    what, (unsigned long long)(now - w->wait[i].at),
+			    FB_REF_LATE_MS / 1000);
+	/* Answers come in order: older ones are not coming any more. */
+	memmove(w->wait, w->wait + i + 1,
+		(w->nwait - i - 1) * sizeof w->wait[0]);
+	w->nwait -= i + 1;
+	return true;
+}

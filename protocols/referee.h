@@ -1,0 +1,182 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The referee (--referee=warn|strict): watches the two wires of a session,
+ * each in its own protocol, and says who broke a rule. The ENGINE wire is
+ * what fenbridge sent to the engine (after any translation, in the
+ * engine's protocol) and what the engine wrote; the GUI wire is what the
+ * GUI wrote and what it was sent (in the GUI's protocol). Each wire keeps
+ * its own board (struct fb_game), read from the lines that went by with
+ * the codecs, and the peer of each wire is checked against that board and
+ * its protocol: the engine's lines on the engine wire, the GUI's on the
+ * GUI wire. The same code thus serves every pair, translating or not.
+ *
+ * A finding is one line of text handed to the caller's callback; the
+ * referee counts them per kind. It never changes a line: what the peers
+ * get is the relay's business.
+ *
+ * Pure code: no I/O, no allocation. Times are the caller's clock in ms.
+ */
+#ifndef FB_REFEREE_H
+#define FB_REFEREE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fenbridge/game.h"
+
+enum fb_referee_mode {
+	FB_REFEREE_OFF,
+	FB_REFEREE_WARN,
+	FB_REFEREE_STRICT,
+};
+
+enum fb_referee_side {
+	FB_REF_ENGINE, /* the engine wire: the engine is checked */
+	FB_REF_GUI,    /* the GUI wire: the GUI is checked */
+};
+
+enum fb_referee_proto {
+	FB_REF_UNKNOWN, /* not known yet: the line is not looked at */
+	FB_REF_UCI,
+	FB_REF_CECP,
+};
+
+enum fb_referee_kind {
+	FB_REF_ILLEGAL,  /* a move or pv move that is not legal */
+	FB_REF_CASTLING, /* a castle in the wrong notation, wrong rights */
+	FB_REF_PROTOCOL, /* an answer out of order, late or wrong */
+	FB_REF_FORMAT,   /* a line that does not follow the grammar */
+	FB_REF_GUIKIND,  /* the GUI: positions, ucinewgame without a wait */
+	FB_REF_NKINDS,
+};
+
+/* Called once per finding: kind, the finding's text (NUL-terminated,
+ * "KIND: what, position ..., moves ..., last sent ...", borrowed for the
+ * call), and whether it is the session's first of its kind. */
+typedef void (*fb_referee_fn)(void *ctx, enum fb_referee_kind kind,
+			      const char *text, bool first_of_kind);
+
+#define FB_REF_MOVES_MAX 480 /* a finding fits the log's 1 KiB line */
+#define FB_REF_CMD_MAX 120
+#define FB_REF_SEARCHES 4
+#define FB_REF_PINGS 8
+
+/* An answer the peer of a wire owes: isready/readyok, ping/pong. */
+struct fb_ref_wait {
+	long long id;  /* ping's number (0 for isready) */
+	uint64_t at;   /* when it was sent */
+	bool judged;   /* the engine was free to answer at once */
+};
+
+/* The moves of the last pv judged, and the board after each: the next pv
+ * of the same search mostly starts with the same moves (a flood of info
+ * lines), which need no second look. */
+#define FB_REF_PV_CACHE 32
+struct fb_ref_pvcache {
+	unsigned search; /* the search it belongs to (search_id) */
+	unsigned n;
+	char tok[FB_REF_PV_CACHE][8];
+	unsigned char len[FB_REF_PV_CACHE];
+	struct fb_game after[FB_REF_PV_CACHE];
+};
+
+/* What one wire has seen; private to referee*.c, plain data. */
+struct fb_ref_wire {
+	enum fb_referee_proto proto;
+	bool known;       /* pos follows the game (a position was seen) */
+	bool chess960;    /* UCI_Chess960 on / variant fischerandom */
+	bool unsupported; /* a variant the referee does not follow */
+	struct fb_game pos;  /* the position the peer was last given */
+	struct fb_game prev; /* CECP: before the last move given */
+	char moves[FB_REF_MOVES_MAX]; /* the moves since pos's base */
+	size_t nmoves;
+	char last[FB_REF_CMD_MAX]; /* the last command sent toward the engine */
+	bool quit;
+	uint64_t quit_at;
+	bool after_quit_said;
+	bool in_handshake; /* uci sent, uciok not seen */
+	/* UCI: the positions of the searches not yet answered (oldest
+	 * first); a search whose position is not followed is not checked. */
+	struct fb_game search[FB_REF_SEARCHES];
+	bool search_known[FB_REF_SEARCHES];
+	unsigned search_id[FB_REF_SEARCHES];
+	unsigned nsearch, searches; /* searches: the go lines so far */
+	struct fb_ref_pvcache pv;
+	/* UCI: the last position line (with moves) that pos follows, as its
+	 * length and hash: the next one mostly adds a move or two. */
+	size_t pos_len;
+	uint64_t pos_hash;
+	unsigned pos_plies;
+	bool answered; /* the last search has its bestmove; no go since */
+	struct fb_ref_wait wait[FB_REF_PINGS];
+	unsigned nwait;
+	/* A command that may take the engine a while (uci, setoption,
+	 * ucinewgame; CECP new, memory, egtpath, option ...) went since the
+	 * last answer: the isready or ping that waits for it may wait long
+	 * (UCI isready: "can take some time"). */
+	bool busy;
+	/* UCI GUI: ucinewgame, then isready, and no readyok yet. */
+	bool newgame;
+	bool newgame_ready;
+	/* CECP */
+	bool force, analyze;
+	/* force, result or new while the engine was on move: a move it
+	 * had already written may still come, and is no offence. */
+	bool race;
+	int engine_side; /* the colour the engine plays, or -1 */
+	char last_move[24]; /* the last move given, for `Illegal move` */
+	/* The engine's last move when written `N. ... M`: GNU Chess writes
+	 * `My move is: M` after it, the same move. */
+	char announced[24];
+};
+
+struct fb_referee {
+	enum fb_referee_mode mode;
+	fb_referee_fn report;
+	void *ctx;
+	unsigned count[FB_REF_NKINDS];
+	struct fb_ref_wire wire[2]; /* indexed by enum fb_referee_side */
+};
+
+/* Sets r up for a session in mode (not FB_REFEREE_OFF); report gets each
+ * finding with ctx. */
+void
+fb_referee_init(struct fb_referee *r, enum fb_referee_mode mode,
+		fb_referee_fn report, void *ctx);
+
+/*
+ * One whole line text[0..len) (no terminator) on wire side, in protocol
+ * proto: from_peer when the wire's peer wrote it (the engine on the
+ * engine wire, the GUI on the GUI wire), else a line the peer was sent.
+ * now is the caller's clock (ms), for the answers that are late. A change
+ * of proto starts the wire afresh.
+ */
+void
+fb_referee_line(struct fb_referee *r, enum fb_referee_side side,
+		bool from_peer, enum fb_referee_proto proto, const char *text,
+		size_t len, uint64_t now);
+
+/* The session ends at now: answers owed for too long are findings. */
+void
+fb_referee_finish(struct fb_referee *r, uint64_t now);
+
+/* The number of findings so far. */
+unsigned
+fb_referee_total(const struct fb_referee *r);
+
+/* "illegal", "castling", "protocol", "format", "gui". */
+const char *
+fb_referee_kind_name(enum fb_referee_kind k);
+
+/* Writes "N findings (illegal A, castling B, ...)" to out,
+ * NUL-terminated. */
+void
+fb_referee_summary(const struct fb_referee *r, char *out, size_t cap);
+
+/* How late readyok and pong may come (ms). */
+#define FB_REF_LATE_MS 5000
+/* Output this long after quit is the engine's, not a line in flight. */
+#define FB_REF_QUIT_MS 2000
+
+#endif

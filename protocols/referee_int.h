@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Private to referee*.c: what the common part (referee.c) gives the two
+ * protocol files (referee_uci.c, referee_cecp.c), and their entries.
+ *
+ * A line is a "command" when it goes the GUI-to-engine way (on the engine
+ * wire: what fenbridge sent; on the GUI wire: what the GUI wrote) and a
+ * "reply" when it goes the other way. Both wires follow both ways the
+ * same; only the peer's lines are checked: replies on the engine wire,
+ * commands on the GUI wire.
+ *
+ * Pure code: no I/O.
+ */
+#ifndef FB_REFEREE_INT_H
+#define FB_REFEREE_INT_H
+
+#include "referee.h"
+
+/* Reports a finding of kind on wire side: what (printf), then the
+ * position g (NULL: the wire's), the moves so far and the last command. */
+__attribute__((format(printf, 5, 6))) void
+fb_ref_find(struct fb_referee *r, enum fb_referee_side side,
+	    enum fb_referee_kind kind, const struct fb_game *g,
+	    const char *fmt, ...);
+
+/* A new base position: pos = g, no moves yet. */
+void
+fb_ref_set_pos(struct fb_ref_wire *w, const struct fb_game *g);
+
+/* Adds a move's text to the moves so far (the oldest go when full). */
+void
+fb_ref_add_move(struct fb_ref_wire *w, const char *text, size_t n);
+
+/* Keeps text[0..len) as the last command toward the engine. */
+void
+fb_ref_set_last(struct fb_ref_wire *w, const char *text, size_t len);
+
+/* Reads token text[0..n) as a legal move of g into *m: coordinates
+ * (castling in any notation, as fb_game_parse_move); SAN too when san.
+ * Returns true when legal. */
+bool
+fb_ref_legal(const struct fb_game *g, const char *text, size_t n, bool san,
+	     struct fb_move *m);
+
+/* Castle m of g written as text[0..n): true when it is written in the
+ * notation want does not use (KXR: not king takes rook; KING: king takes
+ * rook where the king's square would do). O-O is never wrong. */
+bool
+fb_ref_wrong_castle(const struct fb_game *g, const struct fb_move *m,
+		    const char *text, size_t n, enum fb_castle_notation want);
+
+/* An answer now owed: isready (id 0) or ping id, at now. */
+void
+fb_ref_wait_push(struct fb_ref_wire *w, long long id, uint64_t now,
+		 bool judged);
+
+/* The answer to the oldest wait with id came at now: a finding when it
+ * was late. False when nothing waited for it. */
+bool
+fb_ref_wait_answer(struct fb_referee *r, enum fb_referee_side side,
+		   long long id, uint64_t now, const char *what);
+
+/* The standard start position. */
+void
+fb_ref_start(struct fb_game *g);
+
+void
+fb_ref_uci_line(struct fb_referee *r, enum fb_referee_side side,
+		bool command, const char *text, size_t len, uint64_t now);
+void
+fb_ref_cecp_line(struct fb_referee *r, enum fb_referee_side side,
+		 bool command, const char *text, size_t len, uint64_t now);
+
+#endif

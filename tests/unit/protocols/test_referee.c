@@ -1,0 +1,609 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The referee (protocols/referee*.c) fed scripted lines: each line of a
+ * script names its wire and way ("E<" sent to the engine, "E>" from the
+ * engine, "G>" from the GUI, "G<" sent to the GUI), with no blank after and may carry a time
+ * ("@5200 E> readyok"). Clean sessions give no finding; each kind of
+ * misbehaviour gives its own, judged in the position it belongs to.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "referee.h"
+
+#define MAX_FOUND 16
+
+struct found {
+	unsigned n;
+	enum fb_referee_kind kind[MAX_FOUND];
+	char text[MAX_FOUND][2048];
+	bool first[MAX_FOUND];
+};
+
+static void
+on_found(void *ctx, enum fb_referee_kind kind, const char *text, bool first)
+{
+	struct found *f = ctx;
+
+	assert_true(f->n < MAX_FOUND);
+	f->kind[f->n] = kind;
+	f->first[f->n] = first;
+	snprintf(f->text[f->n], sizeof f->text[0], "%s", text);
+	f->n++;
+}
+
+/* Runs script (lines as above) with the GUI wire in gui and the engine
+ * wire in eng; returns the findings in *f. */
+static void
+run(struct fb_referee *r, struct found *f, enum fb_referee_proto gui,
+    enum fb_referee_proto eng, const char *script)
+{
+	const char *p = script;
+	uint64_t now = 0;
+
+	while (*p != '\0') {
+		const char *e = strchr(p, '\n');
+		size_t n = e != NULL ? (size_t)(e - p) : strlen(p);
+		if (*p == '@') {
+			char *end;
+			now = strtoull(p + 1, &end, 10);
+			n -= (size_t)(end + 1 - p);
+			p = end + 1;
+		}
+		assert_true(n >= 2 && (p[0] == 'E' || p[0] == 'G'));
+		enum fb_referee_side side = p[0] == 'E' ? FB_REF_ENGINE
+							: FB_REF_GUI;
+		bool from_peer = p[1] == '>'; /* the peer wrote it */
+		fb_referee_line(r, side, from_peer,
+				side == FB_REF_ENGINE ? eng : gui, p + 2, n - 2,
+				now);
+		p += n;
+		if (*p == '\n')
+			p++;
+	}
+	(void)f;
+}
+
+static void
+start(struct fb_referee *r, struct found *f)
+{
+	memset(f, 0, sizeof *f);
+	fb_referee_init(r, FB_REFEREE_WARN, on_found, f);
+}
+
+static void
+expect_one(const struct found *f, enum fb_referee_kind kind,
+	   const char *text)
+{
+	if (f->n != 1 || f->kind[0] != kind || strstr(f->text[0], text) == NULL)
+		fail_msg("want one %s finding with '%s', got %u: %s",
+			 fb_referee_kind_name(kind), text, f->n,
+			 f->n > 0 ? f->text[0] : "");
+}
+
+static void
+expect_none(const struct found *f)
+{
+	if (f->n != 0)
+		fail_msg("want no finding, got %u: %s", f->n, f->text[0]);
+}
+
+static void
+test_referee_clean_uci_game(void **state)
+{
+	struct fb_referee r;
+	struct found f;
+
+	(void)state;
+	start(&r, &f);
+	run(&r, &f, FB_REF_UCI, FB_REF_UCI,
+	    "E<uci\n"
+	    "E>id name Stockfish 15.1\n"
+	    "E>\n" /* Stockfish's empty line */
+	    "E>option name Hash type spin default 16 min 1 max 33554432\n"
+	    "E>option name Ponder type check default false\n"
+	    "E>option name UCI_Chess960 type check default false\n"
+	    "E>uciok\n"
+	    "E<isready\n"
+	    "E>readyok\n"
+	    "E<position startpos moves e2e4 e7e5\n"
+	    "E<go wtime 1000 btime 1000\n"
+	    "E>info depth 1 seldepth 1 score cp 30 nodes 20 time 1 pv g1f3\n"
+	    "E>info depth 2 score cp 25 upperbound pv g1f3 b8c6 f1b5\n"
+	    "E>info currmove g1f3 currmovenumber 1\n"
+	    "E>bestmove g1f3 ponder b8c6\n"
+	    /* Fool's mate: the mated side answers (none) */
+	    "E<position startpos moves f2f3 e7e5 g2g4 d8h4\n"
+	    "E<go depth 3\n"
+	    "E>info depth 0 score mate 0\n"
+	    "E>bestmove (none)\n");
+	expect_none(&f);
+	fb_referee_finish(&r, 1000);
+	expect_none(&f);
+}
+
+/* The engine's output belongs to the search it answers, even when the
+ * next position has been sent meanwhile (a ponder miss). */
+static void
+test_referee_uci_output_belongs_to_its_search(void **state)
+{
+	struct fb_referee r;
+	struct found f;
+
+	(void)state;
+	start(&r, &f);
+	run(&r, &f, FB_REF_UCI, FB_REF_UCI,
+	    "E<position startpos moves e2e4\n"
+	    "E<go ponder\n"
+	    "E<stop\n"
+	    "E<position startpos moves d2d4\n"
+	    "E<go depth 5\n"
+	    "E>info depth 3 score cp 1 pv e7e5 g1f3\n"
+	    "E>bestmove e7e5 ponder g1f3\n"
+	    "E>info depth 3 score cp 1 pv d7d5 c2c4\n"
+	    "E>bestmove d7d5\n");
+	expect_none(&f);
+	/* The old search's move as the new one's answer */
+	run(&r, &f, FB_REF_UCI, FB_REF_UCI,
+	    "E<position startpos moves d2d4\n"
+	    "E<go depth 5\n"
+	    "E>bestmove e7e5\n");
+	expect_none(&f); /* e7e5 is legal after d2d4 too */
+	run(&r, &f, FB_REF_UCI, FB_REF_UCI,
+	    "E<position startpos moves d2d4 d7d5\n"
+	    "E<go depth 5\n"
+	    "E>bestmove d7d5\n");
+	expect_one(&f, FB_REF_ILLEGAL, "bestmove 'd7d5' is not legal");
+	assert_non_null(strstr(f.text[0], "position rnbqkbnr/ppp1pppp/8/3p4/"
+					  "3P4/8/PPP1PPPP/RNBQKBNR w KQkq - "
+					  "0 2, moves d2d4 d7d5, last sent 'go "
+					  "depth 5'"));
+}
+
+static void
+test_referee_uci_pv(void **state)
+{
+	struct fb_referee r;
+	struct found f;
+
+	(void)state;
+	start(&r, &f);
+	run(&r, &f, FB_REF_UCI, FB_REF_UCI,
+	    "E<position startpos\n"
+	    "E<go infinite\n"
+	    "E>info depth 2 multipv 1 score cp 5 pv e2e4 e7e5 e1e3\n");
+	expect_one(&f, FB_REF_ILLEGAL, "pv move 3 'e1e3' is not legal");
+	start(&r, &f);
+	run(&r, &f, FB_REF_UCI, FB_REF_UCI,
+	    "E<position startpos moves f2f3 e7e5 g2g4\n"
+	    "E<go infinite\n"
+	    "E>info depth 2 score mate 1 pv d8h4\n"
+	    "E>info depth 3 score mate 1 pv d8h4 e1f2\n");
+	expect_one(&f, FB_REF_ILLEGAL, "goes on after mate: move 2 'e1f2'");
+	/* The moves a pv shares with the last one are not looked at again,
+	 * the rest are; and a new search has its own position. */
+	start(&r, &f);
+	run(&r, &f, FB_REF_UCI, FB_REF_UCI,
+	    "E<position startpos\n"
+	    "E<go infinite\n"
+	    "E>info depth 1 pv e2e4 e7e5\n"
+	    "E>info depth 2 pv e2e4 e7e5 g1f3\n"
+	    "E>info depth 2 pv e2e4 e7e5 g1f3\n"
+	    "E>info depth 3 pv e2e4 e7e5 e1e3\n");
+	expect_one(&f, FB_REF_ILLEGAL, "pv move 3 'e1e3' is not legal");
+	run(&r, &f, FB_REF_UCI, FB_REF_UCI,
+	    "E<stop\n"
+	    "E>bestmove e2e4\n"
+	    "E<position startpos moves d2d4\n"
+	    "E<go infinite\n"
+	    "E>info depth 1 pv e2e4 e7e5 g1f3\n");
+	assert_int_equal(f.n, 2);
+	assert_non_null(strstr(f.text[1], "pv move 1 'e2e4' is not legal"));
+	/* No search: nothing to judge a pv by */
+	start(&r, &f);
+	run(&r, &f, FB_REF_UCI, FB_REF_UCI,
+	    "E<position startpos\n"
+	    "E>info depth 2 score cp 5 pv e2e5\n");
+	expect_none(&f);
+}
+
+static void
+test_referee_uci_answers(void **state)
+{
+	struct fb_referee r;
+	struct found f;
+
+	(void)state;
+	start(&r, &f);
+	run(&r, &f, FB_REF_UCI, FB_REF_UCI,
+	    "E<position startpos\n"
+	    "E>bestmove e2e4\n");
+	expect_one(&f, FB_REF_PROTOCOL, "bestmove without go");
+	start(&r, &f);
+	run(&r, &f, FB_REF_UCI, FB_REF_UCI,
+	    "E<position startpos\n"
+	    "E<go depth 1\n"
+	    "E>bestmove e2e4\n"
+	    "E>bestmove d2d4\n");
+	expect_one(&f, FB_REF_PROTOCOL, "a second bestmove to one go");
+	start(&r, &f);
+	run(&r, &f, FB_REF_UCI, FB_REF_UCI,
+	    "@1000 E<isready\n"
+	    "@6000 E>readyok\n"
+	    "@7000 E<isready\n"
+	    "@12001 E>readyok\n");
+	expect_one(&f, FB_REF_PROTOCOL, "readyok came 5001 ms");
+	start(&r, &f);
+	run(&r, &f, FB_REF_UCI, FB_REF_UCI, "@10 E<isready\n");
+	fb_referee_finish(&r, 9000);
+	expect_one(&f, FB_REF_PROTOCOL, "isready never answered");
+	/* After work that takes time, the readyok may take it too */
+	start(&r, &f);
+	run(&r, &f, FB_REF_UCI, FB_REF_UCI,
+	    "@0 E<uci\n@100 E>uciok\n@100 E<isready\n@9000 E>readyok\n"
+	    "@9000 E<setoption name Hash value 65536\n@9000 E<isready\n"
+	    "@19000 E>readyok\n@19000 E<ucinewgame\n@19000 E<isready\n"
+	    "@29000 E>readyok\n@29000 E<position startpos\n@29000 E<go\n"
+	    "@29000 E<isready\n@34001 E>readyok\n");
+	expect_one(&f, FB_REF_PROTOCOL, "readyok came 5001 ms");
+	start(&r, &f);
+	run(&r, &f, FB_REF_UCI, FB_REF_UCI,
+	    "@100 E<quit\n"
+	    "@1500 E>info string bye\n"
+	    "@2200 E>info string still here\n"
+	    "@2300 E>info string and here\n");
+	expect_one(&f, FB_REF_PROTOCOL, "output 2100 ms after quit");
+}
+
+static void
+test_referee_uci_castling(void **state)
+{
+	struct fb_referee r;
+	struct found f;
+	const char *pos = "E<position fen r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1\n"
+			  "E<go depth 1\n";
+	char script[512];
+
+	(void)state;
+	start(&r, &f);
+	snprintf(script, sizeof script, "%s%s", pos, "E>bestmove e1g1\n");
+	run(&r, &f, FB_REF_UCI, FB_REF_UCI, script);
+	expect_none(&f);
+	snprintf(script, sizeof script, "%s%s", pos, "E>bestmove e1h1\n");
+	run(&r, &f, FB_REF_UCI, FB_REF_UCI, script);
+	expect_one(&f, FB_REF_CASTLING, "not written as the king's");
+	start(&r, &f);
+	snprintf(script, sizeof script,
+		 "E<setoption name UCI_Chess960 value true\n%s%s", pos,
+		 "E>info depth 1 score cp 1 pv e1h1 e8c8\n");
+	run(&r, &f, FB_REF_UCI, FB_REF_UCI, script);
+	expect_one(&f, FB_REF_CASTLING, "pv move 2 'e8c8' is a castle");
+	/* A castle only one notation can write (king g1, rook h1) is no
+	 * finding in either mode. */
+	start(&r, &f);
+	run(&r, &f, FB_REF_UCI, FB_REF_UCI,
+	    "E<setoption name UCI_Chess960 value true\n"
+	    "E<position fen rk5r/8/8/8/8/8/8/R5KR w HAha - 0 1\n"
+	    "E<go depth 1\n"
+	    "E>bestmove g1h1\n");
+	expect_none(&f);
+}
+
+static void
+test_referee_uci_format(void **state)
+{
+	struct fb_referee r;
+	struct found f;
+
+	(void)state;
+	start(&r, &f);
+	run(&r, &f, FB_REF_UCI, FB_REF_UCI,
+	    "E<uci\n"
+	    "E>id name Fine Engine\n"
+	    "E>option name Hash type spin default 16 min 1 max 1024\n"
+	    "E>option name Style type combo default Normal var Solid var "
+	    "Normal\n"
+	    "E>option name Clear Hash type button\n"
+	    "E>option name Book type string default <empty>\n"
+	    "E>uciok\n"
+	    "E>\n");
+	expect_none(&f); /* a blank line after uciok is no handshake's */
+	static const struct {
+		const char *line, *text;
+	} bad[] = {
+		{"E>option name Ponder type check default False",
+		 "the default 'False'"},
+		{"E>option name Hash type spin default 16k min 1 max 2",
+		 "needs integers"},
+		{"E>option name Hash default 16", "malformed option line"},
+		{"E>option name Hash type number default 1",
+		 "the unknown type 'number'"},
+		{"E>info depth 3 score 25 nodes 100", "score without cp"},
+		{"E>info depth 3 score cp 25 nodes 1e6", "not an integer"},
+		{"E>id name "
+		 "A Very Long Engine Name That Goes On And On Beyond Sixty-Four "
+		 "Bytes",
+		 "id name of 67 bytes"},
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		start(&r, &f);
+		run(&r, &f, FB_REF_UCI, FB_REF_UCI, bad[i].line);
+		expect_one(&f, FB_REF_FORMAT, bad[i].text);
+	}
+	start(&r, &f);
+	run(&r, &f, FB_REF_UCI, FB_REF_UCI, "E<uci\nE>id name x\nE>\nE> \n");
+	expect_one(&f, FB_REF_FORMAT, "a line of blanks in the handshake");
+}
+
+static void
+test_referee_uci_gui(void **state)
+{
+	struct fb_referee r;
+	struct found f;
+
+	(void)state;
+	start(&r, &f);
+	run(&r, &f, FB_REF_UCI, FB_REF_UCI,
+	    "G>ucinewgame\n"
+	    "G>isready\n"
+	    "G<readyok\n"
+	    "G>position startpos moves e2e4 e7e5 g1f3\n"
+	    "G>go depth 3\n"
+	    "G<bestmove b8c6\n");
+	expect_none(&f);
+	run(&r, &f, FB_REF_UCI, FB_REF_UCI,
+	    "G>position startpos moves e2e4 e7e5 e1e3\n");
+	expect_one(&f, FB_REF_GUIKIND, "move 3 'e1e3' is not legal");
+	/* A position that adds to the last one is read on from it */
+	start(&r, &f);
+	run(&r, &f, FB_REF_UCI, FB_REF_UCI,
+	    "G>position startpos moves e2e4\n"
+	    "G>position startpos moves e2e4 e7e5\n"
+	    "G>position startpos moves e2e4 e7e5 g1f3 b8c6\n"
+	    "G>position startpos moves e2e4 e7e6\n"
+	    "G>position startpos moves e2e4 e7e6 d2d4 d7d5 e1e3\n");
+	expect_one(&f, FB_REF_GUIKIND, "move 5 'e1e3' is not legal");
+	assert_non_null(strstr(f.text[0], "moves e2e4 e7e6 d2d4 d7d5,"));
+	start(&r, &f);
+	run(&r, &f, FB_REF_UCI, FB_REF_UCI,
+	    "G>ucinewgame\n"
+	    "G>isready\n"
+	    "G>position startpos\n"
+	    "G>go depth 3\n");
+	expect_one(&f, FB_REF_GUIKIND, "go before the readyok");
+	start(&r, &f);
+	run(&r, &f, FB_REF_UCI, FB_REF_UCI,
+	    "G>position fen 4k3/8/8/8/8/8/8/4K2R w KQ - 0 1\n");
+	expect_one(&f, FB_REF_CASTLING, "castling right no rook holds");
+	/* The GUI's findings are not the engine's: the same lines on the
+	 * engine wire are fenbridge's and are not judged. */
+	start(&r, &f);
+	run(&r, &f, FB_REF_UCI, FB_REF_UCI,
+	    "E<position startpos moves e2e4 e7e5 e1e3\n"
+	    "G<bestmove e2e5\n");
+	expect_none(&f);
+}
+
+static void
+test_referee_clean_cecp_game(void **state)
+{
+	struct fb_referee r;
+	struct found f;
+
+	(void)state;
+	start(&r, &f);
+	run(&r, &f, FB_REF_CECP, FB_REF_CECP,
+	    "E<xboard\n"
+	    "E<protover 2\n"
+	    "E>feature ping=1 setboard=1 usermove=1 myname=\"Sjaak II\" "
+	    "variants=\"normal,fischerandom\" done=1\n"
+	    "E<new\n"
+	    "E<variant fischerandom\n"
+	    "E<force\n"
+	    "E<setboard r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1\n"
+	    "E<go\n"
+	    "E>1 10 0 20 O-O O-O-O\n"
+	    "E>2 12 0 80 1. O-O O-O-O 2. Rf7 {tt} <HT>\n"
+	    "E>move e1h1\n"
+	    "E<usermove e8c8\n"
+	    "E>2 8 0 80 Rf7 Rd7\n"
+	    "E>move f1f7\n"
+	    "@100 E<ping 4\n"
+	    "@150 E>pong 4\n"
+	    "E<new\n"
+	    "E<usermove f2f3\n"
+	    "E>move e7e5\n"
+	    "E<usermove g2g4\n"
+	    "E>move Qh4#\n"
+	    "E>0-1 {Black mates}\n");
+	expect_none(&f);
+}
+
+static void
+test_referee_cecp_moves(void **state)
+{
+	struct fb_referee r;
+	struct found f;
+
+	(void)state;
+	start(&r, &f);
+	run(&r, &f, FB_REF_CECP, FB_REF_CECP,
+	    "E<new\nE<force\nE<usermove e2e4\nE>move e7e5\n");
+	expect_one(&f, FB_REF_PROTOCOL, "move 'e7e5' in force mode");
+	start(&r, &f);
+	run(&r, &f, FB_REF_CECP, FB_REF_CECP,
+	    "E<new\nE<usermove e2e4\nE>move e7e4\n");
+	expect_one(&f, FB_REF_ILLEGAL, "move 'e7e4' is not legal");
+	start(&r, &f);
+	run(&r, &f, FB_REF_CECP, FB_REF_CECP,
+	    "E<new\nE<force\nE<usermove e2e4\nE<playother\nE>move d2d4\n");
+	expect_one(&f, FB_REF_PROTOCOL, "out of turn");
+	/* force while the engine thinks: its move may cross it */
+	start(&r, &f);
+	run(&r, &f, FB_REF_CECP, FB_REF_CECP,
+	    "E<new\nE<usermove e2e4\nE<force\nE>move e7e5\n");
+	expect_none(&f);
+	/* Standard chess: king takes rook is no castle there */
+	start(&r, &f);
+	run(&r, &f, FB_REF_CECP, FB_REF_CECP,
+	    "E<new\nE<setboard r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1\n"
+	    "E>move e8h8\n");
+	expect_one(&f, FB_REF_CASTLING, "'e8h8' is a castle");
+	start(&r, &f);
+	run(&r, &f, FB_REF_CECP, FB_REF_CECP,
+	    "E<new\nE<variant fischerandom\n"
+	    "E<setboard r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1\n"
+	    "E>move e8g8\n");
+	expect_one(&f, FB_REF_CASTLING, "'e8g8' is a castle");
+	start(&r, &f);
+	run(&r, &f, FB_REF_CECP, FB_REF_CECP,
+	    "E<new\nE<usermove e2e4\nE>Illegal move: e2e4\n");
+	expect_one(&f, FB_REF_PROTOCOL, "for the legal move e2e4");
+	/* GNU Chess announces its move twice, the second after a force */
+	start(&r, &f);
+	run(&r, &f, FB_REF_CECP, FB_REF_CECP,
+	    "E<new\nE<usermove e2e4\nE>1. ... e7e5\nE<force\n"
+	    "E>My move is : e7e5\n");
+	expect_none(&f);
+	/* After undo the referee does not know the game: no finding */
+	start(&r, &f);
+	run(&r, &f, FB_REF_CECP, FB_REF_CECP,
+	    "E<new\nE<usermove e2e4\nE<undo\nE>move e2e4\n");
+	expect_none(&f);
+}
+
+static void
+test_referee_cecp_thinking(void **state)
+{
+	struct fb_referee r;
+	struct found f;
+
+	(void)state;
+	start(&r, &f);
+	run(&r, &f, FB_REF_CECP, FB_REF_CECP,
+	    "E<new\nE<usermove e2e4\n"
+	    "E>3 10 5 100 e7e5 Nf3 Nc6 Bb5\n"
+	    "E>3 10 5 100 Nc6 Nf3 Qxz9 e1e7\n" /* unreadable SAN: stop */
+	    "E>3 10 5 100 (e7e5) e2e4\n");
+	expect_none(&f);
+	run(&r, &f, FB_REF_CECP, FB_REF_CECP, "E>4 10 5 100 e7e5 g1f3 e8e6\n");
+	expect_one(&f, FB_REF_ILLEGAL, "thinking pv move 3 'e8e6'");
+	/* A pv of the position before the move just given: in flight */
+	start(&r, &f);
+	run(&r, &f, FB_REF_CECP, FB_REF_CECP,
+	    "E<new\nE<usermove e2e4\nE>move e7e5\nE<usermove g1f3\n"
+	    "E>3 10 5 100 g1f3 b8c6\n");
+	expect_none(&f);
+	/* Analysis (after force, as XBoard sends it) is judged too; a pv
+	 * while pondering (the engine not on move) is not */
+	start(&r, &f);
+	run(&r, &f, FB_REF_CECP, FB_REF_CECP,
+	    "E<new\nE<usermove e2e4\nE>move e7e5\nE>3 0 1 9 g1f3 e8e6\n"
+	    "E<force\nE<analyze\nE>3 0 1 9 g1f3 e8e6\n");
+	expect_one(&f, FB_REF_ILLEGAL, "thinking pv move 2 'e8e6'");
+	start(&r, &f);
+	run(&r, &f, FB_REF_CECP, FB_REF_CECP,
+	    "E<new\nE<usermove f2f3\nE>move e7e5\nE<usermove g2g4\n"
+	    "E>2 100000 5 100 Qh4# a2a3\n");
+	expect_one(&f, FB_REF_ILLEGAL, "after the game's end");
+}
+
+static void
+test_referee_cecp_answers(void **state)
+{
+	struct fb_referee r;
+	struct found f;
+
+	(void)state;
+	start(&r, &f);
+	run(&r, &f, FB_REF_CECP, FB_REF_CECP,
+	    "@0 E<new\n@0 E<force\n@0 E<ping 1\n@6000 E>pong 1\n"
+	    "@6000 E<ping 2\n@11001 E>pong 2\n");
+	expect_one(&f, FB_REF_PROTOCOL, "pong came 5001 ms");
+	/* The engine on its move may answer after its move */
+	start(&r, &f);
+	run(&r, &f, FB_REF_CECP, FB_REF_CECP,
+	    "@0 E<new\n@0 E<usermove e2e4\n@0 E<ping 2\n@9000 E>move e7e5\n"
+	    "@9000 E>pong 2\n");
+	expect_none(&f);
+	start(&r, &f);
+	run(&r, &f, FB_REF_CECP, FB_REF_CECP,
+	    "E<new\nE<usermove e2e4\nE>1-0 {White mates}\n");
+	expect_one(&f, FB_REF_PROTOCOL, "a wrong result claim");
+	start(&r, &f);
+	run(&r, &f, FB_REF_CECP, FB_REF_CECP,
+	    "E>feature ping=1 san=yes myname=Fake done=1\n");
+	assert_int_equal(f.n, 2);
+	assert_true(f.first[0] && !f.first[1]);
+	assert_non_null(strstr(f.text[0], "flag 'yes'"));
+	assert_non_null(strstr(f.text[1], "'Fake' is not quoted"));
+	start(&r, &f);
+	run(&r, &f, FB_REF_CECP, FB_REF_CECP, "E>feature\n");
+	expect_one(&f, FB_REF_FORMAT, "without key=value");
+	start(&r, &f);
+	run(&r, &f, FB_REF_CECP, FB_REF_CECP, "G>new\nG>usermove e2e5\n");
+	expect_one(&f, FB_REF_GUIKIND, "the GUI's move 'e2e5'");
+	start(&r, &f);
+	run(&r, &f, FB_REF_CECP, FB_REF_CECP,
+	    "G>new\nG>e2e4\nG<move e7e5\nG>Nf3\nG>hard\nG<move Nc6\n"
+	    "G>b1b4\n");
+	expect_one(&f, FB_REF_GUIKIND, "the GUI's move 'b1b4'");
+}
+
+/* Each wire in its own protocol: a UCI GUI, an XBoard engine. */
+static void
+test_referee_translating_pair(void **state)
+{
+	struct fb_referee r;
+	struct found f;
+	char sum[200];
+
+	(void)state;
+	start(&r, &f);
+	run(&r, &f, FB_REF_UCI, FB_REF_CECP,
+	    "G>position startpos moves e2e4\n"
+	    "G>go depth 3\n"
+	    "E<new\nE<force\nE<usermove e2e4\nE<go\n"
+	    "E>move e7e5\n"
+	    "G<bestmove e7e5\n");
+	expect_none(&f);
+	run(&r, &f, FB_REF_UCI, FB_REF_CECP, "E>move e7e5\n");
+	expect_one(&f, FB_REF_PROTOCOL, "out of turn");
+	fb_referee_summary(&r, sum, sizeof sum);
+	assert_string_equal(sum, "1 finding (illegal 0, castling 0, protocol "
+				 "1, format 0, gui 0)");
+	/* Lines of a protocol not yet known are not looked at */
+	start(&r, &f);
+	run(&r, &f, FB_REF_UNKNOWN, FB_REF_UNKNOWN,
+	    "E>bestmove e2e5\nG>position startpos moves e2e5\n");
+	expect_none(&f);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_referee_clean_uci_game),
+		cmocka_unit_test(test_referee_uci_output_belongs_to_its_search),
+		cmocka_unit_test(test_referee_uci_pv),
+		cmocka_unit_test(test_referee_uci_answers),
+		cmocka_unit_test(test_referee_uci_castling),
+		cmocka_unit_test(test_referee_uci_format),
+		cmocka_unit_test(test_referee_uci_gui),
+		cmocka_unit_test(test_referee_clean_cecp_game),
+		cmocka_unit_test(test_referee_cecp_moves),
+		cmocka_unit_test(test_referee_cecp_thinking),
+		cmocka_unit_test(test_referee_cecp_answers),
+		cmocka_unit_test(test_referee_translating_pair),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
