@@ -410,21 +410,30 @@ br_on_engine_line(void *ctx, const char *text, size_t len, size_t term,
 				      &d->sink);
 }
 
+void
+br_filter_up(struct fb_bridge *b,
+	     void (*run)(struct fb_filter *f, const struct fb_sink *out))
+{
+	struct direction *d = &b->up;
+	size_t before = d->q.len;
+
+	d->filtering = true;
+	run(&b->filter, &d->sink);
+	d->filtering = false;
+	if (b->ref_on)
+		wire_line(b, FB_REF_ENGINE, false, d->q.buf + before,
+			  d->q.len - before);
+	record_queued(d, before);
+	if (d->logging && !d->q.dead)
+		br_log_queued(d, before);
+}
+
 static void
 on_filter_timer(uv_timer_t *t)
 {
 	struct fb_bridge *b = t->data;
-	size_t before = b->up.q.len;
 
-	b->up.filtering = true;
-	fb_filter_timeout(&b->filter, &b->up.sink);
-	b->up.filtering = false;
-	if (b->ref_on)
-		wire_line(b, FB_REF_ENGINE, false, b->up.q.buf + before,
-			  b->up.q.len - before);
-	record_queued(&b->up, before);
-	if (b->up.logging && !b->up.q.dead)
-		br_log_queued(&b->up, before);
+	br_filter_up(b, fb_filter_timeout);
 	br_outq_flush(&b->up.q);
 	br_outq_flush(&b->down.q);
 }

@@ -317,7 +317,6 @@ static void
 respawn(struct fb_bridge *b)
 {
 	struct endpoint *eps[3] = {&b->eng_in, &b->eng_out, &b->eng_err};
-	size_t before;
 	int rc;
 
 	if (b->state != FB_ST_RUNNING) {
@@ -355,13 +354,10 @@ respawn(struct fb_bridge *b)
 		fb_log_msg(FB_LOG_ERROR, "engine pipes: %s", uv_strerror(rc));
 	br_start_reading(&b->eng_out);
 	br_start_reading(&b->eng_err);
-	before = b->up.q.len;
 	if (b->replay) {
 		br_replay(b);
 	} else {
-		fb_filter_engine_started(&b->filter, &b->up.sink);
-		if (b->up.logging)
-			br_log_queued(&b->up, before);
+		br_filter_up(b, fb_filter_engine_started);
 	}
 	br_outq_flush(&b->up.q);
 	br_outq_flush(&b->down.q);

@@ -288,6 +288,14 @@ br_restart_note(struct fb_bridge *b);
 void
 br_replay(struct fb_bridge *b);
 
+/* Runs the filter's run (fb_filter_timeout, fb_filter_gui_eof,
+ * fb_filter_engine_started) on the GUI-to-engine sink: what it queues
+ * toward the engine outside a GUI line is shown to the referee, the flight
+ * record and the log as a GUI line's would be. */
+void
+br_filter_up(struct fb_bridge *b,
+	     void (*run)(struct fb_filter *f, const struct fb_sink *out));
+
 /* Writes the flight record with reason: its path, or NULL (logged). */
 const char *
 br_write_record(struct fb_bridge *b, const char *reason);

@@ -213,12 +213,7 @@ br_lifecycle(struct fb_bridge *b, enum bridge_event ev, int arg)
 		b->quiet_end = true;
 		if (!engine_runs)
 			return;
-		{
-			size_t before = b->up.q.len;
-			fb_filter_gui_eof(&b->filter, &b->up.sink);
-			if (b->up.logging && !b->up.q.dead)
-				br_log_queued(&b->up, before);
-		}
+		br_filter_up(b, fb_filter_gui_eof);
 		if (!b->filter.gui_quit && !b->up.q.dead) {
 			/* Both protocols end with quit; then EOF on the
 			 * engine's stdin for engines that only watch that. */
