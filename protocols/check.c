@@ -1,0 +1,1120 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * `fenbridge check`'s script (see check.h): the steps of a compliance run,
+ * what each sends, what answer ends it, and how that answer is judged.
+ *
+ * The test positions were chosen (by a search with fenbridge's move
+ * generator; tests/unit/protocols/test_check.c pins their properties) so
+ * that a castle is the one move that mates ("read" positions) or gives
+ * check with exactly one legal reply ("accept" positions). An engine that
+ * read the castling field right plays the castle; one that did not plays
+ * another move, an illegal one, or dies. An engine that took a castle sent
+ * in some form as that castle answers the check with the one legal reply;
+ * one that rejected or misread it answers otherwise. The castling rook of
+ * the Chess960 ones stands off the corner (X-FEN `K`, Shredder-FEN `G`: the
+ * two dialects differ) or inside another rook (`F` in both).
+ *
+ * No I/O, no allocation.
+ */
+#include "check.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cecp_codec.h"
+#include "fenbridge/fen.h"
+#include "fenbridge/movegen.h"
+#include "uci_codec.h"
+
+enum kind {
+	K_READY,   /* isready / ping answered */
+	K_UNKNOWN, /* an unknown command, then isready / ping */
+	K_READ,    /* a read position in a dialect: the castle expected */
+	K_ACCEPT,  /* an accept position plus the castle in a form */
+	K_STOP,    /* stop during go infinite (XBoard: ? while thinking) */
+	K_QUIT,
+};
+
+enum phase {
+	PH_PROBE_UCI,  /* uci sent, uciok awaited */
+	PH_XB_FEATURE, /* xboard + protover 2 sent, done=1 awaited */
+	PH_STEP_SETUP, /* a step's setup sent, readyok / pong awaited */
+	PH_STEP,       /* a step's question sent, its answer awaited */
+	PH_STOP_WAIT,  /* go infinite sent: the timer says when to stop */
+	PH_DONE,
+};
+
+enum pos_role { ROLE_READ, ROLE_ACCEPT };
+
+static const struct test_pos {
+	const char *fen; /* X-FEN */
+	bool c960;
+	enum pos_role role;
+	const char *what;
+} positions[] = {
+	/* O-O is the only mate (rook f1 along the first rank). */
+	{"8/8/8/2q5/B5p1/3pR3/7Q/2k1K2R w K - 0 1", false, ROLE_READ,
+	 "standard, h-rook"},
+	/* O-O checks the king on a1; Qg8xa8? no: one legal reply. */
+	{"r5Q1/8/5P2/8/8/8/8/k3K2R w K - 0 1", false, ROLE_ACCEPT,
+	 "standard, h-rook"},
+	/* King c1, rook g1 (the outermost: K / G): the castle mates. */
+	{"8/8/8/1n6/8/8/4R3/k1K3R1 w K - 0 1", true, ROLE_READ,
+	 "960, rook off the corner"},
+	/* King c1, rooks f1 and h1, right on f1 (F / F): the castle mates;
+	 * king takes rook is c1f1, the king's move c1g1. */
+	{"8/8/3q4/8/8/8/3R4/k1K2R1R w F - 0 1", true, ROLE_READ,
+	 "960, inner rook"},
+	/* The same rooks: the castle checks, one legal reply. */
+	{"r7/8/8/8/3p4/8/p7/k1K2R1R w F - 0 1", true, ROLE_ACCEPT,
+	 "960, inner rook"},
+};
+#define NPOS (sizeof positions / sizeof positions[0])
+#define P_STD_READ 0
+#define P_STD_ACCEPT 1
+#define P_960_READ 2
+#define P_INNER_READ 3
+#define P_INNER_ACCEPT 4
+
+#define SEARCH_DEPTH 5
+#define STOP_AFTER_MS 500
+#define MAX_RESTARTS 12
+/* The move that ends go infinite: the start position's. */
+#define STARTPOS "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+
+static const char unknown_cmd[] = "fenbridge-check-unknown-command";
+
+static bool
+load(int i, struct fb_game *g)
+{
+	struct fb_fen fen;
+	const char *s = i < 0 ? STARTPOS : positions[i].fen;
+
+	if (fb_fen_parse(&fen, s, strlen(s), NULL) < 0)
+		return false;
+	*g = fen.pos;
+	return true;
+}
+
+int
+fb_check_position(int i, enum fb_notation d, char *out, size_t cap)
+{
+	struct fb_game g;
+	struct fb_fen_style st = {.notation = d};
+
+	if (i < 0 || (size_t)i >= NPOS || !load(i, &g))
+		return -1;
+	return fb_game_print_fen(&g, &st, out, cap);
+}
+
+/* The castle of position g (its one castling move). */
+static bool
+castle_of(const struct fb_game *g, struct fb_move *m)
+{
+	struct fb_move mv[FB_MOVES_MAX];
+	size_t n = fb_moves_legal(g, mv);
+
+	for (size_t i = 0; i < n; i++)
+		if (mv[i].castle >= 0) {
+			*m = mv[i];
+			return true;
+		}
+	return false;
+}
+
+__attribute__((format(printf, 2, 3))) static void
+put(struct fb_check_out *out, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(out->text + out->len, sizeof out->text - out->len, fmt,
+		      ap);
+	va_end(ap);
+	if (n > 0 && (size_t)n < sizeof out->text - out->len)
+		out->len += (size_t)n;
+}
+
+/* (Re)arms the driver's timer for ms (0: stops it). */
+static void
+arm(struct fb_check_out *out, unsigned ms)
+{
+	out->rearm = true;
+	out->wait_ms = ms;
+}
+
+static struct fb_check_step *
+add(struct fb_check *c, int kind, int pos, bool c960, enum fb_notation d,
+    enum fb_castle_notation form)
+{
+	struct fb_check_step *s;
+
+	if (c->nsteps >= FB_CHECK_STEPS_MAX)
+		return NULL;
+	s = &c->step[c->nsteps++];
+	memset(s, 0, sizeof *s);
+	s->kind = kind;
+	s->pos = pos;
+	s->c960 = c960;
+	s->dialect = d;
+	s->form = form;
+	return s;
+}
+
+void
+fb_check_init(struct fb_check *c, enum fb_check_protocol want,
+	      unsigned timeout_ms, unsigned search_ms)
+{
+	memset(c, 0, sizeof *c);
+	c->want = want;
+	c->timeout_ms = timeout_ms;
+	c->search_ms = search_ms;
+}
+
+/* The engine's Chess960 mode is usable: UCI_Chess960, or fischerandom in
+ * the variants feature. */
+static bool
+has_960(const struct fb_check *c)
+{
+	return c->proto == FB_CHECK_UCI ? c->opt_chess960
+					: c->feat_setboard && c->var_960;
+}
+
+/* The steps, once the handshake told what the engine offers. */
+static void
+plan(struct fb_check *c)
+{
+	static const enum fb_castle_notation uci_forms[] = {FB_CASTLE_KING,
+							   FB_CASTLE_KXR};
+	static const enum fb_castle_notation xb_forms[] = {
+		FB_CASTLE_OO, FB_CASTLE_KXR, FB_CASTLE_KING};
+	bool uci = c->proto == FB_CHECK_UCI;
+	bool positions_ok = uci || c->feat_setboard;
+	const enum fb_castle_notation *forms = uci ? uci_forms : xb_forms;
+	size_t nforms = uci ? 2 : 3;
+
+	c->nsteps = 0;
+	add(c, K_READY, -1, false, FB_XFEN, FB_CASTLE_AUTO);
+	add(c, K_UNKNOWN, -1, false, FB_XFEN, FB_CASTLE_AUTO);
+	if (positions_ok) {
+		add(c, K_READ, P_STD_READ, false, FB_XFEN, FB_CASTLE_AUTO);
+		add(c, K_READ, P_STD_READ, false, FB_SHREDDER, FB_CASTLE_AUTO);
+	}
+	if (positions_ok && has_960(c))
+		for (int d = FB_XFEN; d <= FB_SHREDDER; d++) {
+			add(c, K_READ, P_STD_READ, true, (enum fb_notation)d,
+			    FB_CASTLE_AUTO);
+			add(c, K_READ, P_960_READ, true, (enum fb_notation)d,
+			    FB_CASTLE_AUTO);
+		}
+	if (positions_ok && has_960(c))
+		add(c, K_READ, P_INNER_READ, true, FB_XFEN, FB_CASTLE_AUTO);
+	if (positions_ok) {
+		/* O-O is XBoard's form for FRC only: standard chess gets the
+		 * king's move and king takes rook. */
+		for (size_t i = 0; i < nforms; i++)
+			if (forms[i] != FB_CASTLE_OO)
+				add(c, K_ACCEPT, P_STD_ACCEPT, false, FB_XFEN,
+				    forms[i]);
+	}
+	if (positions_ok && has_960(c))
+		for (size_t i = 0; i < nforms; i++)
+			add(c, K_ACCEPT, P_INNER_ACCEPT, true, FB_XFEN,
+			    forms[i]);
+	add(c, K_STOP, -1, false, FB_XFEN, FB_CASTLE_AUTO);
+	add(c, K_QUIT, -1, false, FB_XFEN, FB_CASTLE_AUTO);
+	c->at = 0;
+}
+
+/* The dialect the engine read in this mode (its X-FEN read step, else its
+ * Shredder-FEN one): for the accept steps' FENs. */
+static enum fb_notation
+readable(const struct fb_check *c, bool c960)
+{
+	for (size_t i = 0; i < c->nsteps; i++) {
+		const struct fb_check_step *s = &c->step[i];
+		if (s->kind == K_READ && s->c960 == c960 &&
+		    s->pos != P_INNER_READ && s->dialect == FB_SHREDDER &&
+		    s->verdict == FB_CV_OK) {
+			for (size_t j = 0; j < c->nsteps; j++) {
+				const struct fb_check_step *t = &c->step[j];
+				if (t->kind == K_READ && t->c960 == c960 &&
+				    t->dialect == FB_XFEN &&
+				    t->verdict != FB_CV_OK &&
+				    t->verdict != FB_CV_UNTESTED)
+					return FB_SHREDDER;
+			}
+		}
+	}
+	return FB_XFEN;
+}
+
+static void start_step(struct fb_check *c, struct fb_check_out *out);
+
+static void
+handshake(struct fb_check *c, struct fb_check_out *out)
+{
+	if (c->proto == FB_CHECK_XBOARD) {
+		c->phase = PH_XB_FEATURE;
+		put(out, "xboard\nprotover 2\n");
+	} else {
+		c->phase = PH_PROBE_UCI;
+		put(out, "uci\n");
+	}
+	arm(out, c->timeout_ms);
+	c->waiting = true;
+}
+
+void
+fb_check_start(struct fb_check *c, struct fb_check_out *out)
+{
+	memset(out, 0, sizeof *out);
+	c->running = true;
+	c->uci960_known = false;
+	if (!c->rehandshake)
+		c->proto = c->want == FB_CHECK_XBOARD ? FB_CHECK_XBOARD
+						      : FB_CHECK_UCI;
+	handshake(c, out);
+}
+
+static void
+finish(struct fb_check *c, struct fb_check_out *out)
+{
+	c->phase = PH_DONE;
+	c->waiting = false;
+	arm(out, 0);
+	out->done = true;
+	if (c->running)
+		out->kill = true;
+}
+
+static void
+next_step(struct fb_check *c, struct fb_check_out *out)
+{
+	c->at++;
+	start_step(c, out);
+}
+
+static struct fb_check_step *
+cur(struct fb_check *c)
+{
+	return c->at < c->nsteps ? &c->step[c->at] : NULL;
+}
+
+/* The handshake is over (again): plan the run, or go on where a restart
+ * left off. */
+static void
+handshake_done(struct fb_check *c, struct fb_check_out *out)
+{
+	c->waiting = false;
+	if (!c->rehandshake) {
+		c->handshake_ok = true;
+		plan(c);
+	}
+	c->rehandshake = false;
+	start_step(c, out);
+}
+
+/* Ends a step that cannot go on in this process: verdict, then kill (the
+ * exit restarts it and the run goes on at the next step). */
+static void
+give_up(struct fb_check *c, enum fb_check_verdict v, struct fb_check_out *out)
+{
+	struct fb_check_step *s = cur(c);
+
+	if (s != NULL && s->verdict == FB_CV_UNTESTED)
+		s->verdict = v;
+	c->waiting = false;
+	arm(out, 0);
+	out->kill = true;
+}
+
+static void
+ping(struct fb_check *c, struct fb_check_out *out)
+{
+	if (c->proto == FB_CHECK_UCI)
+		put(out, "isready\n");
+	else
+		put(out, "ping %u\n", ++c->pings);
+}
+
+/* The mode and position lines of a step with a position. */
+static void
+setup_position(struct fb_check *c, const struct fb_check_step *s,
+	       struct fb_check_out *out)
+{
+	char fen[FB_GAME_FEN_MAX + 1];
+	int n = fb_check_position(s->pos, s->dialect, fen, sizeof fen - 1);
+	struct fb_game g;
+	struct fb_move m;
+	char mv[16] = "";
+
+	fen[n > 0 ? n : 0] = '\0';
+	if (s->kind == K_ACCEPT && load(s->pos, &g) && castle_of(&g, &m)) {
+		int k = fb_game_print_castle(&g, &m, s->form, mv,
+					     sizeof mv - 1);
+		mv[k > 0 ? k : 0] = '\0';
+	}
+	if (c->proto == FB_CHECK_UCI) {
+		if (c->opt_chess960 &&
+		    (!c->uci960_known || c->uci960 != s->c960))
+			put(out, "setoption name UCI_Chess960 value %s\n",
+			    s->c960 ? "true" : "false");
+		c->uci960 = s->c960;
+		c->uci960_known = true;
+		put(out, "ucinewgame\nposition fen %s%s%s\n", fen,
+		    mv[0] ? " moves " : "", mv);
+		return;
+	}
+	put(out, "new\n%sforce\nsetboard %s\n",
+	    s->c960 ? "variant fischerandom\n" : "", fen);
+	if (mv[0])
+		put(out, "%s%s\n", c->feat_usermove ? "usermove " : "", mv);
+}
+
+static void
+ask(struct fb_check *c, struct fb_check_out *out)
+{
+	struct fb_check_step *s = cur(c);
+
+	c->phase = PH_STEP;
+	c->waiting = true;
+	arm(out, c->timeout_ms);
+	switch (s->kind) {
+	case K_READ:
+	case K_ACCEPT:
+		arm(out, c->search_ms);
+		if (c->proto == FB_CHECK_UCI)
+			put(out, "go depth %d\n", SEARCH_DEPTH);
+		else
+			put(out, "sd %d\ngo\n", SEARCH_DEPTH);
+		break;
+	case K_STOP:
+		c->phase = PH_STOP_WAIT;
+		arm(out, STOP_AFTER_MS);
+		if (c->proto == FB_CHECK_UCI)
+			put(out, "go infinite\n");
+		else
+			put(out, "go\n");
+		break;
+	default:
+		break;
+	}
+}
+
+static void
+start_step(struct fb_check *c, struct fb_check_out *out)
+{
+	struct fb_check_step *s = cur(c);
+
+	c->saw_error = false;
+	if (s == NULL) {
+		finish(c, out);
+		return;
+	}
+	c->waiting = true;
+	arm(out, c->timeout_ms);
+	switch (s->kind) {
+	case K_READY:
+		c->phase = PH_STEP;
+		if (c->proto == FB_CHECK_XBOARD && !c->feat_ping) {
+			s->verdict = FB_CV_UNTESTED;
+			next_step(c, out);
+			return;
+		}
+		ping(c, out);
+		break;
+	case K_UNKNOWN:
+		c->phase = PH_STEP;
+		put(out, "%s\n", unknown_cmd);
+		if (c->proto == FB_CHECK_UCI || c->feat_ping)
+			ping(c, out);
+		else
+			arm(out, STOP_AFTER_MS); /* alive after this? */
+		break;
+	case K_READ:
+	case K_ACCEPT:
+		if (s->kind == K_ACCEPT)
+			s->dialect = readable(c, s->c960);
+		setup_position(c, s, out);
+		if (c->proto == FB_CHECK_UCI || c->feat_ping) {
+			c->phase = PH_STEP_SETUP;
+			ping(c, out);
+		} else {
+			ask(c, out);
+		}
+		break;
+	case K_STOP:
+		if (c->proto == FB_CHECK_UCI)
+			put(out, "ucinewgame\nposition startpos\n");
+		else
+			put(out, "new\nst 60\n"); /* then go: White's move */
+		ask(c, out);
+		break;
+	case K_QUIT:
+		c->phase = PH_STEP;
+		c->quitting = true;
+		put(out, "quit\n");
+		break;
+	}
+}
+
+/* The form castle (of g) takes in text[0..len). */
+static enum fb_castle_notation
+form_of(const struct fb_game *g, const struct fb_move *castle,
+	const char *text, size_t len)
+{
+	char kxr[8];
+	int wing, n;
+
+	if (fb_game_parse_oo(text, len, &wing))
+		return FB_CASTLE_OO;
+	n = fb_game_print_castle(g, castle, FB_CASTLE_KXR, kxr, sizeof kxr);
+	if (n > 0 && (size_t)n <= len && memcmp(text, kxr, (size_t)n) == 0)
+		return FB_CASTLE_KXR;
+	return FB_CASTLE_KING;
+}
+
+/* Judges move text[0..len) of the engine for the current step. */
+static void
+judge_move(struct fb_check *c, const char *text, size_t len)
+{
+	struct fb_check_step *s = cur(c);
+	struct fb_game g, before;
+	struct fb_move m = {0}, castle, reply[FB_MOVES_MAX];
+	bool legal;
+
+	snprintf(s->got, sizeof s->got, "%.*s", (int)len, text);
+	if (s->kind == K_STOP) {
+		s->verdict = load(-1, &g) && fb_moves_parse(&g, text, len,
+							   &m) == 0
+				     ? FB_CV_OK
+				     : FB_CV_WRONG;
+		return;
+	}
+	if (!load(s->pos, &g) || !castle_of(&g, &castle)) {
+		s->verdict = FB_CV_WRONG;
+		return;
+	}
+	before = g;
+	if (s->kind == K_ACCEPT)
+		fb_game_play(&g, &castle);
+	legal = fb_moves_parse(&g, text, len, &m) == 0;
+	if (s->kind == K_READ) {
+		s->verdict = legal && m.castle == castle.castle ? FB_CV_OK
+							       : FB_CV_WRONG;
+		if (!legal)
+			s->verdict = FB_CV_ILLEGAL;
+		if (s->verdict == FB_CV_OK)
+			s->form = form_of(&before, &castle, text, len);
+		return;
+	}
+	/* Accept: the one legal reply to the castle's check. A move of the
+	 * side that castled means the castle was dropped (Stockfish ignores
+	 * the rest of `moves` at a move it does not read): refused, no
+	 * illegal move. */
+	if (!legal && fb_moves_parse(&before, text, len, &m) == 0)
+		s->verdict = FB_CV_WRONG;
+	else if (!legal)
+		s->verdict = FB_CV_ILLEGAL;
+	else
+		s->verdict = fb_moves_legal(&g, reply) == 1 && !c->saw_error
+				     ? FB_CV_OK
+				     : FB_CV_WRONG;
+}
+
+void
+fb_check_line(struct fb_check *c, const char *text, size_t len,
+	      struct fb_check_out *out)
+{
+	struct fb_check_step *s = cur(c);
+	size_t at;
+
+	memset(out, 0, sizeof *out);
+	c->lines++;
+	if (c->phase == PH_DONE)
+		return;
+	if (c->proto == FB_CHECK_UCI) {
+		enum fb_uci_engine k = fb_uci_engine_kind(text, len, &at);
+		struct fb_uci_id id;
+		struct fb_uci_option o;
+		struct fb_uci_bestmove b;
+
+		if (c->phase == PH_PROBE_UCI) {
+			if (k == FB_UCI_E_ID && !c->rehandshake &&
+			    fb_uci_parse_id(text, len, &id) == 0 && id.name)
+				snprintf(c->name, sizeof c->name, "%.*s",
+					 (int)id.value.len,
+					 text + id.value.off);
+			if (k == FB_UCI_E_OPTION &&
+			    fb_uci_parse_option(text, len, &o) == 0) {
+				if (fb_span_is(text, o.name, "UCI_Chess960"))
+					c->opt_chess960 = true;
+				if (fb_span_is(text, o.name, "UCI_Variant"))
+					c->opt_variant = true;
+				if (fb_span_is(text, o.name, "Ponder"))
+					c->opt_ponder = true;
+				if (fb_span_is(text, o.name, "MultiPV"))
+					c->opt_multipv = true;
+			}
+			if (k == FB_UCI_E_UCIOK) {
+				handshake_done(c, out);
+				return;
+			}
+			/* An XBoard engine's answer to `uci`: no need to
+			 * wait for the timeout. */
+			if (c->want == FB_CHECK_AUTO && !c->rehandshake &&
+			    (fb_uci_first_is(text, len, at, "Error") ||
+			     fb_uci_first_is(text, len, at, "Illegal") ||
+			     fb_uci_first_is(text, len, at, "feature"))) {
+				fb_check_timeout(c, out);
+				return;
+			}
+			return;
+		}
+		if (k == FB_UCI_E_READYOK && c->phase == PH_STEP_SETUP) {
+			ask(c, out);
+			return;
+		}
+		if (k == FB_UCI_E_READYOK && c->phase == PH_STEP &&
+		    s != NULL && (s->kind == K_READY || s->kind == K_UNKNOWN)) {
+			s->verdict = FB_CV_OK;
+			next_step(c, out);
+			return;
+		}
+		if (k == FB_UCI_E_BESTMOVE && s != NULL &&
+		    (c->phase == PH_STEP || c->phase == PH_STOP_WAIT) &&
+		    (s->kind == K_READ || s->kind == K_ACCEPT ||
+		     s->kind == K_STOP) &&
+		    fb_uci_parse_bestmove(text, len, &b) == 0) {
+			if (c->phase == PH_STOP_WAIT) {
+				/* Before stop: a search that was to go on. */
+				snprintf(s->got, sizeof s->got, "early");
+				s->verdict = FB_CV_WRONG;
+			} else {
+				judge_move(c, text + b.move.off, b.move.len);
+			}
+			next_step(c, out);
+		}
+		return;
+	}
+
+	/* XBoard. */
+	struct fb_cecp_line l;
+	struct fb_cecp_feature f;
+	size_t pos = 0;
+
+	fb_cecp_parse_engine_command(text, len, &l);
+	if (c->phase == PH_XB_FEATURE) {
+		if (l.kind != FB_CECP_E_FEATURE)
+			return;
+		while (fb_cecp_next_feature(text, len, &pos, &f)) {
+			bool valid, on = fb_cecp_feature_flag(text, &f, &valid);
+			if (fb_span_is(text, f.key, "done")) {
+				if (on) {
+					c->feat_done = true;
+					handshake_done(c, out);
+					return;
+				}
+				/* done=0: the engine needs time. */
+				arm(out, 60000);
+				continue;
+			}
+			if (c->rehandshake)
+				continue;
+			if (fb_span_is(text, f.key, "setboard"))
+				c->feat_setboard = on;
+			else if (fb_span_is(text, f.key, "usermove"))
+				c->feat_usermove = on;
+			else if (fb_span_is(text, f.key, "ping"))
+				c->feat_ping = on;
+			else if (fb_span_is(text, f.key, "myname"))
+				snprintf(c->name, sizeof c->name, "%.*s",
+					 (int)f.value.len, text + f.value.off);
+			else if (fb_span_is(text, f.key, "variants")) {
+				const char *v = text + f.value.off;
+				for (size_t i = 0; i + 12 <= f.value.len; i++)
+					if (memcmp(v + i, "fischerandom", 12) ==
+					    0)
+						c->var_960 = true;
+			}
+		}
+		return;
+	}
+	if (l.kind == FB_CECP_E_ERROR || l.kind == FB_CECP_E_ILLEGAL ||
+	    l.kind == FB_CECP_E_INVALID)
+		c->saw_error = true;
+	if (l.kind == FB_CECP_E_PONG && c->phase == PH_STEP_SETUP) {
+		if (c->saw_error && s->kind == K_ACCEPT) {
+			/* The castle was refused: no go. */
+			snprintf(s->got, sizeof s->got, "refused");
+			s->verdict = FB_CV_WRONG;
+			next_step(c, out);
+			return;
+		}
+		ask(c, out);
+		return;
+	}
+	if (l.kind == FB_CECP_E_PONG && c->phase == PH_STEP && s != NULL &&
+	    (s->kind == K_READY || s->kind == K_UNKNOWN)) {
+		s->verdict = FB_CV_OK;
+		next_step(c, out);
+		return;
+	}
+	if (l.kind == FB_CECP_E_MOVE && s != NULL &&
+	    (c->phase == PH_STEP || c->phase == PH_STOP_WAIT) &&
+	    (s->kind == K_READ || s->kind == K_ACCEPT || s->kind == K_STOP)) {
+		if (c->phase == PH_STOP_WAIT) {
+			snprintf(s->got, sizeof s->got, "early");
+			s->verdict = FB_CV_WRONG;
+		} else {
+			judge_move(c, text + l.arg.off, l.arg.len);
+		}
+		put(out, "force\n");
+		next_step(c, out);
+	}
+}
+
+void
+fb_check_timeout(struct fb_check *c, struct fb_check_out *out)
+{
+	struct fb_check_step *s = cur(c);
+
+	memset(out, 0, sizeof *out);
+	switch (c->phase) {
+	case PH_PROBE_UCI:
+		if (c->want == FB_CHECK_AUTO && !c->rehandshake) {
+			/* No uciok: try XBoard on the same process. */
+			c->proto = FB_CHECK_XBOARD;
+			handshake(c, out);
+			return;
+		}
+		if (c->rehandshake)
+			give_up(c, FB_CV_SILENT, out);
+		else
+			finish(c, out);
+		return;
+	case PH_XB_FEATURE:
+		/* A protover 1 engine sends no features: it still plays;
+		 * one that said nothing at all is no engine. */
+		if (c->lines == 0 && !c->rehandshake)
+			finish(c, out);
+		else
+			handshake_done(c, out);
+		return;
+	case PH_STOP_WAIT:
+		c->phase = PH_STEP;
+		c->waiting = true;
+		arm(out, c->timeout_ms);
+		put(out, c->proto == FB_CHECK_UCI ? "stop\n" : "?\n");
+		return;
+	case PH_STEP_SETUP:
+	case PH_STEP:
+		if (s == NULL) {
+			finish(c, out);
+			return;
+		}
+		if (s->kind == K_UNKNOWN && c->proto == FB_CHECK_XBOARD &&
+		    !c->feat_ping) {
+			s->verdict = FB_CV_OK; /* still there */
+			next_step(c, out);
+			return;
+		}
+		if (s->kind == K_QUIT) {
+			s->verdict = FB_CV_SILENT; /* did not exit */
+			finish(c, out);
+			return;
+		}
+		give_up(c, FB_CV_SILENT, out);
+		return;
+	default:
+		return;
+	}
+}
+
+void
+fb_check_exit(struct fb_check *c, unsigned status, int signal,
+	      struct fb_check_out *out)
+{
+	struct fb_check_step *s = cur(c);
+
+	memset(out, 0, sizeof *out);
+	c->running = false;
+	c->exit_status = status;
+	c->exit_signal = signal;
+	if (c->phase == PH_DONE)
+		return;
+	if (c->quitting && s != NULL && s->kind == K_QUIT) {
+		s->verdict = FB_CV_OK;
+		finish(c, out);
+		return;
+	}
+	if (c->phase == PH_PROBE_UCI && c->want == FB_CHECK_AUTO &&
+	    !c->handshake_ok && c->restarts == 0) {
+		/* Died of `uci`: an XBoard engine, started again. */
+		c->restarts++;
+		c->want = FB_CHECK_XBOARD;
+		out->restart = true;
+		return;
+	}
+	if (!c->handshake_ok || c->restarts >= MAX_RESTARTS) {
+		finish(c, out);
+		return;
+	}
+	if (c->rehandshake) {
+		/* Died again before the next step: start it once more. */
+		c->restarts++;
+		out->restart = true;
+		return;
+	}
+	if (s != NULL && s->verdict == FB_CV_UNTESTED)
+		s->verdict = FB_CV_DIED;
+	if (s != NULL && s->verdict == FB_CV_DIED && signal != 0)
+		snprintf(s->got, sizeof s->got, "signal %d", signal);
+	else if (s != NULL && s->verdict == FB_CV_DIED)
+		snprintf(s->got, sizeof s->got, "status %u", status);
+	c->restarts++;
+	c->at++;
+	c->rehandshake = true;
+	out->restart = true;
+}
+
+void
+fb_check_fail(struct fb_check *c, struct fb_check_out *out)
+{
+	memset(out, 0, sizeof *out);
+	c->running = false;
+	finish(c, out);
+	out->kill = false;
+}
+
+/* A report being built in a caller's buffer, snprintf-style. */
+struct text {
+	char *out;
+	size_t cap, len;
+};
+
+__attribute__((format(printf, 2, 3))) static void
+say(struct text *t, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(t->len < t->cap ? t->out + t->len : NULL,
+		      t->len < t->cap ? t->cap - t->len : 0, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		t->len += (size_t)n;
+}
+
+static const char *
+dialect_name(enum fb_notation d)
+{
+	return d == FB_SHREDDER ? "Shredder-FEN" : "X-FEN";
+}
+
+static const char *
+form_name(enum fb_castle_notation f)
+{
+	switch (f) {
+	case FB_CASTLE_KXR: return "king takes rook";
+	case FB_CASTLE_KING: return "king move";
+	case FB_CASTLE_OO: return "O-O";
+	default: return "?";
+	}
+}
+
+static const char *
+form_word(enum fb_castle_notation f)
+{
+	switch (f) {
+	case FB_CASTLE_KXR: return "kxr";
+	case FB_CASTLE_KING: return "king";
+	case FB_CASTLE_OO: return "oo";
+	default: return "auto";
+	}
+}
+
+static const char *
+verdict_name(enum fb_check_verdict v)
+{
+	switch (v) {
+	case FB_CV_OK: return "ok";
+	case FB_CV_WRONG: return "wrong";
+	case FB_CV_ILLEGAL: return "ILLEGAL";
+	case FB_CV_SILENT: return "SILENT";
+	case FB_CV_DIED: return "DIED";
+	default: return "-";
+	}
+}
+
+static const char *
+mode_name(bool c960)
+{
+	return c960 ? "Chess960" : "standard";
+}
+
+/* The step's own line: what was asked. */
+static void
+describe(const struct fb_check *c, const struct fb_check_step *s,
+	 struct text *t)
+{
+	char fen[FB_GAME_FEN_MAX + 1];
+	int n;
+
+	switch (s->kind) {
+	case K_READY:
+		say(t, "%s answered",
+		    c->proto == FB_CHECK_UCI ? "isready" : "ping");
+		break;
+	case K_UNKNOWN:
+		say(t, "survives the unknown command '%s'", unknown_cmd);
+		break;
+	case K_READ:
+		n = fb_check_position(s->pos, s->dialect, fen, sizeof fen - 1);
+		fen[n > 0 ? n : 0] = '\0';
+		say(t, "%s mode, %s (%s): castles in %s", mode_name(s->c960),
+		    dialect_name(s->dialect), positions[s->pos].what, fen);
+		break;
+	case K_ACCEPT:
+		say(t, "%s mode: accepts a castle as %s (%s)",
+		    mode_name(s->c960), form_name(s->form),
+		    positions[s->pos].what);
+		break;
+	case K_STOP:
+		say(t, c->proto == FB_CHECK_UCI
+			       ? "stop during go infinite answered"
+			       : "? (move now) answered");
+		break;
+	case K_QUIT:
+		say(t, "quit: exits");
+		break;
+	}
+}
+
+static bool
+bad(enum fb_check_verdict v)
+{
+	return v == FB_CV_SILENT || v == FB_CV_DIED || v == FB_CV_ILLEGAL;
+}
+
+/* True when every read step of dialect d (outside the inner-rook one) in
+ * the modes tested gave the castle; *tested says whether there was one. */
+static bool
+reads(const struct fb_check *c, enum fb_notation d, int c960, bool *tested)
+{
+	bool ok = true;
+
+	*tested = false;
+	for (size_t i = 0; i < c->nsteps; i++) {
+		const struct fb_check_step *s = &c->step[i];
+		if (s->kind != K_READ || s->pos == P_INNER_READ ||
+		    s->dialect != d || (c960 >= 0 && s->c960 != (c960 > 0)))
+			continue;
+		*tested = true;
+		ok = ok && s->verdict == FB_CV_OK;
+	}
+	return ok && *tested;
+}
+
+static bool
+mode_tested(const struct fb_check *c, bool c960)
+{
+	for (size_t i = 0; i < c->nsteps; i++)
+		if (c->step[i].kind == K_ACCEPT && c->step[i].c960 == c960)
+			return true;
+	return false;
+}
+
+static bool
+accepts(const struct fb_check *c, bool c960, enum fb_castle_notation f)
+{
+	for (size_t i = 0; i < c->nsteps; i++) {
+		const struct fb_check_step *s = &c->step[i];
+		if (s->kind == K_ACCEPT && s->c960 == c960 && s->form == f)
+			return s->verdict == FB_CV_OK;
+	}
+	return false;
+}
+
+/* What fenbridge's engine-castling=auto writes in that mode. */
+static enum fb_castle_notation
+auto_form(const struct fb_check *c, bool c960)
+{
+	if (!c960)
+		return FB_CASTLE_KING;
+	return c->proto == FB_CHECK_UCI ? FB_CASTLE_KXR : FB_CASTLE_OO;
+}
+
+/* The findings, one line each to t (may be NULL); returns their number. */
+static unsigned
+findings(const struct fb_check *c, struct text *t)
+{
+	unsigned n = 0;
+	char d[400];
+
+	if (!c->handshake_ok) {
+		if (t != NULL)
+			say(t, "  - no handshake: neither uciok to uci nor "
+			       "features to xboard/protover 2\n");
+		return 1;
+	}
+	for (size_t i = 0; i < c->nsteps; i++) {
+		const struct fb_check_step *s = &c->step[i];
+		struct text dt = {d, sizeof d, 0};
+		bool finding = (bad(s->verdict) &&
+				!(s->kind == K_ACCEPT &&
+				  s->verdict == FB_CV_ILLEGAL)) ||
+			       ((s->kind == K_READY || s->kind == K_STOP) &&
+				s->verdict == FB_CV_WRONG) ||
+			       (s->kind == K_READ && s->pos == P_INNER_READ &&
+				s->verdict == FB_CV_WRONG);
+		/* A castle form the engine does not take (or misreads) is no
+		 * finding: its protocol may not have it, and engine-castling
+		 * picks one it takes; nor is a misread dialect while the
+		 * other one works (engine-fen): both below. */
+		if (!finding)
+			continue;
+		n++;
+		describe(c, s, &dt);
+		if (t != NULL)
+			say(t, "  - %s: %s%s%s\n", verdict_name(s->verdict), d,
+			    s->got[0] ? ": " : "", s->got);
+	}
+	for (int m = 0; m < 2; m++) {
+		bool tx, ts, x = reads(c, FB_XFEN, m, &tx),
+			     sh = reads(c, FB_SHREDDER, m, &ts);
+		bool any = false;
+		if (tx && ts && !x && !sh) {
+			n++;
+			if (t != NULL)
+				say(t, "  - %s mode: reads neither X-FEN nor "
+				       "Shredder-FEN castling rights\n",
+				    mode_name(m));
+		}
+		if (!mode_tested(c, m))
+			continue;
+		for (int f = FB_CASTLE_KXR; f <= FB_CASTLE_OO; f++)
+			any = any || accepts(c, m, (enum fb_castle_notation)f);
+		if (!any) {
+			n++;
+			if (t != NULL)
+				say(t, "  - %s mode: takes a castle in no "
+				       "form fenbridge can send\n",
+				    mode_name(m));
+		}
+	}
+	return n;
+}
+
+unsigned
+fb_check_findings(const struct fb_check *c)
+{
+	return findings(c, NULL);
+}
+
+/* The [fenbridge] lines. */
+static void
+ini_lines(const struct fb_check *c, struct text *t)
+{
+	bool tx, ts, x = reads(c, FB_XFEN, -1, &tx),
+		     sh = reads(c, FB_SHREDDER, -1, &ts);
+	bool std = mode_tested(c, false), c960 = mode_tested(c, true);
+	enum fb_castle_notation pick = FB_CASTLE_AUTO;
+
+	say(t, "[fenbridge]\nengine-protocol = %s\n",
+	    c->proto == FB_CHECK_UCI ? "uci" : "xboard");
+	if (!tx && !ts)
+		say(t, "# engine-fen: not tested (%s)\n",
+		    c->proto == FB_CHECK_XBOARD && !c->feat_setboard
+			    ? "no setboard: positions only through edit"
+			    : "no position was answered");
+	else if (x && sh)
+		say(t, "engine-fen = auto\n# reads both dialects\n");
+	else if (x)
+		say(t, "engine-fen = xfen\n");
+	else if (sh)
+		say(t, "engine-fen = shredder\n");
+	else
+		say(t, "# engine-fen: neither dialect read in every mode\n");
+
+	if (!std && !c960) {
+		say(t, "# engine-castling: not tested\n");
+		return;
+	}
+	if ((!std || accepts(c, false, auto_form(c, false))) &&
+	    (!c960 || accepts(c, true, auto_form(c, true)))) {
+		say(t, "engine-castling = auto\n");
+		return;
+	}
+	for (int f = FB_CASTLE_KXR; f <= FB_CASTLE_OO && !pick; f++)
+		if ((!std || accepts(c, false, (enum fb_castle_notation)f)) &&
+		    (!c960 || accepts(c, true, (enum fb_castle_notation)f)))
+			pick = (enum fb_castle_notation)f;
+	for (int f = FB_CASTLE_KXR; f <= FB_CASTLE_OO && !pick && c960; f++)
+		if (accepts(c, true, (enum fb_castle_notation)f))
+			pick = (enum fb_castle_notation)f;
+	if (pick)
+		say(t, "engine-castling = %s\n", form_word(pick));
+	else
+		say(t, "# engine-castling: no form taken\n");
+}
+
+size_t
+fb_check_report(const struct fb_check *c, char *out, size_t cap)
+{
+	struct text t = {out, cap, 0};
+	char d[400];
+	unsigned n;
+
+	if (cap > 0)
+		out[0] = '\0';
+	say(&t, "engine: %s\nprotocol: %s\n", c->name[0] ? c->name : "?",
+	    !c->handshake_ok            ? "none found"
+	    : c->proto == FB_CHECK_UCI ? "UCI"
+				       : "XBoard (CECP)");
+	if (c->handshake_ok && c->proto == FB_CHECK_UCI)
+		say(&t, "options: UCI_Chess960 %s, UCI_Variant %s, Ponder %s, "
+			"MultiPV %s\n",
+		    c->opt_chess960 ? "yes" : "no",
+		    c->opt_variant ? "yes" : "no",
+		    c->opt_ponder ? "yes" : "no",
+		    c->opt_multipv ? "yes" : "no");
+	else if (c->handshake_ok)
+		say(&t, "features: %s, setboard %s, usermove %s, ping %s, "
+			"fischerandom %s\n",
+		    c->feat_done ? "done=1" : "none (protover 1)",
+		    c->feat_setboard ? "yes" : "no",
+		    c->feat_usermove ? "yes" : "no",
+		    c->feat_ping ? "yes" : "no", c->var_960 ? "yes" : "no");
+	say(&t, "\n");
+	for (size_t i = 0; i < c->nsteps; i++) {
+		const struct fb_check_step *s = &c->step[i];
+		struct text dt = {d, sizeof d, 0};
+		describe(c, s, &dt);
+		say(&t, "%-8s %s%s%s\n", verdict_name(s->verdict), d,
+		    s->got[0] ? ": " : "", s->got);
+	}
+	for (int m = 0; m < 2; m++)
+		for (size_t i = 0; i < c->nsteps; i++) {
+			const struct fb_check_step *s = &c->step[i];
+			if (s->kind == K_READ && s->c960 == m &&
+			    s->verdict == FB_CV_OK &&
+			    (s->pos == P_INNER_READ || !m)) {
+				say(&t, "emits castles in %s mode as %s (%s)\n",
+				    mode_name(m), form_name(s->form), s->got);
+				break;
+			}
+		}
+	say(&t, "restarts: %u\n", c->restarts);
+	n = findings(c, NULL);
+	say(&t, "\nfindings: %u\n", n);
+	findings(c, &t);
+	say(&t, "\nINI lines to use:\n");
+	if (c->handshake_ok)
+		ini_lines(c, &t);
+	return t.len;
+}
