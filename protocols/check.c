@@ -450,7 +450,8 @@ start_step(struct fb_check *c, struct fb_check_out *out)
 		if (c->proto == FB_CHECK_UCI)
 			put(out, "ucinewgame\nposition startpos\n");
 		else
-			put(out, "new\nst 60\n"); /* then go: White's move */
+			/* sd: an engine may keep the last one past new. */
+			put(out, "new\nsd 99\nst 60\n"); /* go: White's move */
 		ask(c, out);
 		break;
 	case K_QUIT:
@@ -1008,6 +1009,12 @@ findings(const struct fb_check *c, struct text *t)
 		}
 	}
 	return n;
+}
+
+bool
+fb_check_done(const struct fb_check *c)
+{
+	return c->phase == PH_DONE;
 }
 
 unsigned

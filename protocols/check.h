@@ -123,6 +123,10 @@ fb_check_exit(struct fb_check *c, unsigned status, int signal,
 void
 fb_check_fail(struct fb_check *c, struct fb_check_out *out);
 
+/* True when the run is over (out->done was set). */
+bool
+fb_check_done(const struct fb_check *c);
+
 /* Number of findings (0: the engine passes). */
 unsigned
 fb_check_findings(const struct fb_check *c);

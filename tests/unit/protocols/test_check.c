@@ -1,0 +1,429 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * `fenbridge check`'s script (protocols/check.c) against simulated engines
+ * written here: a correct UCI engine, one that dies on a file letter in the
+ * castling field, one that reads K/Q as the corner rooks in Chess960
+ * (Glaurung's misreading), the same under another id name, an XBoard engine
+ * without setboard, a silent one. The simulated engines play with
+ * fenbridge's own move generator: the mate in one when there is one, else
+ * their first legal move. The test positions' properties (the castle is the
+ * one mate; the castle checks with one legal reply) are pinned too.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "check.h"
+#include "fenbridge/fen.h"
+#include "fenbridge/movegen.h"
+
+enum sim_kind {
+	SIM_GOOD,        /* UCI, both dialects, KxR in 960, king move else */
+	SIM_DIE_LETTER,  /* exits 1 on any file letter in the castling field */
+	SIM_KQ_CORNER,   /* in 960 mode K/Q name the corner rooks */
+	SIM_XB_NOSETUP,  /* XBoard, setboard=0 */
+	SIM_SILENT,      /* says nothing */
+	SIM_NO_STOP,     /* ignores stop */
+};
+
+struct sim {
+	enum sim_kind kind;
+	const char *name;
+	bool c960;
+	bool alive;
+	bool searching_infinite;
+	struct fb_game g;
+	struct fb_check ck;
+	unsigned starts;
+	char sent[65536]; /* everything the script sent */
+	size_t nsent;
+	char report[FB_CHECK_REPORT_MAX];
+};
+
+static void run_out(struct sim *s, struct fb_check_out *out, int depth);
+
+static void
+reply(struct sim *s, const char *line, int depth)
+{
+	struct fb_check_out out;
+
+	fb_check_line(&s->ck, line, strlen(line), &out);
+	run_out(s, &out, depth + 1);
+}
+
+static void
+die(struct sim *s, unsigned status, int depth)
+{
+	struct fb_check_out out;
+
+	s->alive = false;
+	fb_check_exit(&s->ck, status, 0, &out);
+	run_out(s, &out, depth + 1);
+}
+
+/* The move the simulated engine plays: a mate in one, else the first. */
+static void
+best(struct sim *s, char *mv, size_t cap)
+{
+	struct fb_move m[FB_MOVES_MAX];
+	size_t n = fb_moves_legal(&s->g, m), pick = 0;
+
+	if (n == 0) {
+		snprintf(mv, cap, "0000");
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct fb_game a = s->g;
+		fb_game_play(&a, &m[i]);
+		if (fb_moves_end(&a) == FB_END_CHECKMATE) {
+			pick = i;
+			break;
+		}
+	}
+	fb_moves_print_coord(&s->g, &m[pick],
+			     s->c960 ? FB_CASTLE_KXR : FB_CASTLE_KING, mv, cap);
+}
+
+static void
+position(struct sim *s, const char *fen_and_moves, int depth)
+{
+	const char *mv = strstr(fen_and_moves, " moves ");
+	size_t len = mv ? (size_t)(mv - fen_and_moves) : strlen(fen_and_moves);
+	struct fb_fen fen;
+	const char *castling;
+
+	assert_int_equal(fb_fen_parse(&fen, fen_and_moves, len, NULL), 0);
+	castling = fen_and_moves + fen.off[2];
+	if (s->kind == SIM_DIE_LETTER && castling[0] >= 'A' &&
+	    castling[0] <= 'H' && castling[0] != 'K' && castling[0] != 'Q') {
+		die(s, 1, depth);
+		return;
+	}
+	s->g = fen.pos;
+	if (s->kind == SIM_KQ_CORNER && s->c960 && castling[0] == 'K' &&
+	    s->g.board[0][7] != 'R')
+		s->g.castle[FB_WHITE][FB_HSIDE] = -1; /* no rook on h1 */
+	if (mv != NULL) {
+		struct fb_move m;
+		const char *t = mv + 7;
+		size_t tl = strcspn(t, " ");
+		char form[8];
+		int fl = 0;
+		/* Standard UCI reads e1g1 only; KxR in 960 mode only. */
+		if (fb_game_parse_move(&s->g, t, tl, &m) == 0 && m.castle >= 0)
+			fl = fb_game_print_castle(&s->g, &m,
+						  s->c960 ? FB_CASTLE_KXR
+							  : FB_CASTLE_KING,
+						  form, sizeof form);
+		if (fb_game_parse_move(&s->g, t, tl, &m) == 0 &&
+		    (m.castle < 0 ||
+		     (fl == (int)tl && memcmp(form, t, tl) == 0)))
+			fb_game_play(&s->g, &m);
+	}
+}
+
+static void
+command(struct sim *s, const char *line, int depth)
+{
+	char mv[16], buf[64];
+
+	if (s->kind == SIM_SILENT)
+		return;
+	if (s->kind == SIM_XB_NOSETUP) {
+		if (strcmp(line, "protover 2") == 0) {
+			reply(s, "feature myname=\"Sim\" setboard=0 ping=1 "
+				 "done=1", depth);
+		} else if (strncmp(line, "ping ", 5) == 0) {
+			snprintf(buf, sizeof buf, "pong %s", line + 5);
+			reply(s, buf, depth);
+		} else if (strcmp(line, "go") == 0) {
+			reply(s, "move e2e4", depth);
+		} else if (strcmp(line, "quit") == 0) {
+			die(s, 0, depth);
+		} else if (strcmp(line, "uci") == 0 ||
+			   strncmp(line, "fenbridge", 9) == 0) {
+			snprintf(buf, sizeof buf, "Error (unknown command): %s",
+				 line);
+			reply(s, buf, depth);
+		}
+		return;
+	}
+	if (strcmp(line, "uci") == 0) {
+		snprintf(buf, sizeof buf, "id name %s", s->name);
+		reply(s, buf, depth);
+		if (s->kind != SIM_DIE_LETTER)
+			reply(s, "option name UCI_Chess960 type check default "
+				 "false", depth);
+		reply(s, "uciok", depth);
+	} else if (strcmp(line, "isready") == 0) {
+		reply(s, "readyok", depth);
+	} else if (strncmp(line, "setoption name UCI_Chess960 value ", 34) ==
+		   0) {
+		s->c960 = strcmp(line + 34, "true") == 0;
+	} else if (strncmp(line, "position fen ", 13) == 0) {
+		position(s, line + 13, depth);
+	} else if (strcmp(line, "position startpos") == 0) {
+		fb_game_start(&s->g, "RNBQKBNR");
+	} else if (strcmp(line, "go infinite") == 0) {
+		s->searching_infinite = true;
+	} else if (strncmp(line, "go", 2) == 0) {
+		best(s, mv, sizeof mv);
+		snprintf(buf, sizeof buf, "bestmove %s", mv);
+		reply(s, buf, depth);
+	} else if (strcmp(line, "stop") == 0 && s->kind != SIM_NO_STOP &&
+		   s->searching_infinite) {
+		s->searching_infinite = false;
+		best(s, mv, sizeof mv);
+		snprintf(buf, sizeof buf, "bestmove %s", mv);
+		reply(s, buf, depth);
+	} else if (strcmp(line, "quit") == 0) {
+		die(s, 0, depth);
+	}
+}
+
+static void
+run_out(struct sim *s, struct fb_check_out *out, int depth)
+{
+	char text[FB_CHECK_OUT_MAX + 1];
+	char *line, *save = NULL;
+	bool timer = out->rearm && out->wait_ms > 0;
+
+	assert_true(depth < 4000);
+	memcpy(text, out->text, out->len);
+	text[out->len] = '\0';
+	assert_true(s->nsent + out->len < sizeof s->sent);
+	memcpy(s->sent + s->nsent, out->text, out->len);
+	s->nsent += out->len;
+	if (out->kill && s->alive) {
+		die(s, 137, depth);
+		return;
+	}
+	if (out->restart) {
+		struct fb_check_out next;
+		s->alive = true;
+		s->c960 = false;
+		s->starts++;
+		fb_check_start(&s->ck, &next);
+		run_out(s, &next, depth + 1);
+		return;
+	}
+	if (out->done)
+		return;
+	for (line = strtok_r(text, "\n", &save); line != NULL && s->alive;
+	     line = strtok_r(NULL, "\n", &save))
+		command(s, line, depth);
+	/* Nothing answered what the script waits for: its timer fires.
+	 * (A line above may have moved the script on: then its own call
+	 * ran the next step, and this one's timer is stale.) */
+	(void)timer;
+}
+
+/* Runs the whole check; fires the timer whenever the script waits with
+ * nothing pending. */
+static unsigned
+run(struct sim *s, enum sim_kind kind, const char *name,
+    enum fb_check_protocol want)
+{
+	struct fb_check_out out;
+	int guard = 0;
+
+	memset(s, 0, sizeof *s);
+	s->kind = kind;
+	s->name = name;
+	s->alive = true;
+	fb_check_init(&s->ck, want, 1000, 2000);
+	fb_check_start(&s->ck, &out);
+	run_out(s, &out, 0);
+	while (!fb_check_done(&s->ck) && guard++ < 100) {
+		fb_check_timeout(&s->ck, &out);
+		run_out(s, &out, 0);
+	}
+	fb_check_report(&s->ck, s->report, sizeof s->report);
+	return fb_check_findings(&s->ck);
+}
+
+static unsigned
+run_quiet(struct sim *s, enum sim_kind kind, const char *name,
+	  enum fb_check_protocol want)
+{
+	unsigned n = run(s, kind, name, want);
+	fputs(s->report, stderr);
+	return n;
+}
+#define run run_quiet
+
+static bool
+has(const struct sim *s, const char *text)
+{
+	if (strstr(s->report, text) != NULL)
+		return true;
+	print_message("report lacks '%s':\n%s\n", text, s->report);
+	return false;
+}
+
+static void
+test_check_positions_have_one_castle_that_mates(void **state)
+{
+	char fen[FB_GAME_FEN_MAX + 1];
+	int n;
+
+	(void)state;
+	for (int i = 0; (n = fb_check_position(i, FB_XFEN, fen,
+					      sizeof fen - 1)) > 0;
+	     i++) {
+		struct fb_fen f;
+		struct fb_move m[FB_MOVES_MAX], r[FB_MOVES_MAX];
+		size_t nm, castles = 0, mates = 0, mate_castles = 0;
+		bool checks_one_reply = false;
+
+		assert_int_equal(fb_fen_parse(&f, fen, (size_t)n, NULL), 0);
+		nm = fb_moves_legal(&f.pos, m);
+		for (size_t j = 0; j < nm; j++) {
+			struct fb_game a = f.pos;
+			bool mate;
+			fb_game_play(&a, &m[j]);
+			mate = fb_moves_end(&a) == FB_END_CHECKMATE;
+			mates += mate;
+			if (m[j].castle >= 0) {
+				castles++;
+				mate_castles += mate;
+				checks_one_reply = fb_moves_in_check(&a) &&
+						   fb_moves_legal(&a, r) == 1;
+			}
+		}
+		assert_int_equal(castles, 1);
+		/* A read position: the castle is the one mate; an accept
+		 * position: it checks, and one reply is legal. */
+		assert_true((mates == 1 && mate_castles == 1) ||
+			    (mate_castles == 0 && checks_one_reply));
+	}
+	assert_true(fb_check_position(0, FB_XFEN, fen, sizeof fen) > 0);
+}
+
+static void
+test_check_960_position_differs_by_dialect(void **state)
+{
+	char x[FB_GAME_FEN_MAX + 1], s[FB_GAME_FEN_MAX + 1];
+	int nx = fb_check_position(2, FB_XFEN, x, sizeof x - 1);
+	int ns = fb_check_position(2, FB_SHREDDER, s, sizeof s - 1);
+
+	(void)state;
+	x[nx] = s[ns] = '\0';
+	assert_non_null(strstr(x, " w K "));
+	assert_non_null(strstr(s, " w G "));
+}
+
+static void
+test_check_good_engine_passes(void **state)
+{
+	struct sim *s = *state;
+
+	assert_int_equal(run(s, SIM_GOOD, "Sim 1", FB_CHECK_AUTO), 0);
+	assert_true(has(s, "protocol: UCI\n"));
+	assert_true(has(s, "engine-protocol = uci\n"));
+	assert_true(has(s, "engine-fen = auto\n"));
+	assert_true(has(s, "engine-castling = auto\n"));
+	assert_true(has(s, "emits castles in Chess960 mode as king takes "
+			   "rook (c1f1)"));
+	assert_true(has(s, "emits castles in standard mode as king move "
+			   "(e1g1)"));
+	assert_non_null(strstr(s->sent, "setoption name UCI_Chess960 value "
+					"true\n"));
+	assert_non_null(strstr(s->sent, "quit\n"));
+}
+
+static void
+test_check_death_on_file_letter_is_a_finding(void **state)
+{
+	struct sim *s = *state;
+
+	assert_int_equal(run(s, SIM_DIE_LETTER, "Sim 2", FB_CHECK_AUTO), 1);
+	assert_true(has(s, "DIED     standard mode, Shredder-FEN"));
+	assert_true(has(s, "engine-fen = xfen\n"));
+	assert_true(has(s, "restarts: 1\n"));
+	assert_true(has(s, "ok       quit"));
+	/* No Chess960 mode: none of its steps. */
+	assert_null(strstr(s->report, "Chess960 mode, X-FEN"));
+}
+
+static void
+test_check_kq_misreader_gets_shredder_whatever_its_name(void **state)
+{
+	struct sim *s = *state;
+	char first[FB_CHECK_REPORT_MAX];
+
+	assert_int_equal(run(s, SIM_KQ_CORNER, "Glaurung 2.2", FB_CHECK_AUTO),
+			 0);
+	assert_true(has(s, "engine-fen = shredder\n"));
+	assert_true(has(s, "wrong    Chess960 mode, X-FEN (960, rook off the "
+			   "corner)"));
+	strcpy(first, strchr(s->report, '\n'));
+	assert_int_equal(run(s, SIM_KQ_CORNER, "Renamed", FB_CHECK_AUTO), 0);
+	assert_string_equal(strchr(s->report, '\n'), first);
+}
+
+static void
+test_check_xboard_without_setboard(void **state)
+{
+	struct sim *s = *state;
+
+	run(s, SIM_XB_NOSETUP, "", FB_CHECK_AUTO);
+	assert_true(has(s, "protocol: XBoard (CECP)\n"));
+	assert_true(has(s, "engine-protocol = xboard\n"));
+	assert_true(has(s, "# engine-fen: not tested (no setboard"));
+	assert_true(has(s, "ok       ping answered"));
+	assert_null(strstr(s->sent, "setboard"));
+}
+
+static void
+test_check_silent_engine_has_no_handshake(void **state)
+{
+	struct sim *s = *state;
+
+	assert_int_equal(run(s, SIM_SILENT, "", FB_CHECK_AUTO), 1);
+	assert_true(has(s, "protocol: none found\n"));
+	assert_true(has(s, "no handshake"));
+}
+
+static void
+test_check_ignored_stop_is_a_finding(void **state)
+{
+	struct sim *s = *state;
+
+	assert_int_equal(run(s, SIM_NO_STOP, "Sim", FB_CHECK_UCI), 1);
+	assert_true(has(s, "SILENT: stop during go infinite answered"));
+	assert_non_null(strstr(s->sent, "go infinite\nstop\n"));
+}
+
+static int
+setup(void **state)
+{
+	static struct sim s;
+
+	*state = &s;
+	return 0;
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_check_positions_have_one_castle_that_mates),
+		cmocka_unit_test(test_check_960_position_differs_by_dialect),
+		cmocka_unit_test(test_check_good_engine_passes),
+		cmocka_unit_test(test_check_death_on_file_letter_is_a_finding),
+		cmocka_unit_test(
+			test_check_kq_misreader_gets_shredder_whatever_its_name),
+		cmocka_unit_test(test_check_xboard_without_setboard),
+		cmocka_unit_test(test_check_silent_engine_has_no_handshake),
+		cmocka_unit_test(test_check_ignored_stop_is_a_finding),
+	};
+
+	return cmocka_run_group_tests(tests, setup, NULL);
+}
