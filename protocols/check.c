@@ -20,11 +20,13 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cecp_codec.h"
 #include "fenbridge/fen.h"
 #include "fenbridge/movegen.h"
+#include "token.h"
 #include "uci_codec.h"
 
 enum kind {
@@ -33,6 +35,9 @@ enum kind {
 	K_READ,    /* a read position in a dialect: the castle expected */
 	K_ACCEPT,  /* an accept position plus the castle in a form */
 	K_STOP,    /* stop during go infinite (XBoard: ? while thinking) */
+	K_PONDERHIT,  /* UCI: go ponder, then ponderhit */
+	K_PONDERMISS, /* UCI: go ponder, then stop */
+	K_MULTIPV,    /* UCI: MultiPV 3 gives three lines */
 	K_QUIT,
 };
 
@@ -80,8 +85,12 @@ static const struct test_pos {
 #define SEARCH_DEPTH 5
 #define STOP_AFTER_MS 500
 #define MAX_RESTARTS 12
-/* The move that ends go infinite: the start position's. */
+/* The move that ends go infinite: the start position's; the pondering
+ * steps' position: after 1. e4 e5 (the ponder move), White to move. */
 #define STARTPOS "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+#define PONDERPOS "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
+#define PONDER_MOVES "e2e4 e7e5"
+#define MULTIPV 3
 
 static const char unknown_cmd[] = "fenbridge-check-unknown-command";
 
@@ -89,7 +98,7 @@ static bool
 load(int i, struct fb_game *g)
 {
 	struct fb_fen fen;
-	const char *s = i < 0 ? STARTPOS : positions[i].fen;
+	const char *s = i == -2 ? PONDERPOS : i < 0 ? STARTPOS : positions[i].fen;
 
 	if (fb_fen_parse(&fen, s, strlen(s), NULL) < 0)
 		return false;
@@ -223,6 +232,12 @@ plan(struct fb_check *c)
 		for (size_t i = 0; i < nforms; i++)
 			add(c, K_ACCEPT, P_INNER_ACCEPT, true, FB_XFEN,
 			    forms[i]);
+	if (uci && c->opt_ponder) {
+		add(c, K_PONDERHIT, -2, false, FB_XFEN, FB_CASTLE_AUTO);
+		add(c, K_PONDERMISS, -2, false, FB_XFEN, FB_CASTLE_AUTO);
+	}
+	if (uci && c->opt_multipv)
+		add(c, K_MULTIPV, -1, false, FB_XFEN, FB_CASTLE_AUTO);
 	add(c, K_STOP, -1, false, FB_XFEN, FB_CASTLE_AUTO);
 	add(c, K_QUIT, -1, false, FB_XFEN, FB_CASTLE_AUTO);
 	c->at = 0;
@@ -399,6 +414,19 @@ ask(struct fb_check *c, struct fb_check_out *out)
 		else
 			put(out, "go\n");
 		break;
+	case K_PONDERHIT:
+	case K_PONDERMISS:
+		/* A ponder search may not end before ponderhit or stop. */
+		c->phase = PH_STOP_WAIT;
+		arm(out, STOP_AFTER_MS);
+		put(out, "go ponder wtime 2000 btime 2000\n");
+		break;
+	case K_MULTIPV:
+		arm(out, c->search_ms);
+		c->multipv_seen = 0;
+		c->multipv_bad = false;
+		put(out, "go depth %d\n", SEARCH_DEPTH);
+		break;
 	default:
 		break;
 	}
@@ -454,12 +482,54 @@ start_step(struct fb_check *c, struct fb_check_out *out)
 			put(out, "new\nsd 99\nst 60\n"); /* go: White's move */
 		ask(c, out);
 		break;
+	case K_PONDERHIT:
+	case K_PONDERMISS:
+	case K_MULTIPV:
+		if (s->kind == K_MULTIPV)
+			put(out, "setoption name MultiPV value %d\n", MULTIPV);
+		put(out, "ucinewgame\nposition startpos%s\n",
+		    s->kind == K_MULTIPV ? "" : " moves " PONDER_MOVES);
+		c->phase = PH_STEP_SETUP;
+		ping(c, out);
+		break;
 	case K_QUIT:
 		c->phase = PH_STEP;
 		c->quitting = true;
 		put(out, "quit\n");
 		break;
 	}
+}
+
+/* An info line during the MultiPV step: which lines came (multipv N),
+ * and whether each pv starts with a legal move. */
+static void
+multipv_line(struct fb_check *c, const char *text, size_t len)
+{
+	struct fb_uci_info in;
+	struct fb_game g;
+	struct fb_move m;
+	const char *mp = NULL;
+	size_t pos = 0, start, n;
+	long k;
+
+	for (size_t i = 0; i + 9 <= len; i++)
+		if (memcmp(text + i, " multipv ", 9) == 0) {
+			mp = text + i + 9;
+			break;
+		}
+	if (mp == NULL)
+		return;
+	k = strtol(mp, NULL, 10);
+	fb_uci_parse_info(text, len, &in);
+	if (!(in.have & FB_INFO_PV) || k < 1 || k > MULTIPV)
+		return;
+	c->multipv_seen |= 1u << k;
+	n = fb_proto_token(text + in.moves[FB_UCI_PV].off,
+			   in.moves[FB_UCI_PV].len, &pos, &start);
+	if (n > 0 && load(-1, &g) &&
+	    fb_moves_parse(&g, text + in.moves[FB_UCI_PV].off + start, n,
+			   &m) != 0)
+		c->multipv_bad = true;
 }
 
 /* The form castle (of g) takes in text[0..len). */
@@ -488,11 +558,20 @@ judge_move(struct fb_check *c, const char *text, size_t len)
 	bool legal;
 
 	snprintf(s->got, sizeof s->got, "%.*s", (int)len, text);
-	if (s->kind == K_STOP) {
-		s->verdict = load(-1, &g) && fb_moves_parse(&g, text, len,
-							   &m) == 0
+	if (s->kind == K_STOP || s->kind == K_PONDERHIT ||
+	    s->kind == K_PONDERMISS || s->kind == K_MULTIPV) {
+		s->verdict = load(s->pos, &g) && fb_moves_parse(&g, text, len,
+							       &m) == 0
 				     ? FB_CV_OK
-				     : FB_CV_WRONG;
+				     : FB_CV_ILLEGAL;
+		if (s->kind == K_MULTIPV && s->verdict == FB_CV_OK &&
+		    (c->multipv_bad ||
+		     c->multipv_seen != (1u << (MULTIPV + 1)) - 2)) {
+			s->verdict = FB_CV_WRONG;
+			snprintf(s->got, sizeof s->got, "%s lines %#x",
+				 c->multipv_bad ? "illegal pv in" : "only",
+				 c->multipv_seen);
+		}
 		return;
 	}
 	if (!load(s->pos, &g) || !castle_of(&g, &castle)) {
@@ -585,10 +664,13 @@ fb_check_line(struct fb_check *c, const char *text, size_t len,
 			next_step(c, out);
 			return;
 		}
+		if (k == FB_UCI_E_INFO && s != NULL && s->kind == K_MULTIPV &&
+		    c->phase == PH_STEP)
+			multipv_line(c, text, len);
 		if (k == FB_UCI_E_BESTMOVE && s != NULL &&
 		    (c->phase == PH_STEP || c->phase == PH_STOP_WAIT) &&
-		    (s->kind == K_READ || s->kind == K_ACCEPT ||
-		     s->kind == K_STOP) &&
+		    s->kind != K_READY && s->kind != K_UNKNOWN &&
+		    s->kind != K_QUIT &&
 		    fb_uci_parse_bestmove(text, len, &b) == 0) {
 			if (c->phase == PH_STOP_WAIT) {
 				/* Before stop: a search that was to go on. */
@@ -597,6 +679,8 @@ fb_check_line(struct fb_check *c, const char *text, size_t len,
 			} else {
 				judge_move(c, text + b.move.off, b.move.len);
 			}
+			if (s->kind == K_MULTIPV)
+				put(out, "setoption name MultiPV value 1\n");
 			next_step(c, out);
 		}
 		return;
@@ -709,7 +793,13 @@ fb_check_timeout(struct fb_check *c, struct fb_check_out *out)
 		c->phase = PH_STEP;
 		c->waiting = true;
 		arm(out, c->timeout_ms);
-		put(out, c->proto == FB_CHECK_UCI ? "stop\n" : "?\n");
+		if (s != NULL && s->kind == K_PONDERHIT) {
+			/* Now a search on the clock: up to its time. */
+			arm(out, c->search_ms);
+			put(out, "ponderhit\n");
+		} else {
+			put(out, c->proto == FB_CHECK_UCI ? "stop\n" : "?\n");
+		}
 		return;
 	case PH_STEP_SETUP:
 	case PH_STEP:
@@ -890,6 +980,15 @@ describe(const struct fb_check *c, const struct fb_check_step *s,
 			       ? "stop during go infinite answered"
 			       : "? (move now) answered");
 		break;
+	case K_PONDERHIT:
+		say(t, "go ponder, then ponderhit: a move on the clock");
+		break;
+	case K_PONDERMISS:
+		say(t, "go ponder, then stop (a miss): bestmove");
+		break;
+	case K_MULTIPV:
+		say(t, "MultiPV %d: %d lines with legal pvs", MULTIPV, MULTIPV);
+		break;
 	case K_QUIT:
 		say(t, "quit: exits");
 		break;
@@ -969,7 +1068,10 @@ findings(const struct fb_check *c, struct text *t)
 		bool finding = (bad(s->verdict) &&
 				!(s->kind == K_ACCEPT &&
 				  s->verdict == FB_CV_ILLEGAL)) ||
-			       ((s->kind == K_READY || s->kind == K_STOP) &&
+			       ((s->kind == K_READY || s->kind == K_STOP ||
+				 s->kind == K_PONDERHIT ||
+				 s->kind == K_PONDERMISS ||
+				 s->kind == K_MULTIPV) &&
 				s->verdict == FB_CV_WRONG) ||
 			       (s->kind == K_READ && s->pos == P_INNER_READ &&
 				s->verdict == FB_CV_WRONG);

@@ -90,6 +90,8 @@ struct fb_check {
 	unsigned pings;
 	bool uci960, uci960_known; /* UCI_Chess960 as last set */
 	unsigned long lines; /* engine lines seen */
+	unsigned multipv_seen; /* bit N: a line with multipv N came */
+	bool multipv_bad;      /* one's pv began with an illegal move */
 	bool saw_error;      /* an Error/Illegal line during this step */
 	unsigned exit_status;
 	int exit_signal;

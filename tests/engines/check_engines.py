@@ -93,7 +93,8 @@ def run(fb, args, timeout=120):
 def body(out):
     """The report without its first line (the name) and without the move
     that stopped go infinite (which depends on how far the search got)."""
-    return re.sub(r"^(ok +(stop during|\? \(move now\)).*): \S+$", r"\1",
+    return re.sub(r"^(ok +(stop during|\? \(move now\)|go ponder).*): \S+$",
+                  r"\1",
                   out.split("\n", 1)[1], flags=re.M)
 
 

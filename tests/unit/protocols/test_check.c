@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -30,6 +31,7 @@ enum sim_kind {
 	SIM_XB_NOSETUP,  /* XBoard, setboard=0 */
 	SIM_SILENT,      /* says nothing */
 	SIM_NO_STOP,     /* ignores stop */
+	SIM_EARLY_PONDER, /* ends go ponder at once; MultiPV gives one line */
 };
 
 struct sim {
@@ -38,6 +40,7 @@ struct sim {
 	bool c960;
 	bool alive;
 	bool searching_infinite;
+	int multipv;
 	struct fb_game g;
 	struct fb_check ck;
 	unsigned starts;
@@ -160,6 +163,9 @@ command(struct sim *s, const char *line, int depth)
 		if (s->kind != SIM_DIE_LETTER)
 			reply(s, "option name UCI_Chess960 type check default "
 				 "false", depth);
+		reply(s, "option name Ponder type check default false", depth);
+		reply(s, "option name MultiPV type spin default 1 min 1 max 9",
+		      depth);
 		reply(s, "uciok", depth);
 	} else if (strcmp(line, "isready") == 0) {
 		reply(s, "readyok", depth);
@@ -168,11 +174,35 @@ command(struct sim *s, const char *line, int depth)
 		s->c960 = strcmp(line + 34, "true") == 0;
 	} else if (strncmp(line, "position fen ", 13) == 0) {
 		position(s, line + 13, depth);
-	} else if (strcmp(line, "position startpos") == 0) {
+	} else if (strncmp(line, "position startpos", 17) == 0) {
+		const char *t = strstr(line, " moves ");
 		fb_game_start(&s->g, "RNBQKBNR");
-	} else if (strcmp(line, "go infinite") == 0) {
+		for (t = t ? t + 7 : NULL; t != NULL && *t;) {
+			struct fb_move m;
+			size_t tl = strcspn(t, " ");
+			assert_int_equal(fb_moves_parse(&s->g, t, tl, &m), 0);
+			fb_game_play(&s->g, &m);
+			t += tl + (t[tl] == ' ');
+		}
+	} else if (strncmp(line, "setoption name MultiPV value ", 29) == 0) {
+		s->multipv = s->kind == SIM_EARLY_PONDER ? 1 : atoi(line + 29);
+	} else if (strcmp(line, "go infinite") == 0 ||
+		   (strncmp(line, "go ponder", 9) == 0 &&
+		    s->kind != SIM_EARLY_PONDER)) {
 		s->searching_infinite = true;
+	} else if (strcmp(line, "ponderhit") == 0 && s->searching_infinite) {
+		s->searching_infinite = false;
+		best(s, mv, sizeof mv);
+		snprintf(buf, sizeof buf, "bestmove %s", mv);
+		reply(s, buf, depth);
 	} else if (strncmp(line, "go", 2) == 0) {
+		best(s, mv, sizeof mv);
+		for (int k = 1; k <= s->multipv; k++) {
+			snprintf(buf, sizeof buf,
+				 "info depth 1 multipv %d score cp 0 pv %s", k,
+				 mv);
+			reply(s, buf, depth);
+		}
 		best(s, mv, sizeof mv);
 		snprintf(buf, sizeof buf, "bestmove %s", mv);
 		reply(s, buf, depth);
@@ -336,6 +366,25 @@ test_check_good_engine_passes(void **state)
 	assert_non_null(strstr(s->sent, "setoption name UCI_Chess960 value "
 					"true\n"));
 	assert_non_null(strstr(s->sent, "quit\n"));
+	assert_true(has(s, "ok       go ponder, then ponderhit"));
+	assert_true(has(s, "ok       go ponder, then stop"));
+	assert_true(has(s, "ok       MultiPV 3"));
+	assert_non_null(strstr(s->sent, "go ponder wtime 2000 btime 2000\n"
+					"ponderhit\n"));
+}
+
+static void
+test_check_early_ponder_and_one_multipv_line_are_findings(void **state)
+{
+	struct sim *s = *state;
+
+	assert_int_equal(run(s, SIM_EARLY_PONDER, "Sim", FB_CHECK_UCI), 3);
+	assert_true(has(s, "wrong    go ponder, then ponderhit: a move on "
+			   "the clock: early"));
+	assert_true(has(s, "wrong    go ponder, then stop (a miss): bestmove: "
+			   "early"));
+	assert_true(has(s, "wrong    MultiPV 3: 3 lines with legal pvs: only "
+			   "lines 0x2"));
 }
 
 static void
@@ -396,7 +445,9 @@ test_check_ignored_stop_is_a_finding(void **state)
 {
 	struct sim *s = *state;
 
-	assert_int_equal(run(s, SIM_NO_STOP, "Sim", FB_CHECK_UCI), 1);
+	/* Neither after go infinite nor after go ponder. */
+	assert_int_equal(run(s, SIM_NO_STOP, "Sim", FB_CHECK_UCI), 2);
+	assert_true(has(s, "SILENT: go ponder, then stop (a miss)"));
 	assert_true(has(s, "SILENT: stop during go infinite answered"));
 	assert_non_null(strstr(s->sent, "go infinite\nstop\n"));
 }
@@ -423,6 +474,8 @@ main(void)
 		cmocka_unit_test(test_check_xboard_without_setboard),
 		cmocka_unit_test(test_check_silent_engine_has_no_handshake),
 		cmocka_unit_test(test_check_ignored_stop_is_a_finding),
+		cmocka_unit_test(
+			test_check_early_ponder_and_one_multipv_line_are_findings),
 	};
 
 	return cmocka_run_group_tests(tests, setup, NULL);
