@@ -613,16 +613,17 @@ static const struct fb_option check_options[] = {
 	{.name = "protocol", .kind = FB_ARG_WORD, .arg = "auto|uci|xboard",
 	 .def = "auto",
 	 .help = "the engine's protocol; auto: uci, and when no uciok comes "
-		 "xboard and protover 2",
+		 "(or an Error line, or the engine dies of it) xboard and "
+		 "protover 2",
 	 .scope = FB_SCOPE_ARGV, .set = set_protocol, .field = CHECK(protocol)},
 	{.name = "timeout", .kind = FB_ARG_TEXT, .arg = "SECONDS", .def = "5",
-	 .help = "wait this long for an answer (uciok, readyok, pong, the "
-		 "features, the exit after quit)",
+	 .help = "wait this long for an answer: uciok, readyok, pong, the "
+		 "features, the exit after quit",
 	 .scope = FB_SCOPE_ARGV, .set = set_seconds, .field = CHECK(timeout_ms)},
 	{.name = "search-timeout", .kind = FB_ARG_TEXT, .arg = "SECONDS",
 	 .def = "10",
-	 .help = "wait this long for a move (each search is depth 5 on a "
-		 "position with a mate in one)",
+	 .help = "wait this long for a move (each search is go depth 5 / sd "
+		 "5 on a position with a mate in one)",
 	 .scope = FB_SCOPE_ARGV, .set = set_seconds, .field = CHECK(search_ms)},
 	{.name = "verbose", .short_name = 'v',
 	 .help = "also write every line both ways to standard error",
@@ -645,11 +646,12 @@ const struct fb_option_table fb_config_check_table = {
 		"Shredder-FEN) in\n"
 		"standard chess and in Chess960, which castling move forms it "
 		"takes and\n"
-		"writes, stop during go infinite, quit. Everything is found by "
-		"experiment\n"
-		"on positions judged by fenbridge's own move generator, never "
-		"from the\n"
-		"engine's name. Ends with the [fenbridge] INI lines to use.\n",
+		"writes, ponder (ponderhit, a miss), MultiPV, stop during go "
+		"infinite,\n"
+		"quit. Everything is found by experiment on positions judged by\n"
+		"fenbridge's own move generator, never from the engine's name. "
+		"Ends\n"
+		"with the [fenbridge] INI lines to use.\n",
 	.epilog =
 		"Exit status: 0 the engine passed, 1 findings (a crash, a hang, "
 		"an illegal\n"

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
 """The command line: usage errors exit 2 with a message and start nothing;
---help and --version exit 0; `fenbridge convert`'s options; and the
-README's option table and the man page list what --help lists."""
+--help and --version exit 0; `fenbridge convert`'s and `fenbridge
+check`'s options; and the README's option tables and the man page list
+what --help lists."""
 
 import os
 import re
@@ -120,6 +121,42 @@ def convert_command_line(ctx):
               "message for convert %r: %r" % (args, err))
 
 
+@test()
+def check_command_line(ctx):
+    for opt in ("--help", "-h"):
+        rc, out, err = fbtest.run(fbtest.cmd("check", opt, "--bogus"))
+        eq((rc, err), (0, b""), "check %s" % opt)
+        check(out.startswith(b"Usage: fenbridge check") and
+              b"--search-timeout" in out and b"Exit status: 0" in out,
+              "check usage: %r" % out[:80])
+    for args, what in (([], "no engine given"), (["--"], "no engine given"),
+                       (["--protocol=cecp", "--", "x"], "'cecp'"),
+                       (["--timeout=0", "--", "x"], "a timeout of 0"),
+                       (["--timeout=soon", "--", "x"], "soon"),
+                       (["--bogus", "--", "x"], "'--bogus'")):
+        rc, out, err = fbtest.run(fbtest.cmd("check", *args))
+        eq((rc, out), (2, b""), "status and stdout of check %r" % args)
+        err = err.decode()
+        check(err.startswith("fenbridge check: ") and what in err and
+              err.endswith("\nTry 'fenbridge check --help'.\n"),
+              "message for check %r: %r" % (args, err))
+    rc, out, err = fbtest.run(fbtest.cmd("check", "--", "/nonexistent/x"))
+    eq(rc, 2, "check of an engine that is not there")
+    check(b"cannot start '/nonexistent/x'" in err, "its message: %r" % err)
+    # The fake engine handshakes but never moves: every search is silent,
+    # and each silence restarts it; its name is its own.
+    rc, out, err = fbtest.run(fbtest.cmd(
+        "check", "--timeout=2", "--search-timeout=0.3", "--",
+        fbtest.FAKE, ctx.path("rec")), timeout=60)
+    out = out.decode()
+    eq(rc, 1, "check of the fake engine")
+    check("engine: fake\nprotocol: UCI\n" in out and
+          re.search(r"^SILENT +standard mode, X-FEN", out, re.M) and
+          re.search(r"^ok +isready answered", out, re.M) and
+          re.search(r"^ok +quit: exits", out, re.M) and
+          "engine-protocol = uci\n" in out, "its report: %s" % out)
+
+
 # ---- --help, the README's option table and the man page agree ----
 
 SRC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
@@ -208,6 +245,30 @@ def help_readme_and_man_agree(ctx):
                 check(re.search(r"^%s = " % key.replace("-", r"\\?-"),
                                 f.read(), re.M),
                       "%s has no example of key %s" % (where, key))
+
+
+@test()
+def check_help_readme_and_man_agree(ctx):
+    rc, out, err = fbtest.run(fbtest.cmd("check", "--help"))
+    helped = help_options(out.decode())
+    with open(os.path.join(SRC, "README.md")) as f:
+        text = f.read().split("\n## Checking an engine", 1)[1]
+    readme = readme_options("\n## Usage\n" + text)
+    with open(os.path.join(SRC, "doc", "fenbridge.1")) as f:
+        text = f.read().split("\n.SH CHECKING AN ENGINE\n", 1)[1]
+    man = man_options("\n.SH OPTIONS\n" + text)
+    man["-h,--help"] = helped.get("-h, --help", "")  # under OPTIONS
+    for where, opts in (("README.md", readme), ("doc/fenbridge.1", man)):
+        opts = {k.replace(",", ", ").replace(",  ", ", "): v
+                for k, v in opts.items()}
+        for spec, text in sorted(helped.items()):
+            check(spec in opts, "%s lacks check's %s" % (where, spec))
+            if spec in opts:
+                eq(default_of(opts[spec]), default_of(text),
+                   "default of check's %s in %s" % (spec, where))
+        for spec in sorted(opts):
+            check(spec in helped, "%s lists check's %s, --help does not"
+                  % (where, spec))
 
 
 if __name__ == "__main__":
