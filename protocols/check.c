@@ -61,9 +61,15 @@ static const struct test_pos {
 	/* O-O is the only mate (rook f1 along the first rank). */
 	{"8/8/8/2q5/B5p1/3pR3/7Q/2k1K2R w K - 0 1", false, ROLE_READ,
 	 "standard, h-rook"},
-	/* O-O checks the king on a1; Qg8xa8? no: one legal reply. */
+	/* O-O checks the king on a1: one legal reply. */
 	{"r5Q1/8/5P2/8/8/8/8/k3K2R w K - 0 1", false, ROLE_ACCEPT,
 	 "standard, h-rook"},
+	/* O-O-O is the only mate (rook d1 along the first rank). */
+	{"8/8/8/3p3N/8/8/1Q6/R3K2k w Q - 0 1", false, ROLE_READ,
+	 "standard, a-rook"},
+	/* O-O-O checks the king on g1: one legal reply. */
+	{"8/8/R7/8/7q/6B1/8/R3K1k1 w Q - 0 1", false, ROLE_ACCEPT,
+	 "standard, a-rook"},
 	/* King c1, rook g1 (the outermost: K / G): the castle mates. */
 	{"8/8/8/1n6/8/8/4R3/k1K3R1 w K - 0 1", true, ROLE_READ,
 	 "960, rook off the corner"},
@@ -75,16 +81,12 @@ static const struct test_pos {
 	{"r7/8/8/8/3p4/8/p7/k1K2R1R w F - 0 1", true, ROLE_ACCEPT,
 	 "960, inner rook"},
 };
-#define NPOS (sizeof positions / sizeof positions[0])
-#define P_STD_READ 0
-#define P_STD_ACCEPT 1
-#define P_960_READ 2
-#define P_INNER_READ 3
-#define P_INNER_ACCEPT 4
+/* Each position also serves mirrored, for Black: index NPOS + i. */
+#define NPOS ((int)(sizeof positions / sizeof positions[0]))
 
 #define SEARCH_DEPTH 5
 #define STOP_AFTER_MS 500
-#define MAX_RESTARTS 12
+#define MAX_RESTARTS 24
 /* The move that ends go infinite: the start position's; the pondering
  * steps' position: after 1. e4 e5 (the ponder move), White to move. */
 #define STARTPOS "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
@@ -94,15 +96,37 @@ static const struct test_pos {
 
 static const char unknown_cmd[] = "fenbridge-check-unknown-command";
 
+static const struct test_pos *
+base(int i)
+{
+	return &positions[i % NPOS];
+}
+
+/* Position i: -1 the start, -2 the pondering steps', else a test position,
+ * mirrored (colours and ranks swapped, Black to move) from NPOS on. */
 static bool
 load(int i, struct fb_game *g)
 {
 	struct fb_fen fen;
-	const char *s = i == -2 ? PONDERPOS : i < 0 ? STARTPOS : positions[i].fen;
+	const char *s = i == -2 ? PONDERPOS : i < 0 ? STARTPOS : base(i)->fen;
 
 	if (fb_fen_parse(&fen, s, strlen(s), NULL) < 0)
 		return false;
 	*g = fen.pos;
+	if (i >= NPOS) {
+		for (int r = 0; r < FB_FEN_RANKS; r++)
+			for (unsigned f = 0; f < g->width; f++) {
+				char p = fen.pos.board[FB_FEN_RANKS - 1 - r][f];
+				g->board[r][f] = (char)(p >= 'a' ? p - 32
+							: p >= 'A' ? p + 32
+								   : 0);
+			}
+		for (int w = 0; w < 2; w++) {
+			g->castle[FB_WHITE][w] = fen.pos.castle[FB_BLACK][w];
+			g->castle[FB_BLACK][w] = fen.pos.castle[FB_WHITE][w];
+		}
+		g->side = 1 - fen.pos.side;
+	}
 	return true;
 }
 
@@ -112,7 +136,7 @@ fb_check_position(int i, enum fb_notation d, char *out, size_t cap)
 	struct fb_game g;
 	struct fb_fen_style st = {.notation = d};
 
-	if (i < 0 || (size_t)i >= NPOS || !load(i, &g))
+	if (i < 0 || i >= 2 * NPOS || !load(i, &g))
 		return -1;
 	return fb_game_print_fen(&g, &st, out, cap);
 }
@@ -191,6 +215,49 @@ has_960(const struct fb_check *c)
 					: c->feat_setboard && c->var_960;
 }
 
+/* True when X-FEN and Shredder-FEN write position i alike (an inner
+ * rook's right is a file letter in both). */
+static bool
+same_in_both(int i)
+{
+	char x[FB_GAME_FEN_MAX], sh[FB_GAME_FEN_MAX];
+	int nx = fb_check_position(i, FB_XFEN, x, sizeof x);
+	int ns = fb_check_position(i, FB_SHREDDER, sh, sizeof sh);
+
+	return nx == ns && memcmp(x, sh, (size_t)nx) == 0;
+}
+
+static bool castle_of(const struct fb_game *g, struct fb_move *m);
+
+/* True when form f can write position i's castle. */
+static bool
+can_write(int i, enum fb_castle_notation f)
+{
+	struct fb_game g;
+	struct fb_move m;
+	char buf[8];
+
+	return load(i, &g) && castle_of(&g, &m) &&
+	       fb_game_print_castle(&g, &m, f, buf, sizeof buf) > 0;
+}
+
+/* True when king takes rook and the king's move differ for position i's
+ * castle: its answer tells the form an engine writes. */
+static bool
+forms_differ(int i)
+{
+	struct fb_game g;
+	struct fb_move m;
+	char a[8], b[8];
+	int na, nb;
+
+	if (!load(i, &g) || !castle_of(&g, &m))
+		return false;
+	na = fb_game_print_castle(&g, &m, FB_CASTLE_KXR, a, sizeof a);
+	nb = fb_game_print_castle(&g, &m, FB_CASTLE_KING, b, sizeof b);
+	return na > 0 && (na != nb || memcmp(a, b, (size_t)na) != 0);
+}
+
 /* The steps, once the handshake told what the engine offers. */
 static void
 plan(struct fb_check *c)
@@ -207,31 +274,28 @@ plan(struct fb_check *c)
 	c->nsteps = 0;
 	add(c, K_READY, -1, false, FB_XFEN, FB_CASTLE_AUTO);
 	add(c, K_UNKNOWN, -1, false, FB_XFEN, FB_CASTLE_AUTO);
-	if (positions_ok) {
-		add(c, K_READ, P_STD_READ, false, FB_XFEN, FB_CASTLE_AUTO);
-		add(c, K_READ, P_STD_READ, false, FB_SHREDDER, FB_CASTLE_AUTO);
-	}
-	if (positions_ok && has_960(c))
-		for (int d = FB_XFEN; d <= FB_SHREDDER; d++) {
-			add(c, K_READ, P_STD_READ, true, (enum fb_notation)d,
-			    FB_CASTLE_AUTO);
-			add(c, K_READ, P_960_READ, true, (enum fb_notation)d,
-			    FB_CASTLE_AUTO);
-		}
-	if (positions_ok && has_960(c))
-		add(c, K_READ, P_INNER_READ, true, FB_XFEN, FB_CASTLE_AUTO);
-	if (positions_ok) {
-		/* O-O is XBoard's form for FRC only: standard chess gets the
-		 * king's move and king takes rook. */
-		for (size_t i = 0; i < nforms; i++)
-			if (forms[i] != FB_CASTLE_OO)
-				add(c, K_ACCEPT, P_STD_ACCEPT, false, FB_XFEN,
-				    forms[i]);
-	}
-	if (positions_ok && has_960(c))
-		for (size_t i = 0; i < nforms; i++)
-			add(c, K_ACCEPT, P_INNER_ACCEPT, true, FB_XFEN,
-			    forms[i]);
+	/* Standard positions in both modes, Chess960 ones in Chess960 mode;
+	 * one dialect where both write the same field. */
+	for (int m = 0; positions_ok && m <= has_960(c); m++)
+		for (int i = 0; i < 2 * NPOS; i++)
+			for (int d = FB_XFEN; d <= FB_SHREDDER; d++)
+				if (base(i)->role == ROLE_READ &&
+				    (!base(i)->c960 || m) &&
+				    (d == FB_XFEN || !same_in_both(i)))
+					add(c, K_READ, i, m,
+					    (enum fb_notation)d, FB_CASTLE_AUTO);
+	/* O-O is XBoard's form for FRC only: standard chess gets the king's
+	 * move and king takes rook. A form that cannot write the castle
+	 * (the king's move one file away) is left out. */
+	for (int m = 0; positions_ok && m <= has_960(c); m++)
+		for (int i = 0; i < 2 * NPOS; i++)
+			for (size_t f = 0; f < nforms; f++)
+				if (base(i)->role == ROLE_ACCEPT &&
+				    base(i)->c960 == m &&
+				    (m || forms[f] != FB_CASTLE_OO) &&
+				    can_write(i, forms[f]))
+					add(c, K_ACCEPT, i, m, FB_XFEN,
+					    forms[f]);
 	if (uci && c->opt_ponder) {
 		add(c, K_PONDERHIT, -2, false, FB_XFEN, FB_CASTLE_AUTO);
 		add(c, K_PONDERMISS, -2, false, FB_XFEN, FB_CASTLE_AUTO);
@@ -251,7 +315,7 @@ readable(const struct fb_check *c, bool c960)
 	for (size_t i = 0; i < c->nsteps; i++) {
 		const struct fb_check_step *s = &c->step[i];
 		if (s->kind == K_READ && s->c960 == c960 &&
-		    s->pos != P_INNER_READ && s->dialect == FB_SHREDDER &&
+		    !same_in_both(s->pos) && s->dialect == FB_SHREDDER &&
 		    s->verdict == FB_CV_OK) {
 			for (size_t j = 0; j < c->nsteps; j++) {
 				const struct fb_check_step *t = &c->step[j];
@@ -438,6 +502,7 @@ start_step(struct fb_check *c, struct fb_check_out *out)
 	struct fb_check_step *s = cur(c);
 
 	c->saw_error = false;
+	c->q_rejected = false;
 	if (s == NULL) {
 		finish(c, out);
 		return;
@@ -729,6 +794,17 @@ fb_check_line(struct fb_check *c, const char *text, size_t len,
 	if (l.kind == FB_CECP_E_ERROR || l.kind == FB_CECP_E_ILLEGAL ||
 	    l.kind == FB_CECP_E_INVALID)
 		c->saw_error = true;
+	if (l.kind == FB_CECP_E_ERROR && fb_span_is(text, l.rejected, "?"))
+		c->q_rejected = true;
+	if (l.kind == FB_CECP_E_PONG && c->phase == PH_STEP_SETUP &&
+	    s != NULL && s->kind == K_STOP) {
+		if (c->q_rejected) {
+			s->verdict = FB_CV_WRONG;
+			snprintf(s->got, sizeof s->got, "Error (unknown): ?");
+		}
+		next_step(c, out);
+		return;
+	}
 	if (l.kind == FB_CECP_E_PONG && c->phase == PH_STEP_SETUP) {
 		if (c->saw_error && s->kind == K_ACCEPT) {
 			/* The castle was refused: no go. */
@@ -756,6 +832,15 @@ fb_check_line(struct fb_check *c, const char *text, size_t len,
 			judge_move(c, text + l.arg.off, l.arg.len);
 		}
 		put(out, "force\n");
+		if (s->kind == K_STOP && c->feat_ping &&
+		    s->verdict == FB_CV_OK) {
+			/* Did it take the ?, or just finish? An Error for ?
+			 * before the pong says which (Fairy-Max). */
+			c->phase = PH_STEP_SETUP;
+			ping(c, out);
+			arm(out, c->timeout_ms);
+			return;
+		}
 		next_step(c, out);
 	}
 }
@@ -965,13 +1050,14 @@ describe(const struct fb_check *c, const struct fb_check_step *s,
 	case K_READ:
 		n = fb_check_position(s->pos, s->dialect, fen, sizeof fen - 1);
 		fen[n > 0 ? n : 0] = '\0';
-		say(t, "%s mode, %s (%s): castles in %s", mode_name(s->c960),
-		    dialect_name(s->dialect), positions[s->pos].what, fen);
+		say(t, "%s mode, %s (%s%s): castles in %s",
+		    mode_name(s->c960), dialect_name(s->dialect),
+		    base(s->pos)->what, s->pos >= NPOS ? ", Black" : "", fen);
 		break;
 	case K_ACCEPT:
-		say(t, "%s mode: accepts a castle as %s (%s)",
-		    mode_name(s->c960), form_name(s->form),
-		    positions[s->pos].what);
+		say(t, "%s mode: accepts a castle as %s (%s%s)",
+		    mode_name(s->c960), form_name(s->form), base(s->pos)->what,
+		    s->pos >= NPOS ? ", Black" : "");
 		break;
 	case K_STOP:
 		say(t, c->proto == FB_CHECK_UCI
@@ -1009,7 +1095,7 @@ reads(const struct fb_check *c, enum fb_notation d, int c960, bool *tested)
 	*tested = false;
 	for (size_t i = 0; i < c->nsteps; i++) {
 		const struct fb_check_step *s = &c->step[i];
-		if (s->kind != K_READ || s->pos == P_INNER_READ ||
+		if (s->kind != K_READ || same_in_both(s->pos) ||
 		    s->dialect != d || (c960 >= 0 && s->c960 != (c960 > 0)))
 			continue;
 		*tested = true;
@@ -1027,15 +1113,21 @@ mode_tested(const struct fb_check *c, bool c960)
 	return false;
 }
 
+/* True when every castle sent in form f in that mode was taken. */
 static bool
 accepts(const struct fb_check *c, bool c960, enum fb_castle_notation f)
 {
+	bool any = false;
+
 	for (size_t i = 0; i < c->nsteps; i++) {
 		const struct fb_check_step *s = &c->step[i];
-		if (s->kind == K_ACCEPT && s->c960 == c960 && s->form == f)
-			return s->verdict == FB_CV_OK;
+		if (s->kind == K_ACCEPT && s->c960 == c960 && s->form == f) {
+			if (s->verdict != FB_CV_OK)
+				return false;
+			any = true;
+		}
 	}
-	return false;
+	return any;
 }
 
 /* What fenbridge's engine-castling=auto writes in that mode. */
@@ -1071,7 +1163,7 @@ findings(const struct fb_check *c, struct text *t)
 				 s->kind == K_PONDERMISS ||
 				 s->kind == K_MULTIPV) &&
 				s->verdict == FB_CV_WRONG) ||
-			       (s->kind == K_READ && s->pos == P_INNER_READ &&
+			       (s->kind == K_READ && same_in_both(s->pos) &&
 				s->verdict == FB_CV_WRONG);
 		/* A castle form the engine does not take (or misreads) is no
 		 * finding: its protocol may not have it, and engine-castling
@@ -1210,7 +1302,7 @@ fb_check_report(const struct fb_check *c, char *out, size_t cap)
 			const struct fb_check_step *s = &c->step[i];
 			if (s->kind == K_READ && s->c960 == m &&
 			    s->verdict == FB_CV_OK &&
-			    (s->pos == P_INNER_READ || !m)) {
+			    forms_differ(s->pos)) {
 				say(&t, "emits castles in %s mode as %s (%s)\n",
 				    mode_name(m), form_name(s->form), s->got);
 				break;

@@ -42,7 +42,7 @@ enum fb_check_verdict {
 
 #define FB_CHECK_OUT_MAX 2048
 #define FB_CHECK_REPORT_MAX 16384
-#define FB_CHECK_STEPS_MAX 48
+#define FB_CHECK_STEPS_MAX 64
 #define FB_CHECK_NAME_MAX 96
 
 /* What the driver is to do after a call. */
@@ -93,6 +93,7 @@ struct fb_check {
 	unsigned multipv_seen; /* bit N: a line with multipv N came */
 	bool multipv_bad;      /* one's pv began with an illegal move */
 	bool saw_error;      /* an Error/Illegal line during this step */
+	bool q_rejected;     /* XBoard: Error for ? during this step */
 	unsigned exit_status;
 	int exit_signal;
 };

@@ -10,7 +10,8 @@ castle on X-FEN `K` for a rook off the corner in Chess960 and gets
 engine-fen = shredder, also under another `id name` (a wrapper renames it:
 the report is the same but for its first line); Fairy-Stockfish in XBoard
 mode refuses O-O and the king move and gets engine-castling = kxr;
-Fairy-Max has no setboard; a wrapper that makes Stockfish exit on a file
+Fairy-Max has no setboard and answers `?` with Error; Sjaak II ignores
+`stop` during `go infinite` in UCI and passes in XBoard mode; a wrapper that makes Stockfish exit on a file
 letter in the castling field gives exit status 1 with that finding.
 Usage errors exit 2. An engine that is missing skips its checks; 77 when
 none is there.
@@ -213,6 +214,12 @@ def main():
         check("fairymax: no setboard reported",
               has(out, "setboard no") and
               has(out, "# engine-fen: not tested (no setboard"))
+        # It moves when its own search ends: within the timeout (then
+        # its Error for ? comes before the pong) or not, by the load.
+        check("fairymax: ? is an unknown command to it (exit 1)",
+              rc == 1 and (line(out, r"wrong +\? \(move now\) answered: "
+                                r"Error") or
+                           line(out, r"SILENT +\? \(move now\)")))
         # The control: forced to UCI, it has no handshake.
         rc, out, _ = run(fb, ["--protocol=uci", "--timeout=1", "--", fmax])
         check("fairymax as UCI: no handshake, exit 1",
@@ -224,6 +231,14 @@ def main():
         check("sjaakii: UCI, both dialects in Chess960",
               has(out, "protocol: UCI\n") and
               has(out, "engine-fen = auto\n"))
+        check("sjaakii: stop during go infinite not answered",
+              rc == 1 and line(out, r"SILENT +stop during go infinite"))
+        rc, out, _ = run(fb, ["--protocol=xboard", "--",
+                              os.path.join(GAMES, "sjaakii")])
+        check("sjaakii xboard: passes, takes every form, writes O-O",
+              rc == 0 and has(out, "engine-castling = auto\n") and
+              has(out, "emits castles in Chess960 mode as O-O") and
+              line(out, r"ok +\? \(move now\) answered"))
 
     print("%d passed, %d failed" % (passed, failed))
     if not any_engine:
