@@ -38,6 +38,7 @@ enum kind {
 	K_PONDERHIT,  /* UCI: go ponder, then ponderhit */
 	K_PONDERMISS, /* UCI: go ponder, then stop */
 	K_MULTIPV,    /* UCI: MultiPV 3 gives three lines */
+	K_NEWNORMAL,  /* XBoard: new after a variant is normal chess */
 	K_QUIT,
 };
 
@@ -54,7 +55,7 @@ enum pos_role { ROLE_READ, ROLE_ACCEPT };
 
 static const struct test_pos {
 	const char *fen; /* X-FEN */
-	bool c960;
+	bool c960;       /* 960 (or, 10 files wide, caparandom) mode only */
 	enum pos_role role;
 	const char *what;
 } positions[] = {
@@ -80,6 +81,16 @@ static const struct test_pos {
 	/* The same rooks: the castle checks, one legal reply. */
 	{"r7/8/8/8/3p4/8/p7/k1K2R1R w F - 0 1", true, ROLE_ACCEPT,
 	 "960, inner rook"},
+	/* 10x8 (caparandom): king f1, rook j1 (K / J): the castle (king to
+	 * i1, rook to h1) mates. */
+	{"10/10/10/10/10/1p8/9R/1k3K3R w K - 0 1", true, ROLE_READ,
+	 "10x8, corner rook"},
+	/* King c1, rook i1 (K / I). */
+	{"10/6p3/10/10/10/10/7R2/k1K5R1 w K - 0 1", true, ROLE_READ,
+	 "10x8, rook off the corner"},
+	/* King b1, rooks g1 and j1, right on g1 (G / G). */
+	{"10/10/6R3/10/10/7k2/8R1/1K4R2R w G - 0 1", true, ROLE_READ,
+	 "10x8, inner rook"},
 };
 /* Each position also serves mirrored, for Black: index NPOS + i. */
 #define NPOS ((int)(sizeof positions / sizeof positions[0]))
@@ -100,6 +111,13 @@ static const struct test_pos *
 base(int i)
 {
 	return &positions[i % NPOS];
+}
+
+/* A 10x8 position: caparandom. */
+static bool
+wide(int i)
+{
+	return i >= 0 && base(i)->fen[0] == '1' && base(i)->fen[1] == '0';
 }
 
 /* Position i: -1 the start, -2 the pondering steps', else a test position,
@@ -279,7 +297,7 @@ plan(struct fb_check *c)
 	for (int m = 0; positions_ok && m <= has_960(c); m++)
 		for (int i = 0; i < 2 * NPOS; i++)
 			for (int d = FB_XFEN; d <= FB_SHREDDER; d++)
-				if (base(i)->role == ROLE_READ &&
+				if (base(i)->role == ROLE_READ && !wide(i) &&
 				    (!base(i)->c960 || m) &&
 				    (d == FB_XFEN || !same_in_both(i)))
 					add(c, K_READ, i, m,
@@ -296,6 +314,16 @@ plan(struct fb_check *c)
 				    can_write(i, forms[f]))
 					add(c, K_ACCEPT, i, m, FB_XFEN,
 					    forms[f]);
+	/* 10x8 if it lists caparandom (last of the positions: an engine
+	 * that stays in the variant after new spoils no other step): which
+	 * field it reads there. */
+	for (int i = 0; positions_ok && c->var_capa && i < 2 * NPOS; i++)
+		for (int d = FB_XFEN; d <= FB_SHREDDER; d++)
+			if (wide(i) && (d == FB_XFEN || !same_in_both(i)))
+				add(c, K_READ, i, true, (enum fb_notation)d,
+				    FB_CASTLE_AUTO);
+	if (!uci && positions_ok && c->var_capa)
+		add(c, K_NEWNORMAL, -1, false, FB_XFEN, FB_CASTLE_AUTO);
 	if (uci && c->opt_ponder) {
 		add(c, K_PONDERHIT, -2, false, FB_XFEN, FB_CASTLE_AUTO);
 		add(c, K_PONDERMISS, -2, false, FB_XFEN, FB_CASTLE_AUTO);
@@ -352,6 +380,7 @@ fb_check_start(struct fb_check *c, struct fb_check_out *out)
 	memset(out, 0, sizeof *out);
 	c->running = true;
 	c->uci960_known = false;
+	c->uci_capa = false;
 	if (!c->rehandshake)
 		c->proto = c->want == FB_CHECK_XBOARD ? FB_CHECK_XBOARD
 						      : FB_CHECK_UCI;
@@ -419,6 +448,17 @@ ping(struct fb_check *c, struct fb_check_out *out)
 		put(out, "ping %u\n", ++c->pings);
 }
 
+/* UCI_Variant caparandom for a 10x8 step, back to chess after one. */
+static void
+uci_variant(struct fb_check *c, bool capa, struct fb_check_out *out)
+{
+	if (c->proto != FB_CHECK_UCI || capa == c->uci_capa)
+		return;
+	put(out, "setoption name UCI_Variant value %s\n",
+	    capa ? "caparandom" : "chess");
+	c->uci_capa = capa;
+}
+
 /* The mode and position lines of a step with a position. */
 static void
 setup_position(struct fb_check *c, const struct fb_check_step *s,
@@ -437,6 +477,7 @@ setup_position(struct fb_check *c, const struct fb_check_step *s,
 		mv[k > 0 ? k : 0] = '\0';
 	}
 	if (c->proto == FB_CHECK_UCI) {
+		uci_variant(c, wide(s->pos), out);
 		if (c->opt_chess960 &&
 		    (!c->uci960_known || c->uci960 != s->c960))
 			put(out, "setoption name UCI_Chess960 value %s\n",
@@ -448,7 +489,10 @@ setup_position(struct fb_check *c, const struct fb_check_step *s,
 		return;
 	}
 	put(out, "new\n%sforce\nsetboard %s\n",
-	    s->c960 ? "variant fischerandom\n" : "", fen);
+	    wide(s->pos) ? "variant caparandom\n"
+	    : s->c960    ? "variant fischerandom\n"
+			 : "",
+	    fen);
 	if (mv[0])
 		put(out, "%s%s\n", c->feat_usermove ? "usermove " : "", mv);
 }
@@ -464,6 +508,7 @@ ask(struct fb_check *c, struct fb_check_out *out)
 	switch (s->kind) {
 	case K_READ:
 	case K_ACCEPT:
+	case K_NEWNORMAL:
 		arm(out, c->search_ms);
 		if (c->proto == FB_CHECK_UCI)
 			put(out, "go depth %d\n", SEARCH_DEPTH);
@@ -540,6 +585,7 @@ start_step(struct fb_check *c, struct fb_check_out *out)
 		}
 		break;
 	case K_STOP:
+		uci_variant(c, false, out);
 		if (c->proto == FB_CHECK_UCI)
 			put(out, "ucinewgame\nposition startpos\n");
 		else
@@ -550,10 +596,17 @@ start_step(struct fb_check *c, struct fb_check_out *out)
 	case K_PONDERHIT:
 	case K_PONDERMISS:
 	case K_MULTIPV:
+		uci_variant(c, false, out);
 		if (s->kind == K_MULTIPV)
 			put(out, "setoption name MultiPV value %d\n", MULTIPV);
 		put(out, "ucinewgame\nposition startpos%s\n",
 		    s->kind == K_MULTIPV ? "" : " moves " PONDER_MOVES);
+		c->phase = PH_STEP_SETUP;
+		ping(c, out);
+		break;
+	case K_NEWNORMAL:
+		/* CECP: new resets the board to normal chess. */
+		put(out, "new\nforce\nsetboard %s\n", STARTPOS);
 		c->phase = PH_STEP_SETUP;
 		ping(c, out);
 		break;
@@ -624,7 +677,8 @@ judge_move(struct fb_check *c, const char *text, size_t len)
 
 	snprintf(s->got, sizeof s->got, "%.*s", (int)len, text);
 	if (s->kind == K_STOP || s->kind == K_PONDERHIT ||
-	    s->kind == K_PONDERMISS || s->kind == K_MULTIPV) {
+	    s->kind == K_PONDERMISS || s->kind == K_MULTIPV ||
+	    s->kind == K_NEWNORMAL) {
 		s->verdict = load(s->pos, &g) && fb_moves_parse(&g, text, len,
 							       &m) == 0
 				     ? FB_CV_OK
@@ -695,8 +749,15 @@ fb_check_line(struct fb_check *c, const char *text, size_t len,
 			    fb_uci_parse_option(text, len, &o) == 0) {
 				if (fb_span_is(text, o.name, "UCI_Chess960"))
 					c->opt_chess960 = true;
-				if (fb_span_is(text, o.name, "UCI_Variant"))
+				if (fb_span_is(text, o.name, "UCI_Variant")) {
 					c->opt_variant = true;
+					for (size_t v = 0; v < o.nvars &&
+							   v < FB_UCI_VARS_MAX;
+					     v++)
+						if (fb_span_is(text, o.var[v],
+							       "caparandom"))
+							c->var_capa = true;
+				}
 				if (fb_span_is(text, o.name, "Ponder"))
 					c->opt_ponder = true;
 				if (fb_span_is(text, o.name, "MultiPV"))
@@ -787,6 +848,9 @@ fb_check_line(struct fb_check *c, const char *text, size_t len,
 					if (memcmp(v + i, "fischerandom", 12) ==
 					    0)
 						c->var_960 = true;
+				for (size_t i = 0; i + 10 <= f.value.len; i++)
+					if (memcmp(v + i, "caparandom", 10) == 0)
+						c->var_capa = true;
 			}
 		}
 		return;
@@ -824,7 +888,8 @@ fb_check_line(struct fb_check *c, const char *text, size_t len,
 	}
 	if (l.kind == FB_CECP_E_MOVE && s != NULL &&
 	    (c->phase == PH_STEP || c->phase == PH_STOP_WAIT) &&
-	    (s->kind == K_READ || s->kind == K_ACCEPT || s->kind == K_STOP)) {
+	    (s->kind == K_READ || s->kind == K_ACCEPT || s->kind == K_STOP ||
+	     s->kind == K_NEWNORMAL)) {
 		if (c->phase == PH_STOP_WAIT) {
 			snprintf(s->got, sizeof s->got, "early");
 			s->verdict = FB_CV_WRONG;
@@ -1051,7 +1116,8 @@ describe(const struct fb_check *c, const struct fb_check_step *s,
 		n = fb_check_position(s->pos, s->dialect, fen, sizeof fen - 1);
 		fen[n > 0 ? n : 0] = '\0';
 		say(t, "%s mode, %s (%s%s): castles in %s",
-		    mode_name(s->c960), dialect_name(s->dialect),
+		    wide(s->pos) ? "caparandom" : mode_name(s->c960),
+		    dialect_name(s->dialect),
 		    base(s->pos)->what, s->pos >= NPOS ? ", Black" : "", fen);
 		break;
 	case K_ACCEPT:
@@ -1072,6 +1138,10 @@ describe(const struct fb_check *c, const struct fb_check_step *s,
 		break;
 	case K_MULTIPV:
 		say(t, "MultiPV %d: %d lines with legal pvs", MULTIPV, MULTIPV);
+		break;
+	case K_NEWNORMAL:
+		say(t, "new after variant caparandom: normal chess again (a "
+		       "legal move from the start)");
 		break;
 	case K_QUIT:
 		say(t, "quit: exits");
@@ -1161,7 +1231,8 @@ findings(const struct fb_check *c, struct text *t)
 			       ((s->kind == K_READY || s->kind == K_STOP ||
 				 s->kind == K_PONDERHIT ||
 				 s->kind == K_PONDERMISS ||
-				 s->kind == K_MULTIPV) &&
+				 s->kind == K_MULTIPV ||
+				 s->kind == K_NEWNORMAL) &&
 				s->verdict == FB_CV_WRONG) ||
 			       (s->kind == K_READ && same_in_both(s->pos) &&
 				s->verdict == FB_CV_WRONG);
@@ -1279,16 +1350,19 @@ fb_check_report(const struct fb_check *c, char *out, size_t cap)
 		say(&t, "options: UCI_Chess960 %s, UCI_Variant %s, Ponder %s, "
 			"MultiPV %s\n",
 		    c->opt_chess960 ? "yes" : "no",
-		    c->opt_variant ? "yes" : "no",
+		    !c->opt_variant ? "no"
+		    : c->var_capa   ? "yes (caparandom)"
+				    : "yes",
 		    c->opt_ponder ? "yes" : "no",
 		    c->opt_multipv ? "yes" : "no");
 	else if (c->handshake_ok)
 		say(&t, "features: %s, setboard %s, usermove %s, ping %s, "
-			"fischerandom %s\n",
+			"fischerandom %s, caparandom %s\n",
 		    c->feat_done ? "done=1" : "none (protover 1)",
 		    c->feat_setboard ? "yes" : "no",
 		    c->feat_usermove ? "yes" : "no",
-		    c->feat_ping ? "yes" : "no", c->var_960 ? "yes" : "no");
+		    c->feat_ping ? "yes" : "no", c->var_960 ? "yes" : "no",
+		    c->var_capa ? "yes" : "no");
 	say(&t, "\n");
 	for (size_t i = 0; i < c->nsteps; i++) {
 		const struct fb_check_step *s = &c->step[i];

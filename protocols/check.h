@@ -77,6 +77,7 @@ struct fb_check {
 	bool opt_chess960, opt_variant, opt_ponder, opt_multipv;
 	bool feat_setboard, feat_usermove, feat_ping, feat_done;
 	bool var_960;        /* XBoard: variants lists fischerandom */
+	bool var_capa;       /* caparandom in UCI_Variant / variants */
 	bool handshake_ok;
 	/* The run. */
 	struct fb_check_step step[FB_CHECK_STEPS_MAX];
@@ -89,6 +90,7 @@ struct fb_check {
 	unsigned restarts;
 	unsigned pings;
 	bool uci960, uci960_known; /* UCI_Chess960 as last set */
+	bool uci_capa;       /* UCI_Variant set to caparandom */
 	unsigned long lines; /* engine lines seen */
 	unsigned multipv_seen; /* bit N: a line with multipv N came */
 	bool multipv_bad;      /* one's pv began with an illegal move */
