@@ -1382,7 +1382,10 @@ fb_check_report(const struct fb_check *c, char *out, size_t cap)
 				break;
 			}
 		}
-	say(&t, "restarts: %u\n", c->restarts);
+	say(&t, "restarts: %u%s\n", c->restarts,
+	    c->restarts >= MAX_RESTARTS ? " (the most: the steps left were "
+					  "not run)"
+					: "");
 	n = findings(c, NULL);
 	say(&t, "\nfindings: %u\n", n);
 	findings(c, &t);
