@@ -360,6 +360,20 @@ readable(const struct fb_check *c, bool c960)
 
 static void start_step(struct fb_check *c, struct fb_check_out *out);
 
+/* Copies an engine's text[0..len) into out (cap bytes, NUL-terminated),
+ * control characters as '?': the report goes to a terminal. */
+static void
+copy_text(char *out, size_t cap, const char *text, size_t len)
+{
+	size_t n = len < cap - 1 ? len : cap - 1;
+
+	for (size_t i = 0; i < n; i++) {
+		unsigned char ch = (unsigned char)text[i];
+		out[i] = ch < 0x20 || ch == 0x7f ? '?' : (char)ch;
+	}
+	out[n] = '\0';
+}
+
 static void
 handshake(struct fb_check *c, struct fb_check_out *out)
 {
@@ -675,7 +689,7 @@ judge_move(struct fb_check *c, const char *text, size_t len)
 	struct fb_move m = {0}, castle;
 	bool legal;
 
-	snprintf(s->got, sizeof s->got, "%.*s", (int)len, text);
+	copy_text(s->got, sizeof s->got, text, len);
 	if (s->kind == K_STOP || s->kind == K_PONDERHIT ||
 	    s->kind == K_PONDERMISS || s->kind == K_MULTIPV ||
 	    s->kind == K_NEWNORMAL) {
@@ -742,9 +756,8 @@ fb_check_line(struct fb_check *c, const char *text, size_t len,
 		if (c->phase == PH_PROBE_UCI) {
 			if (k == FB_UCI_E_ID && !c->rehandshake &&
 			    fb_uci_parse_id(text, len, &id) == 0 && id.name)
-				snprintf(c->name, sizeof c->name, "%.*s",
-					 (int)id.value.len,
-					 text + id.value.off);
+				copy_text(c->name, sizeof c->name,
+					  text + id.value.off, id.value.len);
 			if (k == FB_UCI_E_OPTION &&
 			    fb_uci_parse_option(text, len, &o) == 0) {
 				if (fb_span_is(text, o.name, "UCI_Chess960"))
@@ -840,8 +853,8 @@ fb_check_line(struct fb_check *c, const char *text, size_t len,
 			else if (fb_span_is(text, f.key, "ping"))
 				c->feat_ping = on;
 			else if (fb_span_is(text, f.key, "myname"))
-				snprintf(c->name, sizeof c->name, "%.*s",
-					 (int)f.value.len, text + f.value.off);
+				copy_text(c->name, sizeof c->name,
+					  text + f.value.off, f.value.len);
 			else if (fb_span_is(text, f.key, "variants")) {
 				const char *v = text + f.value.off;
 				for (size_t i = 0; i + 12 <= f.value.len; i++)

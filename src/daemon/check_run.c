@@ -20,10 +20,16 @@
 #include "platform.h"
 #include "check.h"
 
-/* One engine process and its pipes; freed when all three are closed. */
+/* After its exit, how long the engine's output may stay open (a child of
+ * its own may hold the pipe) before the exit counts anyway. */
+#define EOF_GRACE_MS 1000
+
+/* One engine process, its pipes and its grace timer; freed when all four
+ * are closed. */
 struct proc {
 	uv_process_t proc;
 	uv_pipe_t in, out;
+	uv_timer_t grace;
 	struct drv *d;
 	int open;        /* handles not yet closed */
 	bool exited, eof;
@@ -44,6 +50,8 @@ struct drv {
 };
 
 static void apply(struct drv *d, struct fb_check_out *out);
+static void on_line(void *ctx, const char *text, size_t len, size_t term,
+		    unsigned flags);
 static int spawn(struct drv *d);
 
 static void
@@ -61,6 +69,7 @@ close_proc(struct proc *p)
 	uv_close((uv_handle_t *)&p->proc, on_closed);
 	uv_close((uv_handle_t *)&p->in, on_closed);
 	uv_close((uv_handle_t *)&p->out, on_closed);
+	uv_close((uv_handle_t *)&p->grace, on_closed);
 }
 
 /* The exit counts once the output has been read to its end too, so that
@@ -73,6 +82,7 @@ maybe_exited(struct proc *p)
 
 	if (!p->exited || !p->eof || d->p != p)
 		return;
+	uv_timer_stop(&p->grace);
 	d->p = NULL;
 	close_proc(p);
 	if (d->verbose)
@@ -83,6 +93,20 @@ maybe_exited(struct proc *p)
 }
 
 static void
+on_grace(uv_timer_t *t)
+{
+	struct proc *p = t->data;
+
+	if (!p->eof) {
+		uv_read_stop((uv_stream_t *)&p->out);
+		if (p->d->p == p)
+			fb_line_finish(&p->d->lf, on_line, p->d);
+		p->eof = true;
+	}
+	maybe_exited(p);
+}
+
+static void
 on_exit_cb(uv_process_t *h, int64_t status, int sig)
 {
 	struct proc *p = h->data;
@@ -90,6 +114,8 @@ on_exit_cb(uv_process_t *h, int64_t status, int sig)
 	p->exited = true;
 	p->status = status;
 	p->signal = sig;
+	if (!p->eof)
+		uv_timer_start(&p->grace, on_grace, EOF_GRACE_MS, 0);
 	maybe_exited(p);
 }
 
@@ -224,7 +250,8 @@ spawn(struct drv *d)
 	p->d = d;
 	uv_pipe_init(&d->loop, &p->in, 0);
 	uv_pipe_init(&d->loop, &p->out, 0);
-	p->in.data = p->out.data = p->proc.data = p;
+	uv_timer_init(&d->loop, &p->grace);
+	p->in.data = p->out.data = p->proc.data = p->grace.data = p;
 	stdio[0].flags = UV_CREATE_PIPE | UV_READABLE_PIPE;
 	stdio[0].data.stream = (uv_stream_t *)&p->in;
 	stdio[1].flags = UV_CREATE_PIPE | UV_WRITABLE_PIPE;
@@ -240,14 +267,15 @@ spawn(struct drv *d)
 	fb_line_free(&d->lf);
 	fb_line_init(&d->lf, FB_LINE_DEFAULT_MAX);
 	if ((rc = uv_spawn(&d->loop, &p->proc, &opt)) < 0) {
-		p->open = 2;
+		p->open = 3;
 		uv_close((uv_handle_t *)&p->in, on_closed);
 		uv_close((uv_handle_t *)&p->out, on_closed);
+		uv_close((uv_handle_t *)&p->grace, on_closed);
 		uv_close((uv_handle_t *)&p->proc, NULL);
 		d->start_error = rc;
 		return rc;
 	}
-	p->open = 3;
+	p->open = 4;
 	d->p = p;
 	uv_read_start((uv_stream_t *)&p->out, on_alloc, on_read);
 	return 0;
