@@ -17,6 +17,7 @@
  * No I/O, no allocation.
  */
 #include "check.h"
+#include "check_int.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -28,19 +29,6 @@
 #include "fenbridge/movegen.h"
 #include "token.h"
 #include "uci_codec.h"
-
-enum kind {
-	K_READY,   /* isready / ping answered */
-	K_UNKNOWN, /* an unknown command, then isready / ping */
-	K_READ,    /* a read position in a dialect: the castle expected */
-	K_ACCEPT,  /* an accept position plus the castle in a form */
-	K_STOP,    /* stop during go infinite (XBoard: ? while thinking) */
-	K_PONDERHIT,  /* UCI: go ponder, then ponderhit */
-	K_PONDERMISS, /* UCI: go ponder, then stop */
-	K_MULTIPV,    /* UCI: MultiPV 3 gives three lines */
-	K_NEWNORMAL,  /* XBoard: new after a variant is normal chess */
-	K_QUIT,
-};
 
 enum phase {
 	PH_PROBE_UCI,  /* uci sent, uciok awaited */
@@ -95,17 +83,30 @@ static const struct test_pos {
 /* Each position also serves mirrored, for Black: index NPOS + i. */
 #define NPOS ((int)(sizeof positions / sizeof positions[0]))
 
+const char *
+fb_check_pos_what(int i)
+{
+	return i >= 0 ? positions[i % NPOS].what : "";
+}
+
+bool
+fb_check_pos_black(int i)
+{
+	return i >= NPOS;
+}
+
 #define SEARCH_DEPTH 5
 #define STOP_AFTER_MS 500
-#define MAX_RESTARTS 24
 /* The move that ends go infinite: the start position's; the pondering
  * steps' position: after 1. e4 e5 (the ponder move), White to move. */
 #define STARTPOS "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 #define PONDERPOS "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
 #define PONDER_MOVES "e2e4 e7e5"
-#define MULTIPV 3
+#define MULTIPV FB_CHECK_MULTIPV
+#define MAX_RESTARTS FB_CHECK_MAX_RESTARTS
 
-static const char unknown_cmd[] = "fenbridge-check-unknown-command";
+const char fb_check_unknown_cmd[] = "fenbridge-check-unknown-command";
+#define unknown_cmd fb_check_unknown_cmd
 
 static const struct test_pos *
 base(int i)
@@ -113,9 +114,8 @@ base(int i)
 	return &positions[i % NPOS];
 }
 
-/* A 10x8 position: caparandom. */
-static bool
-wide(int i)
+bool
+fb_check_pos_wide(int i)
 {
 	return i >= 0 && base(i)->fen[0] == '1' && base(i)->fen[1] == '0';
 }
@@ -233,10 +233,8 @@ has_960(const struct fb_check *c)
 					: c->feat_setboard && c->var_960;
 }
 
-/* True when X-FEN and Shredder-FEN write position i alike (an inner
- * rook's right is a file letter in both). */
-static bool
-same_in_both(int i)
+bool
+fb_check_pos_same(int i)
 {
 	char x[FB_GAME_FEN_MAX], sh[FB_GAME_FEN_MAX];
 	int nx = fb_check_position(i, FB_XFEN, x, sizeof x);
@@ -259,10 +257,8 @@ can_write(int i, enum fb_castle_notation f)
 	       fb_game_print_castle(&g, &m, f, buf, sizeof buf) > 0;
 }
 
-/* True when king takes rook and the king's move differ for position i's
- * castle: its answer tells the form an engine writes. */
-static bool
-forms_differ(int i)
+bool
+fb_check_pos_forms_differ(int i)
 {
 	struct fb_game g;
 	struct fb_move m;
@@ -290,17 +286,17 @@ plan(struct fb_check *c)
 	size_t nforms = uci ? 2 : 3;
 
 	c->nsteps = 0;
-	add(c, K_READY, -1, false, FB_XFEN, FB_CASTLE_AUTO);
-	add(c, K_UNKNOWN, -1, false, FB_XFEN, FB_CASTLE_AUTO);
+	add(c, FB_CK_READY, -1, false, FB_XFEN, FB_CASTLE_AUTO);
+	add(c, FB_CK_UNKNOWN, -1, false, FB_XFEN, FB_CASTLE_AUTO);
 	/* Standard positions in both modes, Chess960 ones in Chess960 mode;
 	 * one dialect where both write the same field. */
 	for (int m = 0; positions_ok && m <= has_960(c); m++)
 		for (int i = 0; i < 2 * NPOS; i++)
 			for (int d = FB_XFEN; d <= FB_SHREDDER; d++)
-				if (base(i)->role == ROLE_READ && !wide(i) &&
+				if (base(i)->role == ROLE_READ && !fb_check_pos_wide(i) &&
 				    (!base(i)->c960 || m) &&
-				    (d == FB_XFEN || !same_in_both(i)))
-					add(c, K_READ, i, m,
+				    (d == FB_XFEN || !fb_check_pos_same(i)))
+					add(c, FB_CK_READ, i, m,
 					    (enum fb_notation)d, FB_CASTLE_AUTO);
 	/* O-O is XBoard's form for FRC only: standard chess gets the king's
 	 * move and king takes rook. A form that cannot write the castle
@@ -312,26 +308,26 @@ plan(struct fb_check *c)
 				    base(i)->c960 == m &&
 				    (m || forms[f] != FB_CASTLE_OO) &&
 				    can_write(i, forms[f]))
-					add(c, K_ACCEPT, i, m, FB_XFEN,
+					add(c, FB_CK_ACCEPT, i, m, FB_XFEN,
 					    forms[f]);
 	/* 10x8 if it lists caparandom (last of the positions: an engine
 	 * that stays in the variant after new spoils no other step): which
 	 * field it reads there. */
 	for (int i = 0; positions_ok && c->var_capa && i < 2 * NPOS; i++)
 		for (int d = FB_XFEN; d <= FB_SHREDDER; d++)
-			if (wide(i) && (d == FB_XFEN || !same_in_both(i)))
-				add(c, K_READ, i, true, (enum fb_notation)d,
+			if (fb_check_pos_wide(i) && (d == FB_XFEN || !fb_check_pos_same(i)))
+				add(c, FB_CK_READ, i, true, (enum fb_notation)d,
 				    FB_CASTLE_AUTO);
 	if (!uci && positions_ok && c->var_capa)
-		add(c, K_NEWNORMAL, -1, false, FB_XFEN, FB_CASTLE_AUTO);
+		add(c, FB_CK_NEWNORMAL, -1, false, FB_XFEN, FB_CASTLE_AUTO);
 	if (uci && c->opt_ponder) {
-		add(c, K_PONDERHIT, -2, false, FB_XFEN, FB_CASTLE_AUTO);
-		add(c, K_PONDERMISS, -2, false, FB_XFEN, FB_CASTLE_AUTO);
+		add(c, FB_CK_PONDERHIT, -2, false, FB_XFEN, FB_CASTLE_AUTO);
+		add(c, FB_CK_PONDERMISS, -2, false, FB_XFEN, FB_CASTLE_AUTO);
 	}
 	if (uci && c->opt_multipv)
-		add(c, K_MULTIPV, -1, false, FB_XFEN, FB_CASTLE_AUTO);
-	add(c, K_STOP, -1, false, FB_XFEN, FB_CASTLE_AUTO);
-	add(c, K_QUIT, -1, false, FB_XFEN, FB_CASTLE_AUTO);
+		add(c, FB_CK_MULTIPV, -1, false, FB_XFEN, FB_CASTLE_AUTO);
+	add(c, FB_CK_STOP, -1, false, FB_XFEN, FB_CASTLE_AUTO);
+	add(c, FB_CK_QUIT, -1, false, FB_XFEN, FB_CASTLE_AUTO);
 	c->at = 0;
 }
 
@@ -342,12 +338,12 @@ readable(const struct fb_check *c, bool c960)
 {
 	for (size_t i = 0; i < c->nsteps; i++) {
 		const struct fb_check_step *s = &c->step[i];
-		if (s->kind == K_READ && s->c960 == c960 &&
-		    !same_in_both(s->pos) && s->dialect == FB_SHREDDER &&
+		if (s->kind == FB_CK_READ && s->c960 == c960 &&
+		    !fb_check_pos_same(s->pos) && s->dialect == FB_SHREDDER &&
 		    s->verdict == FB_CV_OK) {
 			for (size_t j = 0; j < c->nsteps; j++) {
 				const struct fb_check_step *t = &c->step[j];
-				if (t->kind == K_READ && t->c960 == c960 &&
+				if (t->kind == FB_CK_READ && t->c960 == c960 &&
 				    t->dialect == FB_XFEN &&
 				    t->verdict != FB_CV_OK &&
 				    t->verdict != FB_CV_UNTESTED)
@@ -485,13 +481,13 @@ setup_position(struct fb_check *c, const struct fb_check_step *s,
 	char mv[16] = "";
 
 	fen[n > 0 ? n : 0] = '\0';
-	if (s->kind == K_ACCEPT && load(s->pos, &g) && castle_of(&g, &m)) {
+	if (s->kind == FB_CK_ACCEPT && load(s->pos, &g) && castle_of(&g, &m)) {
 		int k = fb_game_print_castle(&g, &m, s->form, mv,
 					     sizeof mv - 1);
 		mv[k > 0 ? k : 0] = '\0';
 	}
 	if (c->proto == FB_CHECK_UCI) {
-		uci_variant(c, wide(s->pos), out);
+		uci_variant(c, fb_check_pos_wide(s->pos), out);
 		if (c->opt_chess960 &&
 		    (!c->uci960_known || c->uci960 != s->c960))
 			put(out, "setoption name UCI_Chess960 value %s\n",
@@ -503,7 +499,7 @@ setup_position(struct fb_check *c, const struct fb_check_step *s,
 		return;
 	}
 	put(out, "new\n%sforce\nsetboard %s\n",
-	    wide(s->pos) ? "variant caparandom\n"
+	    fb_check_pos_wide(s->pos) ? "variant caparandom\n"
 	    : s->c960    ? "variant fischerandom\n"
 			 : "",
 	    fen);
@@ -520,16 +516,16 @@ ask(struct fb_check *c, struct fb_check_out *out)
 	c->waiting = true;
 	arm(out, c->timeout_ms);
 	switch (s->kind) {
-	case K_READ:
-	case K_ACCEPT:
-	case K_NEWNORMAL:
+	case FB_CK_READ:
+	case FB_CK_ACCEPT:
+	case FB_CK_NEWNORMAL:
 		arm(out, c->search_ms);
 		if (c->proto == FB_CHECK_UCI)
 			put(out, "go depth %d\n", SEARCH_DEPTH);
 		else
 			put(out, "sd %d\ngo\n", SEARCH_DEPTH);
 		break;
-	case K_STOP:
+	case FB_CK_STOP:
 		c->phase = PH_STOP_WAIT;
 		arm(out, STOP_AFTER_MS);
 		if (c->proto == FB_CHECK_UCI)
@@ -537,14 +533,14 @@ ask(struct fb_check *c, struct fb_check_out *out)
 		else
 			put(out, "go\n");
 		break;
-	case K_PONDERHIT:
-	case K_PONDERMISS:
+	case FB_CK_PONDERHIT:
+	case FB_CK_PONDERMISS:
 		/* A ponder search may not end before ponderhit or stop. */
 		c->phase = PH_STOP_WAIT;
 		arm(out, STOP_AFTER_MS);
 		put(out, "go ponder wtime 2000 btime 2000\n");
 		break;
-	case K_MULTIPV:
+	case FB_CK_MULTIPV:
 		arm(out, c->search_ms);
 		c->multipv_seen = 0;
 		c->multipv_bad = false;
@@ -569,7 +565,7 @@ start_step(struct fb_check *c, struct fb_check_out *out)
 	c->waiting = true;
 	arm(out, c->timeout_ms);
 	switch (s->kind) {
-	case K_READY:
+	case FB_CK_READY:
 		c->phase = PH_STEP;
 		if (c->proto == FB_CHECK_XBOARD && !c->feat_ping) {
 			s->verdict = FB_CV_UNTESTED;
@@ -578,7 +574,7 @@ start_step(struct fb_check *c, struct fb_check_out *out)
 		}
 		ping(c, out);
 		break;
-	case K_UNKNOWN:
+	case FB_CK_UNKNOWN:
 		c->phase = PH_STEP;
 		put(out, "%s\n", unknown_cmd);
 		if (c->proto == FB_CHECK_UCI || c->feat_ping)
@@ -586,9 +582,9 @@ start_step(struct fb_check *c, struct fb_check_out *out)
 		else
 			arm(out, STOP_AFTER_MS); /* alive after this? */
 		break;
-	case K_READ:
-	case K_ACCEPT:
-		if (s->kind == K_ACCEPT)
+	case FB_CK_READ:
+	case FB_CK_ACCEPT:
+		if (s->kind == FB_CK_ACCEPT)
 			s->dialect = readable(c, s->c960);
 		setup_position(c, s, out);
 		if (c->proto == FB_CHECK_UCI || c->feat_ping) {
@@ -598,7 +594,7 @@ start_step(struct fb_check *c, struct fb_check_out *out)
 			ask(c, out);
 		}
 		break;
-	case K_STOP:
+	case FB_CK_STOP:
 		uci_variant(c, false, out);
 		if (c->proto == FB_CHECK_UCI)
 			put(out, "ucinewgame\nposition startpos\n");
@@ -607,24 +603,24 @@ start_step(struct fb_check *c, struct fb_check_out *out)
 			put(out, "new\nsd 99\nst 60\n"); /* go: White's move */
 		ask(c, out);
 		break;
-	case K_PONDERHIT:
-	case K_PONDERMISS:
-	case K_MULTIPV:
+	case FB_CK_PONDERHIT:
+	case FB_CK_PONDERMISS:
+	case FB_CK_MULTIPV:
 		uci_variant(c, false, out);
-		if (s->kind == K_MULTIPV)
+		if (s->kind == FB_CK_MULTIPV)
 			put(out, "setoption name MultiPV value %d\n", MULTIPV);
 		put(out, "ucinewgame\nposition startpos%s\n",
-		    s->kind == K_MULTIPV ? "" : " moves " PONDER_MOVES);
+		    s->kind == FB_CK_MULTIPV ? "" : " moves " PONDER_MOVES);
 		c->phase = PH_STEP_SETUP;
 		ping(c, out);
 		break;
-	case K_NEWNORMAL:
+	case FB_CK_NEWNORMAL:
 		/* CECP: new resets the board to normal chess. */
 		put(out, "new\nforce\nsetboard %s\n", STARTPOS);
 		c->phase = PH_STEP_SETUP;
 		ping(c, out);
 		break;
-	case K_QUIT:
+	case FB_CK_QUIT:
 		c->phase = PH_STEP;
 		c->quitting = true;
 		put(out, "quit\n");
@@ -690,14 +686,14 @@ judge_move(struct fb_check *c, const char *text, size_t len)
 	bool legal;
 
 	copy_text(s->got, sizeof s->got, text, len);
-	if (s->kind == K_STOP || s->kind == K_PONDERHIT ||
-	    s->kind == K_PONDERMISS || s->kind == K_MULTIPV ||
-	    s->kind == K_NEWNORMAL) {
+	if (s->kind == FB_CK_STOP || s->kind == FB_CK_PONDERHIT ||
+	    s->kind == FB_CK_PONDERMISS || s->kind == FB_CK_MULTIPV ||
+	    s->kind == FB_CK_NEWNORMAL) {
 		s->verdict = load(s->pos, &g) && fb_moves_parse(&g, text, len,
 							       &m) == 0
 				     ? FB_CV_OK
 				     : FB_CV_ILLEGAL;
-		if (s->kind == K_MULTIPV && s->verdict == FB_CV_OK &&
+		if (s->kind == FB_CK_MULTIPV && s->verdict == FB_CV_OK &&
 		    (c->multipv_bad ||
 		     c->multipv_seen != (1u << (MULTIPV + 1)) - 2)) {
 			s->verdict = FB_CV_WRONG;
@@ -712,10 +708,10 @@ judge_move(struct fb_check *c, const char *text, size_t len)
 		return;
 	}
 	before = g;
-	if (s->kind == K_ACCEPT)
+	if (s->kind == FB_CK_ACCEPT)
 		fb_game_play(&g, &castle);
 	legal = fb_moves_parse(&g, text, len, &m) == 0;
-	if (s->kind == K_READ) {
+	if (s->kind == FB_CK_READ) {
 		s->verdict = legal && m.castle == castle.castle ? FB_CV_OK
 							       : FB_CV_WRONG;
 		if (!legal)
@@ -796,18 +792,18 @@ fb_check_line(struct fb_check *c, const char *text, size_t len,
 			return;
 		}
 		if (k == FB_UCI_E_READYOK && c->phase == PH_STEP &&
-		    s != NULL && (s->kind == K_READY || s->kind == K_UNKNOWN)) {
+		    s != NULL && (s->kind == FB_CK_READY || s->kind == FB_CK_UNKNOWN)) {
 			s->verdict = FB_CV_OK;
 			next_step(c, out);
 			return;
 		}
-		if (k == FB_UCI_E_INFO && s != NULL && s->kind == K_MULTIPV &&
+		if (k == FB_UCI_E_INFO && s != NULL && s->kind == FB_CK_MULTIPV &&
 		    c->phase == PH_STEP)
 			multipv_line(c, text, len);
 		if (k == FB_UCI_E_BESTMOVE && s != NULL &&
 		    (c->phase == PH_STEP || c->phase == PH_STOP_WAIT) &&
-		    s->kind != K_READY && s->kind != K_UNKNOWN &&
-		    s->kind != K_QUIT &&
+		    s->kind != FB_CK_READY && s->kind != FB_CK_UNKNOWN &&
+		    s->kind != FB_CK_QUIT &&
 		    fb_uci_parse_bestmove(text, len, &b) == 0) {
 			if (c->phase == PH_STOP_WAIT) {
 				/* Before stop: a search that was to go on. */
@@ -816,7 +812,7 @@ fb_check_line(struct fb_check *c, const char *text, size_t len,
 			} else {
 				judge_move(c, text + b.move.off, b.move.len);
 			}
-			if (s->kind == K_MULTIPV)
+			if (s->kind == FB_CK_MULTIPV)
 				put(out, "setoption name MultiPV value 1\n");
 			next_step(c, out);
 		}
@@ -874,7 +870,7 @@ fb_check_line(struct fb_check *c, const char *text, size_t len,
 	if (l.kind == FB_CECP_E_ERROR && fb_span_is(text, l.rejected, "?"))
 		c->q_rejected = true;
 	if (l.kind == FB_CECP_E_PONG && c->phase == PH_STEP_SETUP &&
-	    s != NULL && s->kind == K_STOP) {
+	    s != NULL && s->kind == FB_CK_STOP) {
 		if (c->q_rejected) {
 			s->verdict = FB_CV_WRONG;
 			snprintf(s->got, sizeof s->got, "Error (unknown): ?");
@@ -883,7 +879,7 @@ fb_check_line(struct fb_check *c, const char *text, size_t len,
 		return;
 	}
 	if (l.kind == FB_CECP_E_PONG && c->phase == PH_STEP_SETUP) {
-		if (c->saw_error && s->kind == K_ACCEPT) {
+		if (c->saw_error && s->kind == FB_CK_ACCEPT) {
 			/* The castle was refused: no go. */
 			snprintf(s->got, sizeof s->got, "refused");
 			s->verdict = FB_CV_WRONG;
@@ -894,15 +890,15 @@ fb_check_line(struct fb_check *c, const char *text, size_t len,
 		return;
 	}
 	if (l.kind == FB_CECP_E_PONG && c->phase == PH_STEP && s != NULL &&
-	    (s->kind == K_READY || s->kind == K_UNKNOWN)) {
+	    (s->kind == FB_CK_READY || s->kind == FB_CK_UNKNOWN)) {
 		s->verdict = FB_CV_OK;
 		next_step(c, out);
 		return;
 	}
 	if (l.kind == FB_CECP_E_MOVE && s != NULL &&
 	    (c->phase == PH_STEP || c->phase == PH_STOP_WAIT) &&
-	    (s->kind == K_READ || s->kind == K_ACCEPT || s->kind == K_STOP ||
-	     s->kind == K_NEWNORMAL)) {
+	    (s->kind == FB_CK_READ || s->kind == FB_CK_ACCEPT || s->kind == FB_CK_STOP ||
+	     s->kind == FB_CK_NEWNORMAL)) {
 		if (c->phase == PH_STOP_WAIT) {
 			snprintf(s->got, sizeof s->got, "early");
 			s->verdict = FB_CV_WRONG;
@@ -910,7 +906,7 @@ fb_check_line(struct fb_check *c, const char *text, size_t len,
 			judge_move(c, text + l.arg.off, l.arg.len);
 		}
 		put(out, "force\n");
-		if (s->kind == K_STOP && c->feat_ping &&
+		if (s->kind == FB_CK_STOP && c->feat_ping &&
 		    s->verdict == FB_CV_OK) {
 			/* Did it take the ?, or just finish? An Error for ?
 			 * before the pong says which (Fairy-Max). */
@@ -954,7 +950,7 @@ fb_check_timeout(struct fb_check *c, struct fb_check_out *out)
 		c->phase = PH_STEP;
 		c->waiting = true;
 		arm(out, c->timeout_ms);
-		if (s != NULL && s->kind == K_PONDERHIT) {
+		if (s != NULL && s->kind == FB_CK_PONDERHIT) {
 			/* Now a search on the clock: up to its time. */
 			arm(out, c->search_ms);
 			put(out, "ponderhit\n");
@@ -968,13 +964,13 @@ fb_check_timeout(struct fb_check *c, struct fb_check_out *out)
 			finish(c, out);
 			return;
 		}
-		if (s->kind == K_UNKNOWN && c->proto == FB_CHECK_XBOARD &&
+		if (s->kind == FB_CK_UNKNOWN && c->proto == FB_CHECK_XBOARD &&
 		    !c->feat_ping) {
 			s->verdict = FB_CV_OK; /* still there */
 			next_step(c, out);
 			return;
 		}
-		if (s->kind == K_QUIT) {
+		if (s->kind == FB_CK_QUIT) {
 			s->verdict = FB_CV_SILENT; /* did not exit */
 			finish(c, out);
 			return;
@@ -998,7 +994,7 @@ fb_check_exit(struct fb_check *c, unsigned status, int signal,
 	c->exit_signal = signal;
 	if (c->phase == PH_DONE)
 		return;
-	if (c->quitting && s != NULL && s->kind == K_QUIT) {
+	if (c->quitting && s != NULL && s->kind == FB_CK_QUIT) {
 		s->verdict = FB_CV_OK;
 		finish(c, out);
 		return;
@@ -1042,368 +1038,8 @@ fb_check_fail(struct fb_check *c, struct fb_check_out *out)
 	out->kill = false;
 }
 
-/* A report being built in a caller's buffer, snprintf-style. */
-struct text {
-	char *out;
-	size_t cap, len;
-};
-
-__attribute__((format(printf, 2, 3))) static void
-say(struct text *t, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(t->len < t->cap ? t->out + t->len : NULL,
-		      t->len < t->cap ? t->cap - t->len : 0, fmt, ap);
-	va_end(ap);
-	if (n > 0)
-		t->len += (size_t)n;
-}
-
-static const char *
-dialect_name(enum fb_notation d)
-{
-	return d == FB_SHREDDER ? "Shredder-FEN" : "X-FEN";
-}
-
-static const char *
-form_name(enum fb_castle_notation f)
-{
-	switch (f) {
-	case FB_CASTLE_KXR: return "king takes rook";
-	case FB_CASTLE_KING: return "king move";
-	case FB_CASTLE_OO: return "O-O";
-	default: return "?";
-	}
-}
-
-static const char *
-form_word(enum fb_castle_notation f)
-{
-	switch (f) {
-	case FB_CASTLE_KXR: return "kxr";
-	case FB_CASTLE_KING: return "king";
-	case FB_CASTLE_OO: return "oo";
-	default: return "auto";
-	}
-}
-
-static const char *
-verdict_name(enum fb_check_verdict v)
-{
-	switch (v) {
-	case FB_CV_OK: return "ok";
-	case FB_CV_WRONG: return "wrong";
-	case FB_CV_ILLEGAL: return "ILLEGAL";
-	case FB_CV_SILENT: return "SILENT";
-	case FB_CV_DIED: return "DIED";
-	default: return "-";
-	}
-}
-
-static const char *
-mode_name(bool c960)
-{
-	return c960 ? "Chess960" : "standard";
-}
-
-/* The step's own line: what was asked. */
-static void
-describe(const struct fb_check *c, const struct fb_check_step *s,
-	 struct text *t)
-{
-	char fen[FB_GAME_FEN_MAX + 1];
-	int n;
-
-	switch (s->kind) {
-	case K_READY:
-		say(t, "%s answered",
-		    c->proto == FB_CHECK_UCI ? "isready" : "ping");
-		break;
-	case K_UNKNOWN:
-		say(t, "survives the unknown command '%s'", unknown_cmd);
-		break;
-	case K_READ:
-		n = fb_check_position(s->pos, s->dialect, fen, sizeof fen - 1);
-		fen[n > 0 ? n : 0] = '\0';
-		say(t, "%s mode, %s (%s%s): castles in %s",
-		    wide(s->pos) ? "caparandom" : mode_name(s->c960),
-		    dialect_name(s->dialect),
-		    base(s->pos)->what, s->pos >= NPOS ? ", Black" : "", fen);
-		break;
-	case K_ACCEPT:
-		say(t, "%s mode: accepts a castle as %s (%s%s)",
-		    mode_name(s->c960), form_name(s->form), base(s->pos)->what,
-		    s->pos >= NPOS ? ", Black" : "");
-		break;
-	case K_STOP:
-		say(t, c->proto == FB_CHECK_UCI
-			       ? "stop during go infinite answered"
-			       : "? (move now) answered");
-		break;
-	case K_PONDERHIT:
-		say(t, "go ponder, then ponderhit: a move on the clock");
-		break;
-	case K_PONDERMISS:
-		say(t, "go ponder, then stop (a miss): bestmove");
-		break;
-	case K_MULTIPV:
-		say(t, "MultiPV %d: %d lines with legal pvs", MULTIPV, MULTIPV);
-		break;
-	case K_NEWNORMAL:
-		say(t, "new after variant caparandom: normal chess again (a "
-		       "legal move from the start)");
-		break;
-	case K_QUIT:
-		say(t, "quit: exits");
-		break;
-	}
-}
-
-static bool
-bad(enum fb_check_verdict v)
-{
-	return v == FB_CV_SILENT || v == FB_CV_DIED || v == FB_CV_ILLEGAL;
-}
-
-/* True when every read step of dialect d (outside the inner-rook one) in
- * the modes tested gave the castle; *tested says whether there was one. */
-static bool
-reads(const struct fb_check *c, enum fb_notation d, int c960, bool *tested)
-{
-	bool ok = true;
-
-	*tested = false;
-	for (size_t i = 0; i < c->nsteps; i++) {
-		const struct fb_check_step *s = &c->step[i];
-		if (s->kind != K_READ || same_in_both(s->pos) ||
-		    s->dialect != d || (c960 >= 0 && s->c960 != (c960 > 0)))
-			continue;
-		*tested = true;
-		ok = ok && s->verdict == FB_CV_OK;
-	}
-	return ok && *tested;
-}
-
-static bool
-mode_tested(const struct fb_check *c, bool c960)
-{
-	for (size_t i = 0; i < c->nsteps; i++)
-		if (c->step[i].kind == K_ACCEPT && c->step[i].c960 == c960)
-			return true;
-	return false;
-}
-
-/* True when every castle sent in form f in that mode was taken. */
-static bool
-accepts(const struct fb_check *c, bool c960, enum fb_castle_notation f)
-{
-	bool any = false;
-
-	for (size_t i = 0; i < c->nsteps; i++) {
-		const struct fb_check_step *s = &c->step[i];
-		if (s->kind == K_ACCEPT && s->c960 == c960 && s->form == f) {
-			if (s->verdict != FB_CV_OK)
-				return false;
-			any = true;
-		}
-	}
-	return any;
-}
-
-/* What fenbridge's engine-castling=auto writes in that mode. */
-static enum fb_castle_notation
-auto_form(const struct fb_check *c, bool c960)
-{
-	if (!c960)
-		return FB_CASTLE_KING;
-	return c->proto == FB_CHECK_UCI ? FB_CASTLE_KXR : FB_CASTLE_OO;
-}
-
-/* The findings, one line each to t (may be NULL); returns their number. */
-static unsigned
-findings(const struct fb_check *c, struct text *t)
-{
-	unsigned n = 0;
-	char d[400];
-
-	if (!c->handshake_ok) {
-		if (t != NULL)
-			say(t, "  - no handshake: neither uciok to uci nor "
-			       "features to xboard/protover 2\n");
-		return 1;
-	}
-	for (size_t i = 0; i < c->nsteps; i++) {
-		const struct fb_check_step *s = &c->step[i];
-		struct text dt = {d, sizeof d, 0};
-		bool finding = (bad(s->verdict) &&
-				!(s->kind == K_ACCEPT &&
-				  s->verdict == FB_CV_ILLEGAL)) ||
-			       ((s->kind == K_READY || s->kind == K_STOP ||
-				 s->kind == K_PONDERHIT ||
-				 s->kind == K_PONDERMISS ||
-				 s->kind == K_MULTIPV ||
-				 s->kind == K_NEWNORMAL) &&
-				s->verdict == FB_CV_WRONG) ||
-			       (s->kind == K_READ && same_in_both(s->pos) &&
-				s->verdict == FB_CV_WRONG);
-		/* A castle form the engine does not take (or misreads) is no
-		 * finding: its protocol may not have it, and engine-castling
-		 * picks one it takes; nor is a misread dialect while the
-		 * other one works (engine-fen): both below. */
-		if (!finding)
-			continue;
-		n++;
-		describe(c, s, &dt);
-		if (t != NULL)
-			say(t, "  - %s: %s%s%s\n", verdict_name(s->verdict), d,
-			    s->got[0] ? ": " : "", s->got);
-	}
-	for (int m = 0; m < 2; m++) {
-		bool tx, ts, x = reads(c, FB_XFEN, m, &tx),
-			     sh = reads(c, FB_SHREDDER, m, &ts);
-		bool any = false;
-		if (tx && ts && !x && !sh) {
-			n++;
-			if (t != NULL)
-				say(t, "  - %s mode: reads neither X-FEN nor "
-				       "Shredder-FEN castling rights\n",
-				    mode_name(m));
-		}
-		if (!mode_tested(c, m))
-			continue;
-		for (int f = FB_CASTLE_KXR; f <= FB_CASTLE_OO; f++)
-			any = any || accepts(c, m, (enum fb_castle_notation)f);
-		if (!any) {
-			n++;
-			if (t != NULL)
-				say(t, "  - %s mode: takes a castle in no "
-				       "form fenbridge can send\n",
-				    mode_name(m));
-		}
-	}
-	return n;
-}
-
 bool
 fb_check_done(const struct fb_check *c)
 {
 	return c->phase == PH_DONE;
-}
-
-unsigned
-fb_check_findings(const struct fb_check *c)
-{
-	return findings(c, NULL);
-}
-
-/* The [fenbridge] lines. */
-static void
-ini_lines(const struct fb_check *c, struct text *t)
-{
-	bool tx, ts, x = reads(c, FB_XFEN, -1, &tx),
-		     sh = reads(c, FB_SHREDDER, -1, &ts);
-	bool std = mode_tested(c, false), c960 = mode_tested(c, true);
-	enum fb_castle_notation pick = FB_CASTLE_AUTO;
-
-	say(t, "[fenbridge]\nengine-protocol = %s\n",
-	    c->proto == FB_CHECK_UCI ? "uci" : "xboard");
-	if (!tx && !ts)
-		say(t, "# engine-fen: not tested (%s)\n",
-		    c->proto == FB_CHECK_XBOARD && !c->feat_setboard
-			    ? "no setboard: positions only through edit"
-			    : "no position was answered");
-	else if (x && sh)
-		say(t, "engine-fen = auto\n# reads both dialects\n");
-	else if (x)
-		say(t, "engine-fen = xfen\n");
-	else if (sh)
-		say(t, "engine-fen = shredder\n");
-	else
-		say(t, "# engine-fen: neither dialect read in every mode\n");
-
-	if (!std && !c960) {
-		say(t, "# engine-castling: not tested\n");
-		return;
-	}
-	if ((!std || accepts(c, false, auto_form(c, false))) &&
-	    (!c960 || accepts(c, true, auto_form(c, true)))) {
-		say(t, "engine-castling = auto\n");
-		return;
-	}
-	for (int f = FB_CASTLE_KXR; f <= FB_CASTLE_OO && !pick; f++)
-		if ((!std || accepts(c, false, (enum fb_castle_notation)f)) &&
-		    (!c960 || accepts(c, true, (enum fb_castle_notation)f)))
-			pick = (enum fb_castle_notation)f;
-	for (int f = FB_CASTLE_KXR; f <= FB_CASTLE_OO && !pick && c960; f++)
-		if (accepts(c, true, (enum fb_castle_notation)f))
-			pick = (enum fb_castle_notation)f;
-	if (pick)
-		say(t, "engine-castling = %s\n", form_word(pick));
-	else
-		say(t, "# engine-castling: no form taken\n");
-}
-
-size_t
-fb_check_report(const struct fb_check *c, char *out, size_t cap)
-{
-	struct text t = {out, cap, 0};
-	char d[400];
-	unsigned n;
-
-	if (cap > 0)
-		out[0] = '\0';
-	say(&t, "engine: %s\nprotocol: %s\n", c->name[0] ? c->name : "?",
-	    !c->handshake_ok            ? "none found"
-	    : c->proto == FB_CHECK_UCI ? "UCI"
-				       : "XBoard (CECP)");
-	if (c->handshake_ok && c->proto == FB_CHECK_UCI)
-		say(&t, "options: UCI_Chess960 %s, UCI_Variant %s, Ponder %s, "
-			"MultiPV %s\n",
-		    c->opt_chess960 ? "yes" : "no",
-		    !c->opt_variant ? "no"
-		    : c->var_capa   ? "yes (caparandom)"
-				    : "yes",
-		    c->opt_ponder ? "yes" : "no",
-		    c->opt_multipv ? "yes" : "no");
-	else if (c->handshake_ok)
-		say(&t, "features: %s, setboard %s, usermove %s, ping %s, "
-			"fischerandom %s, caparandom %s\n",
-		    c->feat_done ? "done=1" : "none (protover 1)",
-		    c->feat_setboard ? "yes" : "no",
-		    c->feat_usermove ? "yes" : "no",
-		    c->feat_ping ? "yes" : "no", c->var_960 ? "yes" : "no",
-		    c->var_capa ? "yes" : "no");
-	say(&t, "\n");
-	for (size_t i = 0; i < c->nsteps; i++) {
-		const struct fb_check_step *s = &c->step[i];
-		struct text dt = {d, sizeof d, 0};
-		describe(c, s, &dt);
-		say(&t, "%-8s %s%s%s\n", verdict_name(s->verdict), d,
-		    s->got[0] ? ": " : "", s->got);
-	}
-	for (int m = 0; m < 2; m++)
-		for (size_t i = 0; i < c->nsteps; i++) {
-			const struct fb_check_step *s = &c->step[i];
-			if (s->kind == K_READ && s->c960 == m &&
-			    s->verdict == FB_CV_OK &&
-			    forms_differ(s->pos)) {
-				say(&t, "emits castles in %s mode as %s (%s)\n",
-				    mode_name(m), form_name(s->form), s->got);
-				break;
-			}
-		}
-	say(&t, "restarts: %u%s\n", c->restarts,
-	    c->restarts >= MAX_RESTARTS ? " (the most: the steps left were "
-					  "not run)"
-					: "");
-	n = findings(c, NULL);
-	say(&t, "\nfindings: %u\n", n);
-	findings(c, &t);
-	say(&t, "\nINI lines to use:\n");
-	if (c->handshake_ok)
-		ini_lines(c, &t);
-	return t.len;
 }
