@@ -468,6 +468,59 @@ test_check_ignored_stop_is_a_finding(void **state)
 	assert_non_null(strstr(s->sent, "go infinite\nstop\n"));
 }
 
+/* Whatever an engine writes, whenever: the script never breaks, and
+ * timeouts and exits still bring it to its end. */
+static void
+test_check_survives_any_line_at_any_time(void **state)
+{
+	static const char *const junk[] = {
+		"", " ", "bestmove", "bestmove ", "bestmove e1g1 ponder",
+		"bestmove zz99", "bestmove (none)", "bestmove 0000",
+		"bestmove O-O-O", "readyok extra", "uciok", "id name",
+		"option name", "option name UCI_Variant type combo var",
+		"info multipv 99 pv e2e4", "info multipv 2 pv", "feature",
+		"feature done=1", "feature variants=\"caparandom\" done=0",
+		"move", "move e2e4", "pong", "pong 99", "Error", "Illegal move",
+		"Error (unknown command): ?", "\x01\x02\x7f",
+	};
+	struct sim *s = *state;
+	struct fb_check_out out;
+	char big[4096];
+
+	memset(big, 'e', sizeof big - 1);
+	big[sizeof big - 1] = '\0';
+	for (int want = FB_CHECK_AUTO; want <= FB_CHECK_XBOARD; want++)
+		for (size_t j = 0; j <= sizeof junk / sizeof junk[0]; j++) {
+			const char *line = j < sizeof junk / sizeof junk[0]
+						   ? junk[j]
+						   : big;
+			int guard = 0;
+			fb_check_init(&s->ck, (enum fb_check_protocol)want, 1000,
+				      1000);
+			fb_check_start(&s->ck, &out);
+			while (!fb_check_done(&s->ck) && guard++ < 400) {
+				fb_check_line(&s->ck, line, strlen(line), &out);
+				if (out.restart)
+					fb_check_start(&s->ck, &out);
+				if (guard % 3 == 0)
+					fb_check_line(&s->ck, "uciok", 5, &out);
+				if (guard % 5 == 0)
+					fb_check_line(&s->ck, "feature done=1",
+						      14, &out);
+				if (out.restart)
+					fb_check_start(&s->ck, &out);
+				fb_check_timeout(&s->ck, &out);
+				if (out.kill)
+					fb_check_exit(&s->ck, 0, 9, &out);
+				if (out.restart)
+					fb_check_start(&s->ck, &out);
+			}
+			assert_true(fb_check_done(&s->ck));
+			assert_true(fb_check_report(&s->ck, s->report,
+						    sizeof s->report) > 0);
+		}
+}
+
 static int
 setup(void **state)
 {
@@ -492,6 +545,7 @@ main(void)
 		cmocka_unit_test(test_check_ignored_stop_is_a_finding),
 		cmocka_unit_test(
 			test_check_early_ponder_and_one_multipv_line_are_findings),
+		cmocka_unit_test(test_check_survives_any_line_at_any_time),
 	};
 
 	return cmocka_run_group_tests(tests, setup, NULL);
