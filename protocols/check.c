@@ -43,7 +43,7 @@ enum pos_role { ROLE_READ, ROLE_ACCEPT };
 
 static const struct test_pos {
 	const char *fen; /* X-FEN */
-	bool c960;       /* 960 (or, 10 files wide, caparandom) mode only */
+	bool c960;       /* 960 mode only (10 wide: caparandom, not capablanca) */
 	enum pos_role role;
 	const char *what;
 } positions[] = {
@@ -69,9 +69,9 @@ static const struct test_pos {
 	/* The same rooks: the castle checks, one legal reply. */
 	{"r7/8/8/8/3p4/8/p7/k1K2R1R w F - 0 1", true, ROLE_ACCEPT,
 	 "960, inner rook"},
-	/* 10x8 (caparandom): king f1, rook j1 (K / J): the castle (king to
-	 * i1, rook to h1) mates. */
-	{"10/10/10/10/10/1p8/9R/1k3K3R w K - 0 1", true, ROLE_READ,
+	/* 10x8 (capablanca, caparandom): king f1, rook j1 (K / J): the castle
+	 * (king to i1, rook to h1) mates. */
+	{"10/10/10/10/10/1p8/9R/1k3K3R w K - 0 1", false, ROLE_READ,
 	 "10x8, corner rook"},
 	/* King c1, rook i1 (K / I). */
 	{"10/6p3/10/10/10/10/7R2/k1K5R1 w K - 0 1", true, ROLE_READ,
@@ -313,12 +313,16 @@ plan(struct fb_check *c)
 	/* 10x8 if it lists caparandom (last of the positions: an engine
 	 * that stays in the variant after new spoils no other step): which
 	 * field it reads there. */
-	for (int i = 0; positions_ok && c->var_capa && i < 2 * NPOS; i++)
-		for (int d = FB_XFEN; d <= FB_SHREDDER; d++)
-			if (fb_check_pos_wide(i) && (d == FB_XFEN || !fb_check_pos_same(i)))
-				add(c, FB_CK_READ, i, true, (enum fb_notation)d,
-				    FB_CASTLE_AUTO);
-	if (!uci && positions_ok && c->var_capa)
+	for (int m = 0; positions_ok && m <= 1; m++)
+		for (int i = 0; (m ? c->var_capa : c->var_capab) && i < 2 * NPOS;
+		     i++)
+			for (int d = FB_XFEN; d <= FB_SHREDDER; d++)
+				if (fb_check_pos_wide(i) &&
+				    (!base(i)->c960 || m) &&
+				    (d == FB_XFEN || !fb_check_pos_same(i)))
+					add(c, FB_CK_READ, i, m,
+					    (enum fb_notation)d, FB_CASTLE_AUTO);
+	if (!uci && positions_ok && (c->var_capa || c->var_capab))
 		add(c, FB_CK_NEWNORMAL, -1, false, FB_XFEN, FB_CASTLE_AUTO);
 	if (uci && c->opt_ponder) {
 		add(c, FB_CK_PONDERHIT, -2, false, FB_XFEN, FB_CASTLE_AUTO);
@@ -381,7 +385,6 @@ handshake(struct fb_check *c, struct fb_check_out *out)
 		put(out, "uci\n");
 	}
 	arm(out, c->timeout_ms);
-	c->waiting = true;
 }
 
 void
@@ -390,7 +393,7 @@ fb_check_start(struct fb_check *c, struct fb_check_out *out)
 	memset(out, 0, sizeof *out);
 	c->running = true;
 	c->uci960_known = false;
-	c->uci_capa = false;
+	c->uci_variant = 0;
 	if (!c->rehandshake)
 		c->proto = c->want == FB_CHECK_XBOARD ? FB_CHECK_XBOARD
 						      : FB_CHECK_UCI;
@@ -401,7 +404,6 @@ static void
 finish(struct fb_check *c, struct fb_check_out *out)
 {
 	c->phase = PH_DONE;
-	c->waiting = false;
 	arm(out, 0);
 	out->done = true;
 	if (c->running)
@@ -426,7 +428,6 @@ cur(struct fb_check *c)
 static void
 handshake_done(struct fb_check *c, struct fb_check_out *out)
 {
-	c->waiting = false;
 	if (!c->rehandshake) {
 		c->handshake_ok = true;
 		plan(c);
@@ -444,7 +445,6 @@ give_up(struct fb_check *c, enum fb_check_verdict v, struct fb_check_out *out)
 
 	if (s != NULL && s->verdict == FB_CV_UNTESTED)
 		s->verdict = v;
-	c->waiting = false;
 	arm(out, 0);
 	out->kill = true;
 }
@@ -458,15 +458,24 @@ ping(struct fb_check *c, struct fb_check_out *out)
 		put(out, "ping %u\n", ++c->pings);
 }
 
-/* UCI_Variant caparandom for a 10x8 step, back to chess after one. */
-static void
-uci_variant(struct fb_check *c, bool capa, struct fb_check_out *out)
+/* The variant of a step: 0 chess, 1 capablanca, 2 caparandom. */
+static int
+variant_of(const struct fb_check_step *s)
 {
-	if (c->proto != FB_CHECK_UCI || capa == c->uci_capa)
+	return !fb_check_pos_wide(s->pos) ? 0 : s->c960 ? 2 : 1;
+}
+
+static const char *const variant_names[] = {"chess", "capablanca",
+					    "caparandom"};
+
+/* UCI_Variant for a 10x8 step, back to chess after one. */
+static void
+uci_variant(struct fb_check *c, int v, struct fb_check_out *out)
+{
+	if (c->proto != FB_CHECK_UCI || v == c->uci_variant)
 		return;
-	put(out, "setoption name UCI_Variant value %s\n",
-	    capa ? "caparandom" : "chess");
-	c->uci_capa = capa;
+	put(out, "setoption name UCI_Variant value %s\n", variant_names[v]);
+	c->uci_variant = v;
 }
 
 /* The mode and position lines of a step with a position. */
@@ -487,7 +496,7 @@ setup_position(struct fb_check *c, const struct fb_check_step *s,
 		mv[k > 0 ? k : 0] = '\0';
 	}
 	if (c->proto == FB_CHECK_UCI) {
-		uci_variant(c, fb_check_pos_wide(s->pos), out);
+		uci_variant(c, variant_of(s), out);
 		if (c->opt_chess960 &&
 		    (!c->uci960_known || c->uci960 != s->c960))
 			put(out, "setoption name UCI_Chess960 value %s\n",
@@ -498,11 +507,13 @@ setup_position(struct fb_check *c, const struct fb_check_step *s,
 		    mv[0] ? " moves " : "", mv);
 		return;
 	}
-	put(out, "new\n%sforce\nsetboard %s\n",
-	    fb_check_pos_wide(s->pos) ? "variant caparandom\n"
-	    : s->c960    ? "variant fischerandom\n"
-			 : "",
-	    fen);
+	if (variant_of(s) > 0)
+		put(out, "new\nvariant %s\n", variant_names[variant_of(s)]);
+	else if (s->c960)
+		put(out, "new\nvariant fischerandom\n");
+	else
+		put(out, "new\n");
+	put(out, "force\nsetboard %s\n", fen);
 	if (mv[0])
 		put(out, "%s%s\n", c->feat_usermove ? "usermove " : "", mv);
 }
@@ -513,7 +524,6 @@ ask(struct fb_check *c, struct fb_check_out *out)
 	struct fb_check_step *s = cur(c);
 
 	c->phase = PH_STEP;
-	c->waiting = true;
 	arm(out, c->timeout_ms);
 	switch (s->kind) {
 	case FB_CK_READ:
@@ -562,7 +572,6 @@ start_step(struct fb_check *c, struct fb_check_out *out)
 		finish(c, out);
 		return;
 	}
-	c->waiting = true;
 	arm(out, c->timeout_ms);
 	switch (s->kind) {
 	case FB_CK_READY:
@@ -595,7 +604,7 @@ start_step(struct fb_check *c, struct fb_check_out *out)
 		}
 		break;
 	case FB_CK_STOP:
-		uci_variant(c, false, out);
+		uci_variant(c, 0, out);
 		if (c->proto == FB_CHECK_UCI)
 			put(out, "ucinewgame\nposition startpos\n");
 		else
@@ -606,7 +615,7 @@ start_step(struct fb_check *c, struct fb_check_out *out)
 	case FB_CK_PONDERHIT:
 	case FB_CK_PONDERMISS:
 	case FB_CK_MULTIPV:
-		uci_variant(c, false, out);
+		uci_variant(c, 0, out);
 		if (s->kind == FB_CK_MULTIPV)
 			put(out, "setoption name MultiPV value %d\n", MULTIPV);
 		put(out, "ucinewgame\nposition startpos%s\n",
@@ -766,6 +775,10 @@ fb_check_line(struct fb_check *c, const char *text, size_t len,
 						if (fb_span_is(text, o.var[v],
 							       "caparandom"))
 							c->var_capa = true;
+						else if (fb_span_is(
+								 text, o.var[v],
+								 "capablanca"))
+							c->var_capab = true;
 				}
 				if (fb_span_is(text, o.name, "Ponder"))
 					c->opt_ponder = true;
@@ -860,6 +873,9 @@ fb_check_line(struct fb_check *c, const char *text, size_t len,
 				for (size_t i = 0; i + 10 <= f.value.len; i++)
 					if (memcmp(v + i, "caparandom", 10) == 0)
 						c->var_capa = true;
+					else if (memcmp(v + i, "capablanca", 10) ==
+						 0)
+						c->var_capab = true;
 			}
 		}
 		return;
@@ -948,7 +964,6 @@ fb_check_timeout(struct fb_check *c, struct fb_check_out *out)
 		return;
 	case PH_STOP_WAIT:
 		c->phase = PH_STEP;
-		c->waiting = true;
 		arm(out, c->timeout_ms);
 		if (s != NULL && s->kind == FB_CK_PONDERHIT) {
 			/* Now a search on the clock: up to its time. */
@@ -996,6 +1011,10 @@ fb_check_exit(struct fb_check *c, unsigned status, int signal,
 		return;
 	if (c->quitting && s != NULL && s->kind == FB_CK_QUIT) {
 		s->verdict = FB_CV_OK;
+		if (signal != 0)
+			snprintf(s->got, sizeof s->got, "signal %d", signal);
+		else
+			snprintf(s->got, sizeof s->got, "status %u", status);
 		finish(c, out);
 		return;
 	}

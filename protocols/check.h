@@ -78,25 +78,26 @@ struct fb_check {
 	bool feat_setboard, feat_usermove, feat_ping, feat_done;
 	bool var_960;        /* XBoard: variants lists fischerandom */
 	bool var_capa;       /* caparandom in UCI_Variant / variants */
+	bool var_capab;      /* capablanca there */
 	bool handshake_ok;
 	/* The run. */
 	struct fb_check_step step[FB_CHECK_STEPS_MAX];
 	size_t nsteps, at;
 	int phase;           /* the script's own enum */
 	bool rehandshake;    /* restarted: handshake again, then step `at` */
-	bool waiting;        /* something is awaited */
 	bool quitting;       /* quit sent: waiting for the exit */
 	bool running;        /* the engine process runs */
 	unsigned restarts;
 	unsigned pings;
 	bool uci960, uci960_known; /* UCI_Chess960 as last set */
-	bool uci_capa;       /* UCI_Variant set to caparandom */
+	int uci_variant;     /* UCI_Variant as set: 0 chess, 1 capablanca,
+				2 caparandom */
 	unsigned long lines; /* engine lines seen */
 	unsigned multipv_seen; /* bit N: a line with multipv N came */
 	bool multipv_bad;      /* one's pv began with an illegal move */
 	bool saw_error;      /* an Error/Illegal line during this step */
 	bool q_rejected;     /* XBoard: Error for ? during this step */
-	unsigned exit_status;
+	unsigned exit_status; /* the engine's last exit */
 	int exit_signal;
 };
 

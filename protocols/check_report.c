@@ -99,7 +99,9 @@ describe(const struct fb_check *c, const struct fb_check_step *s,
 		n = fb_check_position(s->pos, s->dialect, fen, sizeof fen - 1);
 		fen[n > 0 ? n : 0] = '\0';
 		say(t, "%s mode, %s (%s%s): castles in %s",
-		    fb_check_pos_wide(s->pos) ? "caparandom" : mode_name(s->c960),
+		    !fb_check_pos_wide(s->pos) ? mode_name(s->c960)
+		    : s->c960                  ? "caparandom"
+					       : "capablanca",
 		    dialect_name(s->dialect),
 		    fb_check_pos_what(s->pos), fb_check_pos_black(s->pos) ? ", Black" : "", fen);
 		break;
@@ -123,8 +125,8 @@ describe(const struct fb_check *c, const struct fb_check_step *s,
 		say(t, "MultiPV %d: %d lines with legal pvs", FB_CHECK_MULTIPV, FB_CHECK_MULTIPV);
 		break;
 	case FB_CK_NEWNORMAL:
-		say(t, "new after variant caparandom: normal chess again (a "
-		       "legal move from the start)");
+		say(t, "new after a 10x8 variant: normal chess again (a legal "
+		       "move from the start)");
 		break;
 	case FB_CK_QUIT:
 		say(t, "quit: exits");
@@ -328,18 +330,20 @@ fb_check_report(const struct fb_check *c, char *out, size_t cap)
 			"MultiPV %s\n",
 		    c->opt_chess960 ? "yes" : "no",
 		    !c->opt_variant ? "no"
-		    : c->var_capa   ? "yes (caparandom)"
-				    : "yes",
+		    : c->var_capa && c->var_capab ? "yes (capablanca, caparandom)"
+		    : c->var_capa		   ? "yes (caparandom)"
+		    : c->var_capab		   ? "yes (capablanca)"
+						   : "yes",
 		    c->opt_ponder ? "yes" : "no",
 		    c->opt_multipv ? "yes" : "no");
 	else if (c->handshake_ok)
 		say(&t, "features: %s, setboard %s, usermove %s, ping %s, "
-			"fischerandom %s, caparandom %s\n",
+			"fischerandom %s, capablanca %s, caparandom %s\n",
 		    c->feat_done ? "done=1" : "none (protover 1)",
 		    c->feat_setboard ? "yes" : "no",
 		    c->feat_usermove ? "yes" : "no",
 		    c->feat_ping ? "yes" : "no", c->var_960 ? "yes" : "no",
-		    c->var_capa ? "yes" : "no");
+		    c->var_capab ? "yes" : "no", c->var_capa ? "yes" : "no");
 	say(&t, "\n");
 	for (size_t i = 0; i < c->nsteps; i++) {
 		const struct fb_check_step *s = &c->step[i];

@@ -213,7 +213,7 @@ def main():
         # Fairy-Stockfish 11.1 stays in caparandom after new: the
         # 8x8 setboard that follows kills it (SIGSEGV).
         check("fairy-stockfish xboard: new after caparandom (exit 1)",
-              rc == 1 and line(out, r"DIED +new after variant caparandom"))
+              rc == 1 and line(out, r"DIED +new after a 10x8 variant"))
         rc, out, _ = run(fb, ["--", fairy])
         check("fairy-stockfish uci: passes, caparandom through UCI_Variant",
               rc == 0 and has(out, "UCI_Variant yes (caparandom)") and
@@ -244,6 +244,8 @@ def main():
         check("sjaakii: UCI, both dialects in Chess960",
               has(out, "protocol: UCI\n") and
               has(out, "engine-fen = auto\n"))
+        check("sjaakii: capablanca through UCI_Variant",
+              line(out, r"ok +capablanca mode, Shredder-FEN \(10x8, corner"))
         check("sjaakii: stop during go infinite not answered",
               rc == 1 and line(out, r"SILENT +stop during go infinite"))
         rc, out, _ = run(fb, ["--protocol=xboard", "--",
