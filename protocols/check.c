@@ -80,6 +80,8 @@ static const struct test_pos {
 	{"10/10/6R3/10/10/7k2/8R1/1K4R2R w G - 0 1", true, ROLE_READ,
 	 "10x8, inner rook"},
 };
+/* The standard accept position, also the one of FB_CK_NEWNORMAL. */
+#define P_STD_ACCEPT 1
 /* Each position also serves mirrored, for Black: index NPOS + i. */
 #define NPOS ((int)(sizeof positions / sizeof positions[0]))
 
@@ -288,20 +290,23 @@ plan(struct fb_check *c)
 	c->nsteps = 0;
 	add(c, FB_CK_READY, -1, false, FB_XFEN, FB_CASTLE_AUTO);
 	add(c, FB_CK_UNKNOWN, -1, false, FB_XFEN, FB_CASTLE_AUTO);
-	/* Standard positions in both modes, Chess960 ones in Chess960 mode;
-	 * one dialect where both write the same field. */
-	for (int m = 0; positions_ok && m <= has_960(c); m++)
+	/* Standard chess first, then Chess960, then 10x8: an XBoard engine
+	 * whose new keeps the last variant spoils no step of another mode,
+	 * and a step after each variant shows it (FB_CK_NEWNORMAL). */
+	for (int m = 0; positions_ok && m <= has_960(c); m++) {
+		/* Standard positions in both modes, Chess960 ones in Chess960
+		 * mode; one dialect where both write the same field. */
 		for (int i = 0; i < 2 * NPOS; i++)
 			for (int d = FB_XFEN; d <= FB_SHREDDER; d++)
-				if (base(i)->role == ROLE_READ && !fb_check_pos_wide(i) &&
+				if (base(i)->role == ROLE_READ &&
+				    !fb_check_pos_wide(i) &&
 				    (!base(i)->c960 || m) &&
 				    (d == FB_XFEN || !fb_check_pos_same(i)))
 					add(c, FB_CK_READ, i, m,
 					    (enum fb_notation)d, FB_CASTLE_AUTO);
-	/* O-O is XBoard's form for FRC only: standard chess gets the king's
-	 * move and king takes rook. A form that cannot write the castle
-	 * (the king's move one file away) is left out. */
-	for (int m = 0; positions_ok && m <= has_960(c); m++)
+		/* O-O is XBoard's form for FRC only: standard chess gets the
+		 * king's move and king takes rook. A form that cannot write
+		 * the castle (the king's move one file away) is left out. */
 		for (int i = 0; i < 2 * NPOS; i++)
 			for (size_t f = 0; f < nforms; f++)
 				if (base(i)->role == ROLE_ACCEPT &&
@@ -310,9 +315,12 @@ plan(struct fb_check *c)
 				    can_write(i, forms[f]))
 					add(c, FB_CK_ACCEPT, i, m, FB_XFEN,
 					    forms[f]);
-	/* 10x8 if it lists caparandom (last of the positions: an engine
-	 * that stays in the variant after new spoils no other step): which
-	 * field it reads there. */
+	}
+	if (!uci && positions_ok && has_960(c))
+		add(c, FB_CK_NEWNORMAL, P_STD_ACCEPT, false, FB_XFEN,
+		    FB_CASTLE_KING);
+	/* 10x8 if it lists capablanca or caparandom: which field it reads
+	 * there. */
 	for (int m = 0; positions_ok && m <= 1; m++)
 		for (int i = 0; (m ? c->var_capa : c->var_capab) && i < 2 * NPOS;
 		     i++)
@@ -323,7 +331,8 @@ plan(struct fb_check *c)
 					add(c, FB_CK_READ, i, m,
 					    (enum fb_notation)d, FB_CASTLE_AUTO);
 	if (!uci && positions_ok && (c->var_capa || c->var_capab))
-		add(c, FB_CK_NEWNORMAL, -1, false, FB_XFEN, FB_CASTLE_AUTO);
+		add(c, FB_CK_NEWNORMAL, P_STD_ACCEPT, false, FB_XFEN,
+		    FB_CASTLE_KING);
 	if (uci && c->opt_ponder) {
 		add(c, FB_CK_PONDERHIT, -2, false, FB_XFEN, FB_CASTLE_AUTO);
 		add(c, FB_CK_PONDERMISS, -2, false, FB_XFEN, FB_CASTLE_AUTO);
@@ -490,7 +499,8 @@ setup_position(struct fb_check *c, const struct fb_check_step *s,
 	char mv[16] = "";
 
 	fen[n > 0 ? n : 0] = '\0';
-	if (s->kind == FB_CK_ACCEPT && load(s->pos, &g) && castle_of(&g, &m)) {
+	if ((s->kind == FB_CK_ACCEPT || s->kind == FB_CK_NEWNORMAL) &&
+	    load(s->pos, &g) && castle_of(&g, &m)) {
 		int k = fb_game_print_castle(&g, &m, s->form, mv,
 					     sizeof mv - 1);
 		mv[k > 0 ? k : 0] = '\0';
@@ -593,7 +603,8 @@ start_step(struct fb_check *c, struct fb_check_out *out)
 		break;
 	case FB_CK_READ:
 	case FB_CK_ACCEPT:
-		if (s->kind == FB_CK_ACCEPT)
+	case FB_CK_NEWNORMAL:
+		if (s->kind != FB_CK_READ)
 			s->dialect = readable(c, s->c960);
 		setup_position(c, s, out);
 		if (c->proto == FB_CHECK_UCI || c->feat_ping) {
@@ -620,12 +631,6 @@ start_step(struct fb_check *c, struct fb_check_out *out)
 			put(out, "setoption name MultiPV value %d\n", MULTIPV);
 		put(out, "ucinewgame\nposition startpos%s\n",
 		    s->kind == FB_CK_MULTIPV ? "" : " moves " PONDER_MOVES);
-		c->phase = PH_STEP_SETUP;
-		ping(c, out);
-		break;
-	case FB_CK_NEWNORMAL:
-		/* CECP: new resets the board to normal chess. */
-		put(out, "new\nforce\nsetboard %s\n", STARTPOS);
 		c->phase = PH_STEP_SETUP;
 		ping(c, out);
 		break;
@@ -696,8 +701,7 @@ judge_move(struct fb_check *c, const char *text, size_t len)
 
 	copy_text(s->got, sizeof s->got, text, len);
 	if (s->kind == FB_CK_STOP || s->kind == FB_CK_PONDERHIT ||
-	    s->kind == FB_CK_PONDERMISS || s->kind == FB_CK_MULTIPV ||
-	    s->kind == FB_CK_NEWNORMAL) {
+	    s->kind == FB_CK_PONDERMISS || s->kind == FB_CK_MULTIPV) {
 		s->verdict = load(s->pos, &g) && fb_moves_parse(&g, text, len,
 							       &m) == 0
 				     ? FB_CV_OK
@@ -717,7 +721,7 @@ judge_move(struct fb_check *c, const char *text, size_t len)
 		return;
 	}
 	before = g;
-	if (s->kind == FB_CK_ACCEPT)
+	if (s->kind != FB_CK_READ)
 		fb_game_play(&g, &castle);
 	legal = fb_moves_parse(&g, text, len, &m) == 0;
 	if (s->kind == FB_CK_READ) {
@@ -895,7 +899,8 @@ fb_check_line(struct fb_check *c, const char *text, size_t len,
 		return;
 	}
 	if (l.kind == FB_CECP_E_PONG && c->phase == PH_STEP_SETUP) {
-		if (c->saw_error && s->kind == FB_CK_ACCEPT) {
+		if (c->saw_error && (s->kind == FB_CK_ACCEPT ||
+				     s->kind == FB_CK_NEWNORMAL)) {
 			/* The castle was refused: no go. */
 			snprintf(s->got, sizeof s->got, "refused");
 			s->verdict = FB_CV_WRONG;

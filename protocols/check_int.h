@@ -18,7 +18,8 @@ enum fb_check_kind {
 	FB_CK_PONDERHIT,  /* UCI: go ponder, then ponderhit */
 	FB_CK_PONDERMISS, /* UCI: go ponder, then stop */
 	FB_CK_MULTIPV,    /* UCI: MultiPV 3 gives three lines */
-	FB_CK_NEWNORMAL,  /* XBoard: new after a variant is normal chess */
+	FB_CK_NEWNORMAL,  /* XBoard: new after a variant is standard chess:
+			     the standard accept position, king's move */
 	FB_CK_QUIT,
 };
 

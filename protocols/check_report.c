@@ -125,8 +125,11 @@ describe(const struct fb_check *c, const struct fb_check_step *s,
 		say(t, "MultiPV %d: %d lines with legal pvs", FB_CHECK_MULTIPV, FB_CHECK_MULTIPV);
 		break;
 	case FB_CK_NEWNORMAL:
-		say(t, "new after a 10x8 variant: normal chess again (a legal "
-		       "move from the start)");
+		say(t, "new after variant %s: standard chess again (takes "
+		       "the king's move e1g1)",
+		    s > c->step && fb_check_pos_wide(s[-1].pos)
+			    ? (s[-1].c960 ? "caparandom" : "capablanca")
+			    : "fischerandom");
 		break;
 	case FB_CK_QUIT:
 		say(t, "quit: exits");
@@ -303,13 +306,29 @@ ini_lines(const struct fb_check *c, struct text *t)
 		if ((!std || accepts(c, false, (enum fb_castle_notation)f)) &&
 		    (!c960 || accepts(c, true, (enum fb_castle_notation)f)))
 			pick = (enum fb_castle_notation)f;
-	for (int f = FB_CASTLE_KXR; f <= FB_CASTLE_OO && !pick && c960; f++)
-		if (accepts(c, true, (enum fb_castle_notation)f))
-			pick = (enum fb_castle_notation)f;
-	if (pick)
+	if (pick) {
 		say(t, "engine-castling = %s\n", form_word(pick));
-	else
-		say(t, "# engine-castling: no form taken\n");
+		return;
+	}
+	/* No one form for both modes: auto still sends the king's move in
+	 * standard chess, and toward an XBoard engine that refuses O-O it
+	 * learns king takes rook from the refusal. */
+	say(t, "engine-castling = auto\n# takes:");
+	for (int m = 0; m < 2; m++) {
+		bool any = false;
+		if (!mode_tested(c, m))
+			continue;
+		say(t, " %s", m ? "Chess960" : "standard chess");
+		for (int f = FB_CASTLE_KXR; f <= FB_CASTLE_OO; f++)
+			if (accepts(c, m, (enum fb_castle_notation)f)) {
+				say(t, "%s %s", any ? "," : "",
+				    form_name((enum fb_castle_notation)f));
+				any = true;
+			}
+		if (!any)
+			say(t, " none");
+		say(t, m == 0 && c960 ? ";" : "\n");
+	}
 }
 
 size_t

@@ -9,8 +9,9 @@ Shredder-FEN castling field and gets engine-fen = xfen; Glaurung misses the
 castle on X-FEN `K` for a rook off the corner in Chess960 and gets
 engine-fen = shredder, also under another `id name` (a wrapper renames it:
 the report is the same but for its first line); Fairy-Stockfish in XBoard
-mode refuses O-O and the king move and gets engine-castling = kxr, and
-dies of an 8x8 setboard after `new` that follows `variant caparandom`;
+mode refuses O-O in Chess960 (king takes rook works), stays in
+fischerandom after `new`, and dies of an 8x8 setboard after `new` that
+follows `variant caparandom`;
 Fairy-Max has no setboard and answers `?` with Error; Sjaak II ignores
 `stop` during `go infinite` in UCI and passes in XBoard mode; a wrapper that makes Stockfish exit on a file
 letter in the castling field gives exit status 1 with that finding.
@@ -204,8 +205,13 @@ def main():
               has(out, "setboard yes"))
         check("fairy-stockfish xboard: refuses O-O",
               line(out, r"wrong +Chess960 mode: accepts a castle as O-O"))
-        check("fairy-stockfish xboard: engine-castling = kxr",
-              has(out, "engine-castling = kxr\n"))
+        check("fairy-stockfish xboard: king move in standard chess, king "
+              "takes rook in Chess960",
+              has(out, "engine-castling = auto\n# takes: standard chess "
+                  "king move; Chess960 king takes rook\n"))
+        # Fairy-Stockfish 11.1 stays in fischerandom after new.
+        check("fairy-stockfish xboard: new after fischerandom",
+              line(out, r"wrong +new after variant fischerandom"))
         check("fairy-stockfish xboard: reads both dialects in caparandom",
               line(out, r"ok +caparandom mode, X-FEN \(10x8, rook off") and
               line(out, r"ok +caparandom mode, Shredder-FEN \(10x8, rook "
@@ -213,7 +219,7 @@ def main():
         # Fairy-Stockfish 11.1 stays in caparandom after new: the
         # 8x8 setboard that follows kills it (SIGSEGV).
         check("fairy-stockfish xboard: new after caparandom (exit 1)",
-              rc == 1 and line(out, r"DIED +new after a 10x8 variant"))
+              rc == 1 and line(out, r"DIED +new after variant caparandom"))
         rc, out, _ = run(fb, ["--", fairy])
         check("fairy-stockfish uci: passes, caparandom through UCI_Variant",
               rc == 0 and has(out, "caparandom)") and
