@@ -32,6 +32,8 @@ enum sim_kind {
 	SIM_SILENT,      /* says nothing */
 	SIM_NO_STOP,     /* ignores stop */
 	SIM_EARLY_PONDER, /* ends go ponder at once; MultiPV gives one line */
+	SIM_XB,          /* XBoard with setboard: O-O and KxR in FRC */
+	SIM_XB_STICKY,   /* the same, but new keeps fischerandom */
 };
 
 struct sim {
@@ -40,6 +42,8 @@ struct sim {
 	bool c960;
 	bool alive;
 	bool searching_infinite;
+	bool thinking;   /* XBoard: go after st 60, until ? */
+	bool long_think;
 	int multipv;
 	struct fb_game g;
 	struct fb_check ck;
@@ -131,6 +135,70 @@ position(struct sim *s, const char *fen_and_moves, int depth)
 	}
 }
 
+/* The XBoard engines: castles as O-O or king takes rook in fischerandom,
+ * as the king's move otherwise; `Error` for a castle in another form. */
+static void
+xb_command(struct sim *s, const char *line, int depth)
+{
+	char mv[16], buf[96];
+	struct fb_fen fen;
+	struct fb_move m;
+
+	if (strcmp(line, "protover 2") == 0) {
+		reply(s, "feature myname=\"XSim\" setboard=1 usermove=1 ping=1 "
+			 "variants=\"normal,fischerandom\" done=1", depth);
+	} else if (strncmp(line, "ping ", 5) == 0) {
+		snprintf(buf, sizeof buf, "pong %s", line + 5);
+		reply(s, buf, depth);
+	} else if (strcmp(line, "new") == 0) {
+		s->c960 = s->c960 && s->kind == SIM_XB_STICKY;
+		s->long_think = false;
+		fb_game_start(&s->g, "RNBQKBNR");
+	} else if (strcmp(line, "variant fischerandom") == 0) {
+		s->c960 = true;
+	} else if (strncmp(line, "setboard ", 9) == 0) {
+		assert_int_equal(fb_fen_parse(&fen, line + 9, strlen(line + 9),
+					      NULL),
+				 0);
+		s->g = fen.pos;
+	} else if (strncmp(line, "usermove ", 9) == 0) {
+		const char *t = line + 9;
+		char form[8];
+		int fl = -1;
+		if (fb_game_parse_move(&s->g, t, strlen(t), &m) == 0 &&
+		    m.castle >= 0)
+			fl = fb_game_print_castle(&s->g, &m,
+						  s->c960 ? FB_CASTLE_KXR
+							  : FB_CASTLE_KING,
+						  form, sizeof form);
+		if (fb_game_parse_move(&s->g, t, strlen(t), &m) == 0 &&
+		    (m.castle < 0 || fb_game_parse_oo(t, strlen(t), &fl) ||
+		     (fl == (int)strlen(t) && memcmp(form, t, strlen(t)) == 0)))
+			fb_game_play(&s->g, &m);
+		else {
+			snprintf(buf, sizeof buf, "Error (unknown command): %s",
+				 t);
+			reply(s, buf, depth);
+		}
+	} else if (strcmp(line, "st 60") == 0) {
+		s->long_think = true;
+	} else if (strcmp(line, "go") == 0 && s->long_think) {
+		s->thinking = true;
+	} else if (strcmp(line, "go") == 0 ||
+		   (strcmp(line, "?") == 0 && s->thinking)) {
+		s->thinking = false;
+		best(s, mv, sizeof mv);
+		snprintf(buf, sizeof buf, "move %s", mv);
+		reply(s, buf, depth);
+	} else if (strcmp(line, "quit") == 0) {
+		die(s, 0, depth);
+	} else if (strcmp(line, "uci") == 0 ||
+		   strncmp(line, "fenbridge", 9) == 0) {
+		snprintf(buf, sizeof buf, "Error (unknown command): %s", line);
+		reply(s, buf, depth);
+	}
+}
+
 static void
 command(struct sim *s, const char *line, int depth)
 {
@@ -138,6 +206,10 @@ command(struct sim *s, const char *line, int depth)
 
 	if (s->kind == SIM_SILENT)
 		return;
+	if (s->kind == SIM_XB || s->kind == SIM_XB_STICKY) {
+		xb_command(s, line, depth);
+		return;
+	}
 	if (s->kind == SIM_XB_NOSETUP) {
 		if (strcmp(line, "protover 2") == 0) {
 			reply(s, "feature myname=\"Sim\" setboard=0 ping=1 "
@@ -447,6 +519,38 @@ test_check_xboard_without_setboard(void **state)
 }
 
 static void
+test_check_xboard_engine_passes(void **state)
+{
+	struct sim *s = *state;
+
+	assert_int_equal(run(s, SIM_XB, "", FB_CHECK_AUTO), 0);
+	assert_true(has(s, "engine: XSim\nprotocol: XBoard (CECP)\n"));
+	assert_true(has(s, "ok       Chess960 mode: accepts a castle as O-O"));
+	assert_true(has(s, "wrong    Chess960 mode: accepts a castle as king "
+			   "move (960, inner rook): refused"));
+	assert_true(has(s, "ok       new after variant fischerandom"));
+	assert_true(has(s, "ok       ? (move now) answered"));
+	assert_true(has(s, "engine-castling = auto\n"));
+	assert_non_null(strstr(s->sent, "usermove O-O\n"));
+	assert_non_null(strstr(s->sent, "variant fischerandom\nforce\n"
+					"setboard "));
+}
+
+static void
+test_check_xboard_new_that_keeps_the_variant_is_a_finding(void **state)
+{
+	struct sim *s = *state;
+
+	assert_int_equal(run(s, SIM_XB_STICKY, "", FB_CHECK_XBOARD), 1);
+	assert_true(has(s, "  - wrong: new after variant fischerandom: "
+			   "standard chess again (takes the king's move "
+			   "e1g1): refused"));
+	/* The standard steps came first: unspoilt. */
+	assert_true(has(s, "ok       standard mode: accepts a castle as king "
+			   "move (standard, h-rook)"));
+}
+
+static void
 test_check_silent_engine_has_no_handshake(void **state)
 {
 	struct sim *s = *state;
@@ -541,6 +645,9 @@ main(void)
 		cmocka_unit_test(
 			test_check_kq_misreader_gets_shredder_whatever_its_name),
 		cmocka_unit_test(test_check_xboard_without_setboard),
+		cmocka_unit_test(test_check_xboard_engine_passes),
+		cmocka_unit_test(
+			test_check_xboard_new_that_keeps_the_variant_is_a_finding),
 		cmocka_unit_test(test_check_silent_engine_has_no_handshake),
 		cmocka_unit_test(test_check_ignored_stop_is_a_finding),
 		cmocka_unit_test(
