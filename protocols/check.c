@@ -97,7 +97,7 @@ fb_check_pos_black(int i)
 	return i >= NPOS;
 }
 
-#define SEARCH_DEPTH 5
+#define SEARCH_DEPTH 3
 #define STOP_AFTER_MS 500
 /* The move that ends go infinite: the start position's; the pondering
  * steps' position: after 1. e4 e5 (the ponder move), White to move. */

@@ -622,8 +622,8 @@ static const struct fb_option check_options[] = {
 	 .scope = FB_SCOPE_ARGV, .set = set_seconds, .field = CHECK(timeout_ms)},
 	{.name = "search-timeout", .kind = FB_ARG_TEXT, .arg = "SECONDS",
 	 .def = "10",
-	 .help = "wait this long for a move (each search is go depth 5 / sd "
-		 "5 on a position with a mate in one)",
+	 .help = "wait this long for a move (each search is go depth 3 / sd "
+		 "3 on a position with a mate in one)",
 	 .scope = FB_SCOPE_ARGV, .set = set_seconds, .field = CHECK(search_ms)},
 	{.name = "verbose", .short_name = 'v',
 	 .help = "also write every line both ways to standard error",
