@@ -2,10 +2,11 @@
 /*
  * Command line and INI text -> struct fb_config, or an error message a user
  * can act on (for the INI: file, line and reason); `fenbridge convert`'s
- * command line -> struct fb_convert_config.
+ * command line -> struct fb_convert_config, `fenbridge check`'s -> struct
+ * fb_check_config.
  *
- * Every option is described once, in fb_config_bridge_table or
- * fb_config_convert_table: getopt_long's list, the INI keys and --help are
+ * Every option is described once, in fb_config_bridge_table,
+ * fb_config_convert_table or fb_config_check_table: getopt_long's list, the INI keys and --help are
  * all built from those entries, so adding an option is adding an entry (and
  * a setter when no existing one fits).
  *
@@ -730,6 +731,61 @@ const struct fb_option_table fb_config_convert_table = {
 	.options = convert_options,
 };
 
+#define CHECK(f) offsetof(struct fb_check_config, f)
+
+static const struct fb_option check_options[] = {
+	{.name = "protocol", .kind = FB_ARG_WORD, .arg = "auto|uci|xboard",
+	 .def = "auto",
+	 .help = "the engine's protocol; auto: uci, and when no uciok comes "
+		 "(or an Error line, or the engine dies of it) xboard and "
+		 "protover 2",
+	 .scope = FB_SCOPE_ARGV, .set = set_protocol, .field = CHECK(protocol)},
+	{.name = "timeout", .kind = FB_ARG_TEXT, .arg = "SECONDS", .def = "5",
+	 .help = "wait this long for an answer: uciok, readyok, pong, the "
+		 "features, the exit after quit",
+	 .scope = FB_SCOPE_ARGV, .set = set_seconds, .field = CHECK(timeout_ms)},
+	{.name = "search-timeout", .kind = FB_ARG_TEXT, .arg = "SECONDS",
+	 .def = "10",
+	 .help = "wait this long for a move (each search is go depth 3 / sd "
+		 "3 on a position with a mate in one)",
+	 .scope = FB_SCOPE_ARGV, .set = set_seconds, .field = CHECK(search_ms)},
+	{.name = "verbose", .short_name = 'v',
+	 .help = "also write every line both ways to standard error",
+	 .scope = FB_SCOPE_ARGV, .set = set_flag, .field = CHECK(verbose)},
+	{.name = "help", .short_name = 'h', .help = "this text",
+	 .scope = FB_SCOPE_ARGV, .set = set_action, .field = CHECK(action),
+	 .value = FB_SHOW_HELP},
+	{0},
+};
+
+const struct fb_option_table fb_config_check_table = {
+	.usage =
+		"Usage: fenbridge check [OPTIONS] -- ENGINE [ARGS...]\n"
+		"\n"
+		"Runs a scripted session against ENGINE and reports what it "
+		"does: its\n"
+		"protocol (UCI or XBoard), options or features, isready/ping, an "
+		"unknown\n"
+		"command, which FEN castling field it reads (X-FEN, "
+		"Shredder-FEN) in\n"
+		"standard chess and in Chess960, which castling move forms it "
+		"takes and\n"
+		"writes, ponder (ponderhit, a miss), MultiPV, stop during go "
+		"infinite,\n"
+		"quit. Everything is found by experiment on positions judged by\n"
+		"fenbridge's own move generator, never from the engine's name. "
+		"Ends\n"
+		"with the [fenbridge] INI lines to use.\n",
+	.epilog =
+		"Exit status: 0 the engine passed, 1 findings (a crash, a hang, "
+		"an illegal\n"
+		"move, no answer), 2 usage error or the engine cannot be "
+		"started.\n"
+		"\n"
+		"Example: fenbridge check -- /usr/games/stockfish\n",
+	.options = check_options,
+};
+
 /* " (did you mean --a or --b?)" for the options that word begins, or "". */
 static void
 suggest(const struct fb_option_table *t, const char *word, char *out,
@@ -877,6 +933,30 @@ fb_config_parse_convert(struct fb_convert_config *c, int argc, char **argv,
 	if (!c->have_to)
 		return bad(err, errlen, "--to=xfen or --to=shredder is "
 			   "required");
+	return 0;
+}
+
+int
+fb_config_parse_check(struct fb_check_config *c, int argc, char **argv,
+		      char *err, size_t errlen)
+{
+	int rc;
+
+	memset(c, 0, sizeof *c);
+	c->action = FB_RUN_BRIDGE;
+	c->protocol = "auto";
+	c->timeout_ms = 5000;
+	c->search_ms = 10000;
+	rc = fb_config_parse_table(&fb_config_check_table, c, argc, argv,
+				   &c->first, err, errlen);
+	if (rc < 0 || c->action != FB_RUN_BRIDGE)
+		return rc;
+	if (c->first >= argc || argv[c->first][0] == '\0')
+		return bad(err, errlen, "no engine given: fenbridge check "
+			   "[OPTIONS] -- ENGINE [ARGS...]");
+	if (c->timeout_ms == 0 || c->search_ms == 0)
+		return bad(err, errlen, "a timeout of 0 leaves no time for "
+			   "an answer");
 	return 0;
 }
 

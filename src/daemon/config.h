@@ -121,6 +121,7 @@ struct fb_option_table {
 /* fenbridge's own options and INI keys; `fenbridge convert`'s options. */
 extern const struct fb_option_table fb_config_bridge_table;
 extern const struct fb_option_table fb_config_convert_table;
+extern const struct fb_option_table fb_config_check_table;
 
 /*
  * Writes t's --help text (usage, options, epilog) to out as a C string,
@@ -161,6 +162,26 @@ struct fb_convert_config {
 int
 fb_config_parse_convert(struct fb_convert_config *c, int argc, char **argv,
 			char *err, size_t errlen);
+
+/* What `fenbridge check` was asked to do. */
+struct fb_check_config {
+	enum fb_config_action action; /* FB_RUN_BRIDGE: run the check */
+	const char *protocol;         /* "auto", "uci" or "xboard" */
+	unsigned timeout_ms;          /* --timeout: for an answer */
+	unsigned search_ms;           /* --search-timeout: for a move */
+	bool verbose;                 /* --verbose: the lines both ways */
+	int first;                    /* argv index of the engine's command */
+};
+
+/*
+ * Parses `fenbridge check`'s argv (argv[0] is "check") into c: defaults,
+ * the options, then `--` and the engine's command from c->first, which is
+ * required unless --help was asked for. Returns 0, or FB_EINVAL with a
+ * message.
+ */
+int
+fb_config_parse_check(struct fb_check_config *c, int argc, char **argv,
+		      char *err, size_t errlen);
 
 /* Fills c with the defaults. */
 void

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * fenbridge's entry point: config (defaults, INI file, command line) -> log
- * -> bridge -> exit status, or the `convert` subcommand.
+ * -> bridge -> exit status, or the `convert` and `check` subcommands.
  *
  * A GUI like Fritz starts a program with no arguments: then the settings
  * come from <program name>.ini beside the program, and an error in that
@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "bridge.h"
+#include "check_run.h"
 #include "config.h"
 #include "convert.h"
 #include "cpu.h"
@@ -358,6 +359,8 @@ main(int argc, char **argv)
 	fb_platform_init(&argc, &argv);
 	if (argc > 1 && strcmp(argv[1], "convert") == 0)
 		return fb_convert_main(argc - 1, argv + 1);
+	if (argc > 1 && strcmp(argv[1], "check") == 0)
+		return fb_check_run_main(argc - 1, argv + 1);
 
 	/* A first pass finds --help, --version and --config. */
 	fb_config_init(&cli);

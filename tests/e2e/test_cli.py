@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
 """The command line: usage errors exit 2 with a message and start nothing;
---help and --version exit 0; `fenbridge convert`'s options; and the
-README's option table and the man page list what --help lists."""
+--help and --version exit 0; `fenbridge convert`'s and `fenbridge
+check`'s options; and the README's option tables and the man page list
+what --help lists."""
 
 import os
 import re
@@ -122,6 +123,43 @@ def convert_command_line(ctx):
               "message for convert %r: %r" % (args, err))
 
 
+@test()
+def check_command_line(ctx):
+    for opt in ("--help", "-h"):
+        rc, out, err = fbtest.run(fbtest.cmd("check", opt, "--bogus"))
+        eq((rc, err), (0, b""), "check %s" % opt)
+        check(out.startswith(b"Usage: fenbridge check") and
+              b"--search-timeout" in out and b"Exit status: 0" in out,
+              "check usage: %r" % out[:80])
+    for args, what in (([], "no engine given"), (["--"], "no engine given"),
+                       (["--protocol=cecp", "--", "x"], "'cecp'"),
+                       (["--timeout=0", "--", "x"], "a timeout of 0"),
+                       (["--timeout=soon", "--", "x"], "soon"),
+                       (["--bogus", "--", "x"], "'--bogus'")):
+        rc, out, err = fbtest.run(fbtest.cmd("check", *args))
+        eq((rc, out), (2, b""), "status and stdout of check %r" % args)
+        err = err.decode()
+        check(err.startswith("fenbridge check: ") and what in err and
+              err.endswith("\nTry 'fenbridge check --help'.\n"),
+              "message for check %r: %r" % (args, err))
+    rc, out, err = fbtest.run(fbtest.cmd("check", "--", "/nonexistent/x"))
+    eq(rc, 2, "check of an engine that is not there")
+    check(b"cannot start '/nonexistent/x'" in err, "its message: %r" % err)
+    # The fake engine handshakes but never moves: every search is silent,
+    # and each silence restarts it, up to the most restarts; its name is
+    # its own.
+    rc, out, err = fbtest.run(fbtest.cmd(
+        "check", "--timeout=2", "--search-timeout=0.3", "--",
+        fbtest.FAKE, ctx.path("rec")), timeout=60)
+    out = out.decode()
+    eq(rc, 1, "check of the fake engine")
+    check("engine: fake\nprotocol: UCI\n" in out and
+          re.search(r"^SILENT +standard mode, X-FEN", out, re.M) and
+          re.search(r"^ok +isready answered", out, re.M) and
+          "restarts: 24 (the most" in out and
+          "engine-protocol = uci\n" in out, "its report: %s" % out)
+
+
 # ---- --help, the README's option table and the man page agree ----
 
 SRC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
@@ -218,6 +256,29 @@ def help_readme_and_man_agree(ctx):
                         r"^%s = " % pattern, f.read(), re.M))
             check(found, "%s has no example of key %s"
                   % (" or ".join(where), key))
+
+
+@test()
+def check_help_readme_and_man_agree(ctx):
+    rc, out, err = fbtest.run(fbtest.cmd("check", "--help"))
+    helped = help_options(out.decode())
+    with open(os.path.join(SRC, "doc", "check.md")) as f:
+        readme = readme_options("\n## Usage\n" + f.read())
+    with open(os.path.join(SRC, "doc", "fenbridge.6")) as f:
+        text = f.read().split("\n.SH CHECKING AN ENGINE\n", 1)[1]
+    man = man_options("\n.SH OPTIONS\n" + text)
+    man["-h,--help"] = helped.get("-h, --help", "")  # under OPTIONS
+    for where, opts in (("doc/check.md", readme), ("doc/fenbridge.6", man)):
+        opts = {k.replace(",", ", ").replace(",  ", ", "): v
+                for k, v in opts.items()}
+        for spec, text in sorted(helped.items()):
+            check(spec in opts, "%s lacks check's %s" % (where, spec))
+            if spec in opts:
+                eq(default_of(opts[spec]), default_of(text),
+                   "default of check's %s in %s" % (spec, where))
+        for spec in sorted(opts):
+            check(spec in helped, "%s lists check's %s, --help does not"
+                  % (where, spec))
 
 
 if __name__ == "__main__":

@@ -1,0 +1,1069 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * `fenbridge check`'s script (see check.h): the steps of a compliance run,
+ * what each sends, what answer ends it, and how that answer is judged.
+ *
+ * The test positions were chosen (by a search with fenbridge's move
+ * generator; tests/unit/protocols/test_check.c pins their properties) so
+ * that a castle is the one move that mates ("read" positions) or gives
+ * check with exactly one legal reply ("accept" positions). An engine that
+ * read the castling field right plays the castle; one that did not plays
+ * another move, an illegal one, or dies. An engine that took a castle sent
+ * in some form as that castle answers the check with the one legal reply;
+ * one that rejected or misread it answers otherwise. The castling rook of
+ * the Chess960 ones stands off the corner (X-FEN `K`, Shredder-FEN `G`: the
+ * two dialects differ) or inside another rook (`F` in both).
+ *
+ * No I/O, no allocation.
+ */
+#include "check.h"
+#include "check_int.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cecp_codec.h"
+#include "fenbridge/fen.h"
+#include "fenbridge/movegen.h"
+#include "token.h"
+#include "uci_codec.h"
+
+enum phase {
+	PH_PROBE_UCI,  /* uci sent, uciok awaited */
+	PH_XB_FEATURE, /* xboard + protover 2 sent, done=1 awaited */
+	PH_STEP_SETUP, /* a step's setup sent, readyok / pong awaited */
+	PH_STEP,       /* a step's question sent, its answer awaited */
+	PH_STOP_WAIT,  /* go infinite sent: the timer says when to stop */
+	PH_DONE,
+};
+
+enum pos_role { ROLE_READ, ROLE_ACCEPT };
+
+static const struct test_pos {
+	const char *fen; /* X-FEN */
+	bool c960;       /* 960 mode only (10 wide: caparandom, not capablanca) */
+	enum pos_role role;
+	const char *what;
+} positions[] = {
+	/* O-O is the only mate (rook f1 along the first rank). */
+	{"8/8/8/2q5/B5p1/3pR3/7Q/2k1K2R w K - 0 1", false, ROLE_READ,
+	 "standard, h-rook"},
+	/* O-O checks the king on a1: one legal reply. */
+	{"r5Q1/8/5P2/8/8/8/8/k3K2R w K - 0 1", false, ROLE_ACCEPT,
+	 "standard, h-rook"},
+	/* O-O-O is the only mate (rook d1 along the first rank). */
+	{"8/8/8/3p3N/8/8/1Q6/R3K2k w Q - 0 1", false, ROLE_READ,
+	 "standard, a-rook"},
+	/* O-O-O checks the king on g1: one legal reply. */
+	{"8/8/R7/8/7q/6B1/8/R3K1k1 w Q - 0 1", false, ROLE_ACCEPT,
+	 "standard, a-rook"},
+	/* King c1, rook g1 (the outermost: K / G): the castle mates. */
+	{"8/8/8/1n6/8/8/4R3/k1K3R1 w K - 0 1", true, ROLE_READ,
+	 "960, rook off the corner"},
+	/* King c1, rooks f1 and h1, right on f1 (F / F): the castle mates;
+	 * king takes rook is c1f1, the king's move c1g1. */
+	{"8/8/3q4/8/8/8/3R4/k1K2R1R w F - 0 1", true, ROLE_READ,
+	 "960, inner rook"},
+	/* The same rooks: the castle checks, one legal reply. */
+	{"r7/8/8/8/3p4/8/p7/k1K2R1R w F - 0 1", true, ROLE_ACCEPT,
+	 "960, inner rook"},
+	/* 10x8 (capablanca, caparandom): king f1, rook j1 (K / J): the castle
+	 * (king to i1, rook to h1) mates. */
+	{"10/10/10/10/10/1p8/9R/1k3K3R w K - 0 1", false, ROLE_READ,
+	 "10x8, corner rook"},
+	/* King c1, rook i1 (K / I). */
+	{"10/6p3/10/10/10/10/7R2/k1K5R1 w K - 0 1", true, ROLE_READ,
+	 "10x8, rook off the corner"},
+	/* King b1, rooks g1 and j1, right on g1 (G / G). */
+	{"10/10/6R3/10/10/7k2/8R1/1K4R2R w G - 0 1", true, ROLE_READ,
+	 "10x8, inner rook"},
+};
+/* The standard accept position, also the one of FB_CK_NEWNORMAL. */
+#define P_STD_ACCEPT 1
+/* Each position also serves mirrored, for Black: index NPOS + i. */
+#define NPOS ((int)(sizeof positions / sizeof positions[0]))
+
+const char *
+fb_check_pos_what(int i)
+{
+	return i >= 0 ? positions[i % NPOS].what : "";
+}
+
+bool
+fb_check_pos_black(int i)
+{
+	return i >= NPOS;
+}
+
+#define SEARCH_DEPTH 3
+#define STOP_AFTER_MS 500
+/* The move that ends go infinite: the start position's; the pondering
+ * steps' position: after 1. e4 e5 (the ponder move), White to move. */
+#define STARTPOS "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+#define PONDERPOS "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
+#define PONDER_MOVES "e2e4 e7e5"
+#define MULTIPV FB_CHECK_MULTIPV
+#define MAX_RESTARTS FB_CHECK_MAX_RESTARTS
+
+const char fb_check_unknown_cmd[] = "fenbridge-check-unknown-command";
+#define unknown_cmd fb_check_unknown_cmd
+
+static const struct test_pos *
+base(int i)
+{
+	return &positions[i % NPOS];
+}
+
+bool
+fb_check_pos_wide(int i)
+{
+	return i >= 0 && base(i)->fen[0] == '1' && base(i)->fen[1] == '0';
+}
+
+/* Position i: -1 the start, -2 the pondering steps', else a test position,
+ * mirrored (colours and ranks swapped, Black to move) from NPOS on. */
+static bool
+load(int i, struct fb_game *g)
+{
+	struct fb_fen fen;
+	const char *s = i == -2 ? PONDERPOS : i < 0 ? STARTPOS : base(i)->fen;
+
+	if (fb_fen_parse(&fen, s, strlen(s), NULL) < 0)
+		return false;
+	*g = fen.pos;
+	if (i >= NPOS) {
+		for (int r = 0; r < FB_FEN_RANKS; r++)
+			for (unsigned f = 0; f < g->width; f++) {
+				char p = fen.pos.board[FB_FEN_RANKS - 1 - r][f];
+				g->board[r][f] = (char)(p >= 'a' ? p - 32
+							: p >= 'A' ? p + 32
+								   : 0);
+			}
+		for (int w = 0; w < 2; w++) {
+			g->castle[FB_WHITE][w] = fen.pos.castle[FB_BLACK][w];
+			g->castle[FB_BLACK][w] = fen.pos.castle[FB_WHITE][w];
+		}
+		g->side = 1 - fen.pos.side;
+	}
+	return true;
+}
+
+int
+fb_check_position(int i, enum fb_notation d, char *out, size_t cap)
+{
+	struct fb_game g;
+	struct fb_fen_style st = {.notation = d};
+
+	if (i < 0 || i >= 2 * NPOS || !load(i, &g))
+		return -1;
+	return fb_game_print_fen(&g, &st, out, cap);
+}
+
+/* The castle of position g (its one castling move). */
+static bool
+castle_of(const struct fb_game *g, struct fb_move *m)
+{
+	struct fb_move mv[FB_MOVES_MAX];
+	size_t n = fb_moves_legal(g, mv);
+
+	for (size_t i = 0; i < n; i++)
+		if (mv[i].castle >= 0) {
+			*m = mv[i];
+			return true;
+		}
+	return false;
+}
+
+__attribute__((format(printf, 2, 3))) static void
+put(struct fb_check_out *out, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(out->text + out->len, sizeof out->text - out->len, fmt,
+		      ap);
+	va_end(ap);
+	if (n > 0 && (size_t)n < sizeof out->text - out->len)
+		out->len += (size_t)n;
+}
+
+/* (Re)arms the driver's timer for ms (0: stops it). */
+static void
+arm(struct fb_check_out *out, unsigned ms)
+{
+	out->rearm = true;
+	out->wait_ms = ms;
+}
+
+static struct fb_check_step *
+add(struct fb_check *c, int kind, int pos, bool c960, enum fb_notation d,
+    enum fb_castle_notation form)
+{
+	struct fb_check_step *s;
+
+	if (c->nsteps >= FB_CHECK_STEPS_MAX)
+		return NULL;
+	s = &c->step[c->nsteps++];
+	memset(s, 0, sizeof *s);
+	s->kind = kind;
+	s->pos = pos;
+	s->c960 = c960;
+	s->dialect = d;
+	s->form = form;
+	return s;
+}
+
+void
+fb_check_init(struct fb_check *c, enum fb_check_protocol want,
+	      unsigned timeout_ms, unsigned search_ms)
+{
+	memset(c, 0, sizeof *c);
+	c->want = want;
+	c->timeout_ms = timeout_ms;
+	c->search_ms = search_ms;
+}
+
+/* The engine's Chess960 mode is usable: UCI_Chess960, or fischerandom in
+ * the variants feature. */
+static bool
+has_960(const struct fb_check *c)
+{
+	return c->proto == FB_CHECK_UCI ? c->opt_chess960
+					: c->feat_setboard && c->var_960;
+}
+
+bool
+fb_check_pos_same(int i)
+{
+	char x[FB_GAME_FEN_MAX], sh[FB_GAME_FEN_MAX];
+	int nx = fb_check_position(i, FB_XFEN, x, sizeof x);
+	int ns = fb_check_position(i, FB_SHREDDER, sh, sizeof sh);
+
+	return nx == ns && memcmp(x, sh, (size_t)nx) == 0;
+}
+
+static bool castle_of(const struct fb_game *g, struct fb_move *m);
+
+/* True when form f can write position i's castle. */
+static bool
+can_write(int i, enum fb_castle_notation f)
+{
+	struct fb_game g;
+	struct fb_move m;
+	char buf[8];
+
+	return load(i, &g) && castle_of(&g, &m) &&
+	       fb_game_print_castle(&g, &m, f, buf, sizeof buf) > 0;
+}
+
+bool
+fb_check_pos_forms_differ(int i)
+{
+	struct fb_game g;
+	struct fb_move m;
+	char a[8], b[8];
+	int na, nb;
+
+	if (!load(i, &g) || !castle_of(&g, &m))
+		return false;
+	na = fb_game_print_castle(&g, &m, FB_CASTLE_KXR, a, sizeof a);
+	nb = fb_game_print_castle(&g, &m, FB_CASTLE_KING, b, sizeof b);
+	return na > 0 && (na != nb || memcmp(a, b, (size_t)na) != 0);
+}
+
+/* The steps, once the handshake told what the engine offers. */
+static void
+plan(struct fb_check *c)
+{
+	static const enum fb_castle_notation uci_forms[] = {FB_CASTLE_KING,
+							   FB_CASTLE_KXR};
+	static const enum fb_castle_notation xb_forms[] = {
+		FB_CASTLE_OO, FB_CASTLE_KXR, FB_CASTLE_KING};
+	bool uci = c->proto == FB_CHECK_UCI;
+	bool positions_ok = uci || c->feat_setboard;
+	const enum fb_castle_notation *forms = uci ? uci_forms : xb_forms;
+	size_t nforms = uci ? 2 : 3;
+
+	c->nsteps = 0;
+	add(c, FB_CK_READY, -1, false, FB_XFEN, FB_CASTLE_AUTO);
+	add(c, FB_CK_UNKNOWN, -1, false, FB_XFEN, FB_CASTLE_AUTO);
+	/* Standard chess first, then Chess960, then 10x8: an XBoard engine
+	 * whose new keeps the last variant spoils no step of another mode,
+	 * and a step after each variant shows it (FB_CK_NEWNORMAL). */
+	for (int m = 0; positions_ok && m <= has_960(c); m++) {
+		/* Standard positions in both modes, Chess960 ones in Chess960
+		 * mode; one dialect where both write the same field. */
+		for (int i = 0; i < 2 * NPOS; i++)
+			for (int d = FB_XFEN; d <= FB_SHREDDER; d++)
+				if (base(i)->role == ROLE_READ &&
+				    !fb_check_pos_wide(i) &&
+				    (!base(i)->c960 || m) &&
+				    (d == FB_XFEN || !fb_check_pos_same(i)))
+					add(c, FB_CK_READ, i, m,
+					    (enum fb_notation)d, FB_CASTLE_AUTO);
+		/* O-O is XBoard's form for FRC only: standard chess gets the
+		 * king's move and king takes rook. A form that cannot write
+		 * the castle (the king's move one file away) is left out. */
+		for (int i = 0; i < 2 * NPOS; i++)
+			for (size_t f = 0; f < nforms; f++)
+				if (base(i)->role == ROLE_ACCEPT &&
+				    base(i)->c960 == m &&
+				    (m || forms[f] != FB_CASTLE_OO) &&
+				    can_write(i, forms[f]))
+					add(c, FB_CK_ACCEPT, i, m, FB_XFEN,
+					    forms[f]);
+	}
+	if (!uci && positions_ok && has_960(c))
+		add(c, FB_CK_NEWNORMAL, P_STD_ACCEPT, false, FB_XFEN,
+		    FB_CASTLE_KING);
+	/* 10x8 if it lists capablanca or caparandom: which field it reads
+	 * there. */
+	for (int m = 0; positions_ok && m <= 1; m++)
+		for (int i = 0; (m ? c->var_capa : c->var_capab) && i < 2 * NPOS;
+		     i++)
+			for (int d = FB_XFEN; d <= FB_SHREDDER; d++)
+				if (fb_check_pos_wide(i) &&
+				    (!base(i)->c960 || m) &&
+				    (d == FB_XFEN || !fb_check_pos_same(i)))
+					add(c, FB_CK_READ, i, m,
+					    (enum fb_notation)d, FB_CASTLE_AUTO);
+	if (!uci && positions_ok && (c->var_capa || c->var_capab))
+		add(c, FB_CK_NEWNORMAL, P_STD_ACCEPT, false, FB_XFEN,
+		    FB_CASTLE_KING);
+	if (uci && c->opt_ponder) {
+		add(c, FB_CK_PONDERHIT, -2, false, FB_XFEN, FB_CASTLE_AUTO);
+		add(c, FB_CK_PONDERMISS, -2, false, FB_XFEN, FB_CASTLE_AUTO);
+	}
+	if (uci && c->opt_multipv)
+		add(c, FB_CK_MULTIPV, -1, false, FB_XFEN, FB_CASTLE_AUTO);
+	add(c, FB_CK_STOP, -1, false, FB_XFEN, FB_CASTLE_AUTO);
+	add(c, FB_CK_QUIT, -1, false, FB_XFEN, FB_CASTLE_AUTO);
+	c->at = 0;
+}
+
+/* The dialect the engine read in this mode (its X-FEN read step, else its
+ * Shredder-FEN one): for the accept steps' FENs. */
+static enum fb_notation
+readable(const struct fb_check *c, bool c960)
+{
+	for (size_t i = 0; i < c->nsteps; i++) {
+		const struct fb_check_step *s = &c->step[i];
+		if (s->kind == FB_CK_READ && s->c960 == c960 &&
+		    !fb_check_pos_same(s->pos) && s->dialect == FB_SHREDDER &&
+		    s->verdict == FB_CV_OK) {
+			for (size_t j = 0; j < c->nsteps; j++) {
+				const struct fb_check_step *t = &c->step[j];
+				if (t->kind == FB_CK_READ && t->c960 == c960 &&
+				    t->dialect == FB_XFEN &&
+				    t->verdict != FB_CV_OK &&
+				    t->verdict != FB_CV_UNTESTED)
+					return FB_SHREDDER;
+			}
+		}
+	}
+	return FB_XFEN;
+}
+
+static void start_step(struct fb_check *c, struct fb_check_out *out);
+
+/* Copies an engine's text[0..len) into out (cap bytes, NUL-terminated),
+ * control characters as '?': the report goes to a terminal. */
+static void
+copy_text(char *out, size_t cap, const char *text, size_t len)
+{
+	size_t n = len < cap - 1 ? len : cap - 1;
+
+	for (size_t i = 0; i < n; i++) {
+		unsigned char ch = (unsigned char)text[i];
+		out[i] = ch < 0x20 || ch == 0x7f ? '?' : (char)ch;
+	}
+	out[n] = '\0';
+}
+
+static void
+handshake(struct fb_check *c, struct fb_check_out *out)
+{
+	if (c->proto == FB_CHECK_XBOARD) {
+		c->phase = PH_XB_FEATURE;
+		put(out, "xboard\nprotover 2\n");
+	} else {
+		c->phase = PH_PROBE_UCI;
+		put(out, "uci\n");
+	}
+	arm(out, c->timeout_ms);
+}
+
+void
+fb_check_start(struct fb_check *c, struct fb_check_out *out)
+{
+	memset(out, 0, sizeof *out);
+	c->running = true;
+	c->uci960_known = false;
+	c->uci_variant = 0;
+	if (!c->rehandshake)
+		c->proto = c->want == FB_CHECK_XBOARD ? FB_CHECK_XBOARD
+						      : FB_CHECK_UCI;
+	handshake(c, out);
+}
+
+static void
+finish(struct fb_check *c, struct fb_check_out *out)
+{
+	c->phase = PH_DONE;
+	arm(out, 0);
+	out->done = true;
+	if (c->running)
+		out->kill = true;
+}
+
+static void
+next_step(struct fb_check *c, struct fb_check_out *out)
+{
+	c->at++;
+	start_step(c, out);
+}
+
+static struct fb_check_step *
+cur(struct fb_check *c)
+{
+	return c->at < c->nsteps ? &c->step[c->at] : NULL;
+}
+
+/* The handshake is over (again): plan the run, or go on where a restart
+ * left off. */
+static void
+handshake_done(struct fb_check *c, struct fb_check_out *out)
+{
+	if (!c->rehandshake) {
+		c->handshake_ok = true;
+		plan(c);
+	}
+	c->rehandshake = false;
+	start_step(c, out);
+}
+
+/* Ends a step that cannot go on in this process: verdict, then kill (the
+ * exit restarts it and the run goes on at the next step). */
+static void
+give_up(struct fb_check *c, enum fb_check_verdict v, struct fb_check_out *out)
+{
+	struct fb_check_step *s = cur(c);
+
+	if (s != NULL && s->verdict == FB_CV_UNTESTED)
+		s->verdict = v;
+	arm(out, 0);
+	out->kill = true;
+}
+
+static void
+ping(struct fb_check *c, struct fb_check_out *out)
+{
+	if (c->proto == FB_CHECK_UCI)
+		put(out, "isready\n");
+	else
+		put(out, "ping %u\n", ++c->pings);
+}
+
+/* The variant of a step: 0 chess, 1 capablanca, 2 caparandom. */
+static int
+variant_of(const struct fb_check_step *s)
+{
+	return !fb_check_pos_wide(s->pos) ? 0 : s->c960 ? 2 : 1;
+}
+
+static const char *const variant_names[] = {"chess", "capablanca",
+					    "caparandom"};
+
+/* UCI_Variant for a 10x8 step, back to chess after one. */
+static void
+uci_variant(struct fb_check *c, int v, struct fb_check_out *out)
+{
+	if (c->proto != FB_CHECK_UCI || v == c->uci_variant)
+		return;
+	put(out, "setoption name UCI_Variant value %s\n", variant_names[v]);
+	c->uci_variant = v;
+}
+
+/* The mode and position lines of a step with a position. */
+static void
+setup_position(struct fb_check *c, const struct fb_check_step *s,
+	       struct fb_check_out *out)
+{
+	char fen[FB_GAME_FEN_MAX + 1];
+	int n = fb_check_position(s->pos, s->dialect, fen, sizeof fen - 1);
+	struct fb_game g;
+	struct fb_move m;
+	char mv[16] = "";
+
+	fen[n > 0 ? n : 0] = '\0';
+	if ((s->kind == FB_CK_ACCEPT || s->kind == FB_CK_NEWNORMAL) &&
+	    load(s->pos, &g) && castle_of(&g, &m)) {
+		int k = fb_game_print_castle(&g, &m, s->form, mv,
+					     sizeof mv - 1);
+		mv[k > 0 ? k : 0] = '\0';
+	}
+	if (c->proto == FB_CHECK_UCI) {
+		uci_variant(c, variant_of(s), out);
+		if (c->opt_chess960 &&
+		    (!c->uci960_known || c->uci960 != s->c960))
+			put(out, "setoption name UCI_Chess960 value %s\n",
+			    s->c960 ? "true" : "false");
+		c->uci960 = s->c960;
+		c->uci960_known = true;
+		put(out, "ucinewgame\nposition fen %s%s%s\n", fen,
+		    mv[0] ? " moves " : "", mv);
+		return;
+	}
+	if (variant_of(s) > 0)
+		put(out, "new\nvariant %s\n", variant_names[variant_of(s)]);
+	else if (s->c960)
+		put(out, "new\nvariant fischerandom\n");
+	else
+		put(out, "new\n");
+	put(out, "force\nsetboard %s\n", fen);
+	if (mv[0])
+		put(out, "%s%s\n", c->feat_usermove ? "usermove " : "", mv);
+}
+
+static void
+ask(struct fb_check *c, struct fb_check_out *out)
+{
+	struct fb_check_step *s = cur(c);
+
+	c->phase = PH_STEP;
+	arm(out, c->timeout_ms);
+	switch (s->kind) {
+	case FB_CK_READ:
+	case FB_CK_ACCEPT:
+	case FB_CK_NEWNORMAL:
+		arm(out, c->search_ms);
+		if (c->proto == FB_CHECK_UCI)
+			put(out, "go depth %d\n", SEARCH_DEPTH);
+		else
+			put(out, "sd %d\ngo\n", SEARCH_DEPTH);
+		break;
+	case FB_CK_STOP:
+		c->phase = PH_STOP_WAIT;
+		arm(out, STOP_AFTER_MS);
+		if (c->proto == FB_CHECK_UCI)
+			put(out, "go infinite\n");
+		else
+			put(out, "go\n");
+		break;
+	case FB_CK_PONDERHIT:
+	case FB_CK_PONDERMISS:
+		/* A ponder search may not end before ponderhit or stop. */
+		c->phase = PH_STOP_WAIT;
+		arm(out, STOP_AFTER_MS);
+		put(out, "go ponder wtime 2000 btime 2000\n");
+		break;
+	case FB_CK_MULTIPV:
+		arm(out, c->search_ms);
+		c->multipv_seen = 0;
+		c->multipv_bad = false;
+		put(out, "go depth %d\n", SEARCH_DEPTH);
+		break;
+	default:
+		break;
+	}
+}
+
+static void
+start_step(struct fb_check *c, struct fb_check_out *out)
+{
+	struct fb_check_step *s = cur(c);
+
+	c->saw_error = false;
+	c->q_rejected = false;
+	if (s == NULL) {
+		finish(c, out);
+		return;
+	}
+	arm(out, c->timeout_ms);
+	switch (s->kind) {
+	case FB_CK_READY:
+		c->phase = PH_STEP;
+		if (c->proto == FB_CHECK_XBOARD && !c->feat_ping) {
+			s->verdict = FB_CV_UNTESTED;
+			next_step(c, out);
+			return;
+		}
+		ping(c, out);
+		break;
+	case FB_CK_UNKNOWN:
+		c->phase = PH_STEP;
+		put(out, "%s\n", unknown_cmd);
+		if (c->proto == FB_CHECK_UCI || c->feat_ping)
+			ping(c, out);
+		else
+			arm(out, STOP_AFTER_MS); /* alive after this? */
+		break;
+	case FB_CK_READ:
+	case FB_CK_ACCEPT:
+	case FB_CK_NEWNORMAL:
+		if (s->kind != FB_CK_READ)
+			s->dialect = readable(c, s->c960);
+		setup_position(c, s, out);
+		if (c->proto == FB_CHECK_UCI || c->feat_ping) {
+			c->phase = PH_STEP_SETUP;
+			ping(c, out);
+		} else {
+			ask(c, out);
+		}
+		break;
+	case FB_CK_STOP:
+		uci_variant(c, 0, out);
+		if (c->proto == FB_CHECK_UCI)
+			put(out, "ucinewgame\nposition startpos\n");
+		else
+			/* sd: an engine may keep the last one past new. */
+			put(out, "new\nsd 99\nst 60\n"); /* go: White's move */
+		ask(c, out);
+		break;
+	case FB_CK_PONDERHIT:
+	case FB_CK_PONDERMISS:
+	case FB_CK_MULTIPV:
+		uci_variant(c, 0, out);
+		if (s->kind == FB_CK_MULTIPV)
+			put(out, "setoption name MultiPV value %d\n", MULTIPV);
+		put(out, "ucinewgame\nposition startpos%s\n",
+		    s->kind == FB_CK_MULTIPV ? "" : " moves " PONDER_MOVES);
+		c->phase = PH_STEP_SETUP;
+		ping(c, out);
+		break;
+	case FB_CK_QUIT:
+		c->phase = PH_STEP;
+		c->quitting = true;
+		put(out, "quit\n");
+		break;
+	}
+}
+
+/* An info line during the MultiPV step: which lines came (multipv N),
+ * and whether each pv starts with a legal move. */
+static void
+multipv_line(struct fb_check *c, const char *text, size_t len)
+{
+	struct fb_uci_info in;
+	struct fb_game g;
+	struct fb_move m;
+	const char *mp = NULL;
+	size_t pos = 0, start, n;
+	long k;
+
+	for (size_t i = 0; i + 9 <= len; i++)
+		if (memcmp(text + i, " multipv ", 9) == 0) {
+			mp = text + i + 9;
+			break;
+		}
+	if (mp == NULL)
+		return;
+	k = strtol(mp, NULL, 10);
+	fb_uci_parse_info(text, len, &in);
+	if (!(in.have & FB_INFO_PV) || k < 1 || k > MULTIPV)
+		return;
+	c->multipv_seen |= 1u << k;
+	n = fb_proto_token(text + in.moves[FB_UCI_PV].off,
+			   in.moves[FB_UCI_PV].len, &pos, &start);
+	if (n > 0 && load(-1, &g) &&
+	    fb_moves_parse(&g, text + in.moves[FB_UCI_PV].off + start, n,
+			   &m) != 0)
+		c->multipv_bad = true;
+}
+
+/* The form castle (of g) takes in text[0..len). */
+static enum fb_castle_notation
+form_of(const struct fb_game *g, const struct fb_move *castle,
+	const char *text, size_t len)
+{
+	char kxr[8];
+	int wing, n;
+
+	if (fb_game_parse_oo(text, len, &wing))
+		return FB_CASTLE_OO;
+	n = fb_game_print_castle(g, castle, FB_CASTLE_KXR, kxr, sizeof kxr);
+	if (n > 0 && (size_t)n <= len && memcmp(text, kxr, (size_t)n) == 0)
+		return FB_CASTLE_KXR;
+	return FB_CASTLE_KING;
+}
+
+/* Judges move text[0..len) of the engine for the current step. */
+static void
+judge_move(struct fb_check *c, const char *text, size_t len)
+{
+	struct fb_check_step *s = cur(c);
+	struct fb_game g, before;
+	struct fb_move m = {0}, castle;
+	bool legal;
+
+	copy_text(s->got, sizeof s->got, text, len);
+	if (s->kind == FB_CK_STOP || s->kind == FB_CK_PONDERHIT ||
+	    s->kind == FB_CK_PONDERMISS || s->kind == FB_CK_MULTIPV) {
+		s->verdict = load(s->pos, &g) && fb_moves_parse(&g, text, len,
+							       &m) == 0
+				     ? FB_CV_OK
+				     : FB_CV_ILLEGAL;
+		if (s->kind == FB_CK_MULTIPV && s->verdict == FB_CV_OK &&
+		    (c->multipv_bad ||
+		     c->multipv_seen != (1u << (MULTIPV + 1)) - 2)) {
+			s->verdict = FB_CV_WRONG;
+			snprintf(s->got, sizeof s->got, "%s lines %#x",
+				 c->multipv_bad ? "illegal pv in" : "only",
+				 c->multipv_seen);
+		}
+		return;
+	}
+	if (!load(s->pos, &g) || !castle_of(&g, &castle)) {
+		s->verdict = FB_CV_WRONG;
+		return;
+	}
+	before = g;
+	if (s->kind != FB_CK_READ)
+		fb_game_play(&g, &castle);
+	legal = fb_moves_parse(&g, text, len, &m) == 0;
+	if (s->kind == FB_CK_READ) {
+		s->verdict = legal && m.castle == castle.castle ? FB_CV_OK
+							       : FB_CV_WRONG;
+		if (!legal)
+			s->verdict = FB_CV_ILLEGAL;
+		if (s->verdict == FB_CV_OK)
+			s->form = form_of(&before, &castle, text, len);
+		return;
+	}
+	/* Accept: the one legal reply to the castle's check. A move of the
+	 * side that castled means the castle was dropped (Stockfish ignores
+	 * the rest of `moves` at a move it does not read): refused, no
+	 * illegal move. */
+	if (!legal && fb_moves_parse(&before, text, len, &m) == 0)
+		s->verdict = FB_CV_WRONG;
+	else if (!legal)
+		s->verdict = FB_CV_ILLEGAL;
+	else /* the one legal move there is the reply */
+		s->verdict = c->saw_error ? FB_CV_WRONG : FB_CV_OK;
+}
+
+void
+fb_check_line(struct fb_check *c, const char *text, size_t len,
+	      struct fb_check_out *out)
+{
+	struct fb_check_step *s = cur(c);
+	size_t at;
+
+	memset(out, 0, sizeof *out);
+	c->lines++;
+	if (c->phase == PH_DONE)
+		return;
+	if (c->proto == FB_CHECK_UCI) {
+		enum fb_uci_engine k = fb_uci_engine_kind(text, len, &at);
+		struct fb_uci_id id;
+		struct fb_uci_option o;
+		struct fb_uci_bestmove b;
+
+		if (c->phase == PH_PROBE_UCI) {
+			if (k == FB_UCI_E_ID && !c->rehandshake &&
+			    fb_uci_parse_id(text, len, &id) == 0 && id.name)
+				copy_text(c->name, sizeof c->name,
+					  text + id.value.off, id.value.len);
+			if (k == FB_UCI_E_OPTION &&
+			    fb_uci_parse_option(text, len, &o) == 0) {
+				if (fb_span_is(text, o.name, "UCI_Chess960"))
+					c->opt_chess960 = true;
+				if (fb_span_is(text, o.name, "UCI_Variant")) {
+					c->opt_variant = true;
+					for (size_t v = 0; v < o.nvars &&
+							   v < FB_UCI_VARS_MAX;
+					     v++)
+						if (fb_span_is(text, o.var[v],
+							       "caparandom"))
+							c->var_capa = true;
+						else if (fb_span_is(
+								 text, o.var[v],
+								 "capablanca"))
+							c->var_capab = true;
+				}
+				if (fb_span_is(text, o.name, "Ponder"))
+					c->opt_ponder = true;
+				if (fb_span_is(text, o.name, "MultiPV"))
+					c->opt_multipv = true;
+			}
+			if (k == FB_UCI_E_UCIOK) {
+				handshake_done(c, out);
+				return;
+			}
+			/* An XBoard engine's answer to `uci`: no need to
+			 * wait for the timeout. */
+			if (c->want == FB_CHECK_AUTO && !c->rehandshake &&
+			    (fb_uci_first_is(text, len, at, "Error") ||
+			     fb_uci_first_is(text, len, at, "Illegal") ||
+			     fb_uci_first_is(text, len, at, "feature"))) {
+				fb_check_timeout(c, out);
+				return;
+			}
+			return;
+		}
+		if (k == FB_UCI_E_READYOK && c->phase == PH_STEP_SETUP) {
+			ask(c, out);
+			return;
+		}
+		if (k == FB_UCI_E_READYOK && c->phase == PH_STEP &&
+		    s != NULL && (s->kind == FB_CK_READY || s->kind == FB_CK_UNKNOWN)) {
+			s->verdict = FB_CV_OK;
+			next_step(c, out);
+			return;
+		}
+		if (k == FB_UCI_E_INFO && s != NULL && s->kind == FB_CK_MULTIPV &&
+		    c->phase == PH_STEP)
+			multipv_line(c, text, len);
+		if (k == FB_UCI_E_BESTMOVE && s != NULL &&
+		    (c->phase == PH_STEP || c->phase == PH_STOP_WAIT) &&
+		    s->kind != FB_CK_READY && s->kind != FB_CK_UNKNOWN &&
+		    s->kind != FB_CK_QUIT &&
+		    fb_uci_parse_bestmove(text, len, &b) == 0) {
+			if (c->phase == PH_STOP_WAIT) {
+				/* Before stop: a search that was to go on. */
+				snprintf(s->got, sizeof s->got, "early");
+				s->verdict = FB_CV_WRONG;
+			} else {
+				judge_move(c, text + b.move.off, b.move.len);
+			}
+			if (s->kind == FB_CK_MULTIPV)
+				put(out, "setoption name MultiPV value 1\n");
+			next_step(c, out);
+		}
+		return;
+	}
+
+	/* XBoard. */
+	struct fb_cecp_line l;
+	struct fb_cecp_feature f;
+	size_t pos = 0;
+
+	fb_cecp_parse_engine_command(text, len, &l);
+	if (c->phase == PH_XB_FEATURE) {
+		if (l.kind != FB_CECP_E_FEATURE)
+			return;
+		while (fb_cecp_next_feature(text, len, &pos, &f)) {
+			bool valid, on = fb_cecp_feature_flag(text, &f, &valid);
+			if (fb_span_is(text, f.key, "done")) {
+				if (on) {
+					c->feat_done = true;
+					handshake_done(c, out);
+					return;
+				}
+				/* done=0: the engine needs time. */
+				arm(out, 60000);
+				continue;
+			}
+			if (c->rehandshake)
+				continue;
+			if (fb_span_is(text, f.key, "setboard"))
+				c->feat_setboard = on;
+			else if (fb_span_is(text, f.key, "usermove"))
+				c->feat_usermove = on;
+			else if (fb_span_is(text, f.key, "ping"))
+				c->feat_ping = on;
+			else if (fb_span_is(text, f.key, "myname"))
+				copy_text(c->name, sizeof c->name,
+					  text + f.value.off, f.value.len);
+			else if (fb_span_is(text, f.key, "variants")) {
+				const char *v = text + f.value.off;
+				for (size_t i = 0; i + 12 <= f.value.len; i++)
+					if (memcmp(v + i, "fischerandom", 12) ==
+					    0)
+						c->var_960 = true;
+				for (size_t i = 0; i + 10 <= f.value.len; i++)
+					if (memcmp(v + i, "caparandom", 10) == 0)
+						c->var_capa = true;
+					else if (memcmp(v + i, "capablanca", 10) ==
+						 0)
+						c->var_capab = true;
+			}
+		}
+		return;
+	}
+	if (l.kind == FB_CECP_E_ERROR || l.kind == FB_CECP_E_ILLEGAL ||
+	    l.kind == FB_CECP_E_INVALID)
+		c->saw_error = true;
+	if (l.kind == FB_CECP_E_ERROR && fb_span_is(text, l.rejected, "?"))
+		c->q_rejected = true;
+	if (l.kind == FB_CECP_E_PONG && c->phase == PH_STEP_SETUP &&
+	    s != NULL && s->kind == FB_CK_STOP) {
+		if (c->q_rejected) {
+			s->verdict = FB_CV_WRONG;
+			snprintf(s->got, sizeof s->got, "Error (unknown): ?");
+		}
+		next_step(c, out);
+		return;
+	}
+	if (l.kind == FB_CECP_E_PONG && c->phase == PH_STEP_SETUP) {
+		if (c->saw_error && (s->kind == FB_CK_ACCEPT ||
+				     s->kind == FB_CK_NEWNORMAL)) {
+			/* The castle was refused: no go. */
+			snprintf(s->got, sizeof s->got, "refused");
+			s->verdict = FB_CV_WRONG;
+			next_step(c, out);
+			return;
+		}
+		ask(c, out);
+		return;
+	}
+	if (l.kind == FB_CECP_E_PONG && c->phase == PH_STEP && s != NULL &&
+	    (s->kind == FB_CK_READY || s->kind == FB_CK_UNKNOWN)) {
+		s->verdict = FB_CV_OK;
+		next_step(c, out);
+		return;
+	}
+	if (l.kind == FB_CECP_E_MOVE && s != NULL &&
+	    (c->phase == PH_STEP || c->phase == PH_STOP_WAIT) &&
+	    (s->kind == FB_CK_READ || s->kind == FB_CK_ACCEPT || s->kind == FB_CK_STOP ||
+	     s->kind == FB_CK_NEWNORMAL)) {
+		if (c->phase == PH_STOP_WAIT) {
+			snprintf(s->got, sizeof s->got, "early");
+			s->verdict = FB_CV_WRONG;
+		} else {
+			judge_move(c, text + l.arg.off, l.arg.len);
+		}
+		put(out, "force\n");
+		if (s->kind == FB_CK_STOP && c->feat_ping &&
+		    s->verdict == FB_CV_OK) {
+			/* Did it take the ?, or just finish? An Error for ?
+			 * before the pong says which (Fairy-Max). */
+			c->phase = PH_STEP_SETUP;
+			ping(c, out);
+			arm(out, c->timeout_ms);
+			return;
+		}
+		next_step(c, out);
+	}
+}
+
+void
+fb_check_timeout(struct fb_check *c, struct fb_check_out *out)
+{
+	struct fb_check_step *s = cur(c);
+
+	memset(out, 0, sizeof *out);
+	switch (c->phase) {
+	case PH_PROBE_UCI:
+		if (c->want == FB_CHECK_AUTO && !c->rehandshake) {
+			/* No uciok: try XBoard on the same process. */
+			c->proto = FB_CHECK_XBOARD;
+			handshake(c, out);
+			return;
+		}
+		if (c->rehandshake)
+			give_up(c, FB_CV_SILENT, out);
+		else
+			finish(c, out);
+		return;
+	case PH_XB_FEATURE:
+		/* A protover 1 engine sends no features: it still plays;
+		 * one that said nothing at all is no engine. */
+		if (c->lines == 0 && !c->rehandshake)
+			finish(c, out);
+		else
+			handshake_done(c, out);
+		return;
+	case PH_STOP_WAIT:
+		c->phase = PH_STEP;
+		arm(out, c->timeout_ms);
+		if (s != NULL && s->kind == FB_CK_PONDERHIT) {
+			/* Now a search on the clock: up to its time. */
+			arm(out, c->search_ms);
+			put(out, "ponderhit\n");
+		} else {
+			put(out, c->proto == FB_CHECK_UCI ? "stop\n" : "?\n");
+		}
+		return;
+	case PH_STEP_SETUP:
+	case PH_STEP:
+		if (s == NULL) {
+			finish(c, out);
+			return;
+		}
+		if (s->kind == FB_CK_UNKNOWN && c->proto == FB_CHECK_XBOARD &&
+		    !c->feat_ping) {
+			s->verdict = FB_CV_OK; /* still there */
+			next_step(c, out);
+			return;
+		}
+		if (s->kind == FB_CK_QUIT) {
+			s->verdict = FB_CV_SILENT; /* did not exit */
+			finish(c, out);
+			return;
+		}
+		give_up(c, FB_CV_SILENT, out);
+		return;
+	default:
+		return;
+	}
+}
+
+void
+fb_check_exit(struct fb_check *c, unsigned status, int signal,
+	      struct fb_check_out *out)
+{
+	struct fb_check_step *s = cur(c);
+
+	memset(out, 0, sizeof *out);
+	c->running = false;
+	c->exit_status = status;
+	c->exit_signal = signal;
+	if (c->phase == PH_DONE)
+		return;
+	if (c->quitting && s != NULL && s->kind == FB_CK_QUIT) {
+		s->verdict = FB_CV_OK;
+		if (signal != 0)
+			snprintf(s->got, sizeof s->got, "signal %d", signal);
+		else
+			snprintf(s->got, sizeof s->got, "status %u", status);
+		finish(c, out);
+		return;
+	}
+	if (c->phase == PH_PROBE_UCI && c->want == FB_CHECK_AUTO &&
+	    !c->handshake_ok && c->restarts == 0) {
+		/* Died of `uci`: an XBoard engine, started again. */
+		c->restarts++;
+		c->want = FB_CHECK_XBOARD;
+		out->restart = true;
+		return;
+	}
+	if (!c->handshake_ok || c->restarts >= MAX_RESTARTS) {
+		finish(c, out);
+		return;
+	}
+	if (c->rehandshake) {
+		/* Died again before the next step: start it once more. */
+		c->restarts++;
+		out->restart = true;
+		return;
+	}
+	if (s != NULL && s->verdict == FB_CV_UNTESTED)
+		s->verdict = FB_CV_DIED;
+	if (s != NULL && s->verdict == FB_CV_DIED && signal != 0)
+		snprintf(s->got, sizeof s->got, "signal %d", signal);
+	else if (s != NULL && s->verdict == FB_CV_DIED)
+		snprintf(s->got, sizeof s->got, "status %u", status);
+	c->restarts++;
+	c->at++;
+	c->rehandshake = true;
+	out->restart = true;
+}
+
+void
+fb_check_fail(struct fb_check *c, struct fb_check_out *out)
+{
+	memset(out, 0, sizeof *out);
+	c->running = false;
+	finish(c, out);
+	out->kill = false;
+}
+
+bool
+fb_check_done(const struct fb_check *c)
+{
+	return c->phase == PH_DONE;
+}

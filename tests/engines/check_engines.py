@@ -1,0 +1,273 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""`fenbridge check` against the Debian engines in /usr/games.
+
+Each engine's report goes to the test log. The findings asserted are those
+the experiments give (README "fenbridge check"): Stockfish passes, reads both
+dialects and takes the castle forms of its mode; Toga II dies (status 1) on a
+Shredder-FEN castling field and gets engine-fen = xfen; Glaurung misses the
+castle on X-FEN `K` for a rook off the corner in Chess960 and gets
+engine-fen = shredder, also under another `id name` (a wrapper renames it:
+the report is the same but for its first line); Fairy-Stockfish in XBoard
+mode refuses O-O in Chess960 (king takes rook works), stays in
+fischerandom after `new`, and dies of an 8x8 setboard after `new` that
+follows `variant caparandom`;
+Fairy-Max has no setboard and answers `?` with Error; Sjaak II ignores
+`stop` during `go infinite` in UCI and passes in XBoard mode; a wrapper that makes Stockfish exit on a file
+letter in the castling field gives exit status 1 with that finding.
+Usage errors exit 2. An engine that is missing skips its checks; 77 when
+none is there.
+
+Usage: check_engines.py FENBRIDGE
+       check_engines.py --wrap [--name=NAME] [--die-on-letter] ENGINE...
+"""
+import os
+import re
+import subprocess
+import sys
+import threading
+import time
+
+GAMES = "/usr/games"
+HERE = os.path.abspath(__file__)
+
+
+def wrap(argv):
+    """A relay in front of a real engine: renames its id name / myname,
+    and with --die-on-letter exits 1 on a castling field with a file
+    letter (as Toga II does), like an engine of another name or a worse
+    one."""
+    name, die = None, False
+    while argv and argv[0].startswith("--"):
+        a = argv.pop(0)
+        if a.startswith("--name="):
+            name = a[7:]
+        elif a == "--die-on-letter":
+            die = True
+    eng = subprocess.Popen(argv, stdin=subprocess.PIPE,
+                           stdout=subprocess.PIPE, text=True, bufsize=1)
+
+    def out():
+        for line in eng.stdout:
+            if name and line.startswith("id name "):
+                line = "id name %s\n" % name
+            sys.stdout.write(line)
+            sys.stdout.flush()
+        os._exit(eng.wait() or 0)
+
+    threading.Thread(target=out, daemon=True).start()
+    for line in sys.stdin:
+        m = re.match(r"position fen \S+ [wb] (\S+)", line)
+        if die and m and re.search(r"[A-HJa-hj]", m.group(1).replace(
+                "K", "").replace("Q", "").replace("k", "").replace("q", "")):
+            eng.kill()
+            os._exit(1)
+        eng.stdin.write(line)
+        eng.stdin.flush()
+    eng.stdin.close()
+    eng.wait()
+    os._exit(0)
+
+
+passed = failed = 0
+
+
+def check(what, ok, detail=""):
+    global passed, failed
+    if ok:
+        passed += 1
+        print("ok   %s" % what)
+    else:
+        failed += 1
+        print("FAIL %s %s" % (what, detail))
+
+
+def run(fb, args, timeout=120):
+    t0 = time.monotonic()
+    p = subprocess.run([fb, "check"] + args, capture_output=True, text=True,
+                       timeout=timeout)
+    dt = time.monotonic() - t0
+    print("---- fenbridge check %s (exit %d, %.1f s)" %
+          (" ".join(args), p.returncode, dt))
+    print(p.stdout + p.stderr)
+    return p.returncode, p.stdout, dt
+
+
+def body(out):
+    """The report without its first line (the name) and without the move
+    that stopped go infinite (which depends on how far the search got)."""
+    return re.sub(r"^(ok +(stop during|\? \(move now\)|go ponder).*): \S+$",
+                  r"\1",
+                  out.split("\n", 1)[1], flags=re.M)
+
+
+def has(out, text):
+    return text in out
+
+
+def line(out, pattern):
+    """The report's line that starts with pattern (a verdict and step)."""
+    return re.search("^" + pattern, out, re.M) is not None
+
+
+def present(exe):
+    return os.access(os.path.join(GAMES, exe), os.X_OK)
+
+
+def main():
+    fb = sys.argv[1]
+    sf, toga, gl = (os.path.join(GAMES, e) for e in
+                    ("stockfish", "toga2", "glaurung"))
+    fairy, fmax = os.path.join(GAMES, "fairy-stockfish"), \
+        os.path.join(GAMES, "fairymax")
+    any_engine = False
+
+    # Usage: exit 2, and --help names the options.
+    rc, _, _ = run(fb, [])
+    check("no engine: exit 2", rc == 2)
+    rc, _, _ = run(fb, ["--protocol=cecp", "--", "true"])
+    check("bad --protocol: exit 2", rc == 2)
+    rc, out, _ = run(fb, ["--help"])
+    check("--help", rc == 0 and "--timeout=SECONDS" in out and
+          "--protocol=auto|uci|xboard" in out)
+    rc, _, _ = run(fb, ["--", "/nonexistent/engine"])
+    check("engine not found: exit 2", rc == 2)
+
+    if present("stockfish"):
+        any_engine = True
+        rc, out, dt = run(fb, ["--", sf])
+        check("stockfish: passes (exit 0)", rc == 0)
+        check("stockfish: under a minute", dt < 60, "%.1f s" % dt)
+        check("stockfish: UCI", has(out, "protocol: UCI\n"))
+        for d in ("X-FEN", "Shredder-FEN"):
+            check("stockfish: reads %s in Chess960" % d,
+                  line(out, r"ok +Chess960 mode, %s \(960, rook off" % d))
+        check("stockfish: both dialects", has(out, "engine-fen = auto\n"))
+        check("stockfish: auto castling", has(out,
+                                            "engine-castling = auto\n"))
+        check("stockfish: emits king takes rook in Chess960",
+              has(out, "emits castles in Chess960 mode as king takes rook"))
+        check("stockfish: takes KxR in 960, not the king move",
+              line(out, r"ok +Chess960 mode: accepts a castle as king "
+                   r"takes rook") and
+              line(out, r"wrong +Chess960 mode: accepts a castle as king "
+                   r"move"))
+        check("stockfish: stop, quit", line(out, r"ok +stop during") and
+              line(out, r"ok +quit"))
+        first = out
+
+        rc, out, _ = run(fb, ["--", sys.executable, HERE, "--wrap",
+                              "--name=Some Engine", sf])
+        check("stockfish renamed: same report",
+              rc == 0 and has(out, "engine: Some Engine\n") and
+              body(out) == body(first))
+
+        rc, out, _ = run(fb, ["--", sys.executable, HERE, "--wrap",
+                              "--die-on-letter", sf])
+        check("dies on a file letter: exit 1", rc == 1)
+        check("dies on a file letter: the finding",
+              has(out, "  - DIED: standard mode, Shredder-FEN"))
+        check("dies on a file letter: engine-fen = xfen",
+              has(out, "engine-fen = xfen\n"))
+
+    if present("toga2"):
+        any_engine = True
+        rc, out, _ = run(fb, ["--", toga])
+        check("toga2: exit 1 (dies on Shredder-FEN)", rc == 1)
+        check("toga2: DIED on HAha-style field",
+              line(out, r"DIED +standard mode, Shredder-FEN.*: status 1"))
+        check("toga2: no Chess960 steps", "Chess960 mode" not in out)
+        check("toga2: engine-fen = xfen", has(out, "engine-fen = xfen\n"))
+
+    if present("glaurung"):
+        any_engine = True
+        rc, out, _ = run(fb, ["--", gl])
+        check("glaurung: misses the castle on X-FEN K in Chess960",
+              line(out, r"wrong +Chess960 mode, X-FEN \(960, rook off"))
+        check("glaurung: reads Shredder-FEN in Chess960",
+              line(out, r"ok +Chess960 mode, Shredder-FEN \(960, rook off"))
+        check("glaurung: engine-fen = shredder",
+              has(out, "engine-fen = shredder\n"))
+        first = out
+        rc, out, _ = run(fb, ["--", sys.executable, HERE, "--wrap",
+                              "--name=Renamed", gl])
+        check("glaurung renamed: still engine-fen = shredder",
+              has(out, "engine-fen = shredder\n") and
+              has(out, "engine: Renamed\n"))
+        check("glaurung renamed: same report",
+              body(out) == body(first))
+
+    if present("fairy-stockfish"):
+        any_engine = True
+        rc, out, _ = run(fb, ["--protocol=xboard", "--", fairy])
+        check("fairy-stockfish xboard: XBoard with setboard",
+              has(out, "protocol: XBoard (CECP)\n") and
+              has(out, "setboard yes"))
+        check("fairy-stockfish xboard: refuses O-O",
+              line(out, r"wrong +Chess960 mode: accepts a castle as O-O"))
+        check("fairy-stockfish xboard: king move in standard chess, king "
+              "takes rook in Chess960",
+              has(out, "engine-castling = auto\n# takes: standard chess "
+                  "king move; Chess960 king takes rook\n"))
+        # Fairy-Stockfish 11.1 stays in fischerandom after new.
+        check("fairy-stockfish xboard: new after fischerandom",
+              line(out, r"wrong +new after variant fischerandom"))
+        check("fairy-stockfish xboard: reads both dialects in caparandom",
+              line(out, r"ok +caparandom mode, X-FEN \(10x8, rook off") and
+              line(out, r"ok +caparandom mode, Shredder-FEN \(10x8, rook "
+                   r"off"))
+        # Fairy-Stockfish 11.1 stays in caparandom after new: the
+        # 8x8 setboard that follows kills it (SIGSEGV).
+        check("fairy-stockfish xboard: new after caparandom (exit 1)",
+              rc == 1 and line(out, r"DIED +new after variant caparandom"))
+        rc, out, _ = run(fb, ["--", fairy])
+        check("fairy-stockfish uci: passes, caparandom through UCI_Variant",
+              rc == 0 and has(out, "caparandom)") and
+              line(out, r"ok +caparandom mode, Shredder-FEN \(10x8, corner"))
+
+    if present("fairymax"):
+        any_engine = True
+        rc, out, _ = run(fb, ["--", fmax])
+        check("fairymax: found XBoard by experiment",
+              has(out, "engine-protocol = xboard\n"))
+        check("fairymax: no setboard reported",
+              has(out, "setboard no") and
+              has(out, "# engine-fen: not tested (no setboard"))
+        # It moves when its own search ends: within the timeout (then
+        # its Error for ? comes before the pong) or not, by the load.
+        check("fairymax: ? is an unknown command to it (exit 1)",
+              rc == 1 and (line(out, r"wrong +\? \(move now\) answered: "
+                                r"Error") or
+                           line(out, r"SILENT +\? \(move now\)")))
+        # The control: forced to UCI, it has no handshake.
+        rc, out, _ = run(fb, ["--protocol=uci", "--timeout=1", "--", fmax])
+        check("fairymax as UCI: no handshake, exit 1",
+              rc == 1 and has(out, "no handshake"))
+
+    if present("sjaakii"):
+        any_engine = True
+        rc, out, _ = run(fb, ["--", os.path.join(GAMES, "sjaakii")])
+        check("sjaakii: UCI, both dialects in Chess960",
+              has(out, "protocol: UCI\n") and
+              has(out, "engine-fen = auto\n"))
+        check("sjaakii: capablanca through UCI_Variant",
+              line(out, r"ok +capablanca mode, Shredder-FEN \(10x8, corner"))
+        check("sjaakii: stop during go infinite not answered",
+              rc == 1 and line(out, r"SILENT +stop during go infinite"))
+        rc, out, _ = run(fb, ["--protocol=xboard", "--",
+                              os.path.join(GAMES, "sjaakii")])
+        check("sjaakii xboard: passes, takes every form, writes O-O",
+              rc == 0 and has(out, "engine-castling = auto\n") and
+              has(out, "emits castles in Chess960 mode as O-O") and
+              line(out, r"ok +\? \(move now\) answered"))
+
+    print("%d passed, %d failed" % (passed, failed))
+    if not any_engine:
+        sys.exit(77)
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    if len(sys.argv) > 1 and sys.argv[1] == "--wrap":
+        wrap(sys.argv[2:])
+    main()
