@@ -340,6 +340,30 @@ fb_cecp_next_feature(const char *text, size_t len, size_t *pos,
 }
 
 bool
+fb_cecp_parse_option_feature(const char *text, struct fb_span v,
+			     struct fb_cecp_option_feature *o)
+{
+	size_t end = v.off + v.len, i = v.off, t;
+
+	while (i < end &&
+	       !(text[i] == ' ' && i + 1 < end && text[i + 1] == '-'))
+		i++;
+	o->name = (struct fb_span){v.off, i - v.off};
+	if (i == end) {
+		o->type = o->args = (struct fb_span){end, 0};
+		return false;
+	}
+	t = i + 2;
+	for (i = t; i < end && !fb_token_blank(text[i]); i++)
+		;
+	o->type = (struct fb_span){t, i - t};
+	while (i < end && fb_token_blank(text[i]))
+		i++;
+	o->args = (struct fb_span){i, end - i};
+	return true;
+}
+
+bool
 fb_cecp_feature_flag(const char *text, const struct fb_cecp_feature *f,
 		     bool *valid)
 {

@@ -109,6 +109,19 @@ bool
 fb_cecp_next_feature(const char *text, size_t len, size_t *pos,
 		     struct fb_cecp_feature *f);
 
+struct fb_cecp_option_feature {
+	struct fb_span name; /* up to the first " -" (blanks kept) */
+	struct fb_span type; /* the word after it: spin, check, combo ... */
+	struct fb_span args; /* the rest, leading blanks skipped */
+};
+
+/* The value v of `feature option="NAME -TYPE ARGS"` (CECP "option"
+ * feature). Returns false without a " -": name is then all of v, type and
+ * args are empty. */
+bool
+fb_cecp_parse_option_feature(const char *text, struct fb_span v,
+			     struct fb_cecp_option_feature *o);
+
 /* True when the value of f is the flag 1 (0: false; anything else: false,
  * and *valid false). */
 bool

@@ -7,23 +7,25 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cecp_codec.h"
 #include "proto.h"
+#include "uci_codec.h"
 
 static bool
 detect_uci(const char *text, size_t len)
 {
-	size_t pos = 0, start, n = fb_proto_token(text, len, &pos, &start);
+	size_t start;
 
-	return fb_proto_is(text, start, n, "uci");
+	return fb_uci_gui_kind(text, len, &start) == FB_UCI_G_UCI;
 }
 
 static bool
 detect_xboard(const char *text, size_t len)
 {
-	size_t pos = 0, start, n = fb_proto_token(text, len, &pos, &start);
+	struct fb_cecp_command c;
 
-	return fb_proto_is(text, start, n, "xboard") ||
-	       fb_proto_is(text, start, n, "protover");
+	fb_cecp_parse_gui(text, len, &c);
+	return c.kind == FB_CECP_G_XBOARD || c.kind == FB_CECP_G_PROTOVER;
 }
 
 static int
@@ -114,13 +116,17 @@ is_refusal(const char *text, size_t len)
 static enum fb_probe_answer
 answer_uci(const char *text, size_t len)
 {
-	size_t pos = 0, start, n = fb_proto_token(text, len, &pos, &start);
+	size_t pos, start, n;
 
-	if (fb_proto_is(text, start, n, "uciok"))
+	switch (fb_uci_engine_kind(text, len, &start)) {
+	case FB_UCI_E_UCIOK:
 		return FB_ANSWER_END;
-	if (fb_proto_is(text, start, n, "id") ||
-	    fb_proto_is(text, start, n, "option"))
+	case FB_UCI_E_ID:
+	case FB_UCI_E_OPTION:
 		return FB_ANSWER_YES;
+	default:
+		break;
+	}
 	pos = after_prompt(text, len);
 	n = fb_proto_token(text, len, &pos, &start);
 	if ((n >= 5 && memcmp(text + start, "Error", 5) == 0) ||
@@ -166,9 +172,10 @@ refused_xboard(const char *text, size_t len)
 static bool
 waits_xboard(const char *text, size_t len)
 {
-	size_t pos = 0, start, n = fb_proto_token(text, len, &pos, &start);
+	struct fb_cecp_command c;
 
-	return fb_proto_is(text, start, n, "protover");
+	fb_cecp_parse_gui(text, len, &c);
+	return c.kind == FB_CECP_G_PROTOVER;
 }
 
 static bool

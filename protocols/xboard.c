@@ -510,10 +510,9 @@ xboard_gui_line(void *state, const char *text, size_t len, size_t term,
 	case FB_CECP_G_OPTION: {
 		/* option NAME=VALUE, or NAME alone (a button) */
 		const struct fb_engine_option *o;
-		const char *eq = memchr(text + c.arg.off, '=', c.arg.len);
-		o = fb_proto_option(x->opt, text + c.arg.off,
-				    eq != NULL ? (size_t)(eq - text - c.arg.off)
-					       : c.arg.len);
+		struct fb_cecp_option opt;
+		fb_cecp_parse_option(text, c.arg, &opt);
+		o = fb_proto_option(x->opt, text + opt.name.off, opt.name.len);
 		if (o != NULL && (o->flags & FB_OPT_FORCED)) {
 			fb_proto_report(out, FB_LOG_INFO,
 					"option for '%s' dropped: the config "
@@ -676,14 +675,11 @@ engine_features(struct xboard *x, const char *text, size_t len, size_t term,
 					.text = quoted, .tlen = nl + 2};
 			}
 		} else if (fb_span_is(text, f.key, "option")) {
-			/* option="NAME -type ...": the name ends at " -". */
-			size_t nl = 0;
+			struct fb_cecp_option_feature of;
 			const struct fb_engine_option *o;
-			while (nl < vallen &&
-			       !(val[nl] == ' ' && nl + 1 < vallen &&
-				 val[nl + 1] == '-'))
-				nl++;
-			o = fb_proto_option(x->opt, val, nl);
+			fb_cecp_parse_option_feature(text, f.value, &of);
+			o = fb_proto_option(x->opt, text + of.name.off,
+					    of.name.len);
 			if (o != NULL && (o->flags & FB_OPT_HIDDEN))
 				edits[nedits++] = (struct fb_edit){
 					.off = f.pair.off, .len = f.pair.len,

@@ -171,23 +171,20 @@ engine_option(struct uxb *x, const char *v, size_t n,
 	      const struct fb_sink *out)
 {
 	char line[800], rest[700];
-	size_t nl = 0, tb, tn, an;
-	const char *type, *a;
+	struct fb_cecp_option_feature of;
+	size_t nl;
+	const char *type;
 	const struct fb_engine_option *o;
 	int k;
 
-	while (nl < n && !(v[nl] == ' ' && nl + 1 < n && v[nl + 1] == '-'))
-		nl++;
-	if (nl >= n || nl >= sizeof x->options[0].name) {
+	if (!fb_cecp_parse_option_feature(v, (struct fb_span){0, n}, &of) ||
+	    of.name.len >= sizeof x->options[0].name) {
 		fb_proto_report(out, FB_LOG_WARN,
 				"engine option '%.*s' not understood; not "
 				"shown to the GUI", (int)n, v);
 		return;
 	}
-	tb = nl + 2;
-	tn = 0;
-	while (tb + tn < n && !fb_token_blank(v[tb + tn]))
-		tn++;
+	nl = of.name.len;
 	o = fb_proto_option(x->opt, v, nl);
 	if (o != NULL && (o->flags & FB_OPT_HIDDEN))
 		return;
@@ -201,12 +198,9 @@ engine_option(struct uxb *x, const char *v, size_t n,
 				"plays that part", (int)nl, v);
 		return;
 	}
-	a = v + tb + tn;
-	an = n - tb - tn;
-	while (an > 0 && fb_token_blank(*a))
-		a++, an--;
 	/* line holds "option name N type combo" and rest. */
-	type = option_type(v + tb, tn, a, an, rest, sizeof rest,
+	type = option_type(v + of.type.off, of.type.len, v + of.args.off,
+			   of.args.len, rest, sizeof rest,
 			   sizeof line - 30 - nl, out, v, nl);
 	if (type == NULL) {
 		fb_proto_report(out, FB_LOG_WARN,

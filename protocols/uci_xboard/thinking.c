@@ -174,8 +174,7 @@ fb_uxb_engine_result(struct uxb *x, const char *text, size_t len,
 static bool
 rejects_sd(const char *text, struct fb_span r)
 {
-	return r.len >= 2 && memcmp(text + r.off, "sd", 2) == 0 &&
-	       (r.len == 2 || fb_token_blank(text[r.off + 2]));
+	return fb_span_is(text, fb_span_first(text, r), "sd");
 }
 
 /* An Error about post or easy, which fenbridge sends on its own
@@ -196,18 +195,6 @@ own_optional_error(struct uxb *x, const char *text,
 	}
 	return fb_span_is(text, w, "post") || fb_span_is(text, w, "easy") ||
 	       (w.len == 0 && text[w.off - 1] == ':' && x->nudges > 0);
-}
-
-/* GNU Chess's "Invalid move: M" for a move it does not take ("Invalid
- * move: " is also its answer to any command it does not know). */
-static bool
-gnu_invalid_move(const char *text, struct fb_span r)
-{
-	const char *m = text + r.off;
-
-	return r.len >= 4 &&
-	       ((m[0] >= 'a' && m[0] <= 'j' && m[1] >= '1' && m[1] <= '9') ||
-		memcmp(m, "O-O", 3) == 0);
 }
 
 /* Error, Illegal move, Invalid move. What is shown of the line starts
@@ -232,7 +219,10 @@ fb_uxb_engine_error(struct uxb *x, const char *line, size_t all,
 				"know an optional command of fenbridge's own",
 				(int)len, text);
 	} else if (l->kind == FB_CECP_E_INVALID &&
-		   !gnu_invalid_move(line, l->rejected)) {
+		   !fb_cecp_looks_like_move(line,
+					    fb_span_first(line, l->rejected))) {
+		/* GNU Chess's "Invalid move: " for a command it does not
+		 * know, not for a move it does not take */
 		fb_proto_report(out, FB_LOG_DEBUG,
 				"engine line not passed to the GUI: %.*s",
 				(int)len, text);

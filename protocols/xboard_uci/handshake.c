@@ -303,16 +303,15 @@ void
 xu_gui_option(struct xu *x, const char *text, struct fb_span arg,
 	      const struct fb_sink *out)
 {
-	size_t b = arg.off, e = arg.off + arg.len, eq;
+	struct fb_cecp_option v;
 	const struct xu_option *o;
 	const struct fb_engine_option *cfg;
 
-	for (eq = b; eq < e && text[eq] != '='; eq++)
-		;
-	o = find_option(x, text + b, eq - b);
+	fb_cecp_parse_option(text, arg, &v);
+	o = find_option(x, text + v.name.off, v.name.len);
 	if (o == NULL) {
-		fb_proto_gui(out, "Error (unknown option): %.*s",
-			     (int)(e - b), text + b);
+		fb_proto_gui(out, "Error (unknown option): %.*s", (int)arg.len,
+			     text + arg.off);
 		return;
 	}
 	cfg = fb_proto_option(x->opt, o->name, strlen(o->name));
@@ -322,15 +321,15 @@ xu_gui_option(struct xu *x, const char *text, struct fb_span arg,
 				o->name);
 		return;
 	}
-	if (eq == e) {
+	if (!v.has_value) {
 		fb_proto_engine(out, "setoption name %s", o->name);
 	} else if (o->type == FB_UCI_T_CHECK) {
-		bool on = e > eq + 1 && text[eq + 1] != '0';
+		bool on = v.value.len > 0 && text[v.value.off] != '0';
 		fb_proto_engine(out, "setoption name %s value %s", o->name,
 				on ? "true" : "false");
 	} else {
 		fb_proto_engine(out, "setoption name %s value %.*s", o->name,
-				(int)(e - eq - 1), text + eq + 1);
+				(int)v.value.len, text + v.value.off);
 	}
 }
 

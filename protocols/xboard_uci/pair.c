@@ -18,19 +18,6 @@
 
 #include "xboard_uci.h"
 
-/* A token that may be a bare move (protover 1, or a GUI that ignores
- * usermove=1): a file letter and a rank digit, or O-O. */
-static bool
-looks_like_move(const char *text, struct fb_span w)
-{
-	char a = text[w.off];
-
-	if (w.len >= 3 && (a == 'O' || a == '0') && text[w.off + 1] == '-')
-		return true;
-	return w.len >= 4 && w.len <= 6 && a >= 'a' && a <= 'j' &&
-	       text[w.off + 1] >= '1' && text[w.off + 1] <= '9';
-}
-
 static void
 undo(struct xu *x, size_t plies, const struct fb_sink *out)
 {
@@ -87,7 +74,8 @@ static void
 other(struct xu *x, const char *text, size_t len,
       const struct fb_cecp_command *c, const struct fb_sink *out)
 {
-	if (c->kind == FB_CECP_G_OTHER && looks_like_move(text, c->word)) {
+	if (c->kind == FB_CECP_G_OTHER &&
+	    fb_cecp_looks_like_move(text, c->word)) {
 		xu_gui_move(x, text, c->word, out);
 	} else if (ignored(text, c)) {
 		fb_proto_report(out, FB_LOG_DEBUG,

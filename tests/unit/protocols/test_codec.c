@@ -604,6 +604,42 @@ test_codec_cecp_option_bare_moves_and_skips(void **state)
 			fail_msg("'%s' is no move", not_moves[i]);
 }
 
+/* `feature option="NAME -TYPE ARGS"` (the value as fb_cecp_next_feature
+ * gives it): the name ends at the first " -", so a name may hold blanks
+ * and a '-' inside a word (Sjaak II, Fairy-Max, GNU Chess). */
+static void
+test_codec_cecp_option_feature(void **state)
+{
+	static const struct {
+		const char *value;
+		bool ok;
+		const char *name, *type, *args;
+	} cases[] = {
+		{"Hash -spin 64 1 1024", true, "Hash", "spin", "64 1 1024"},
+		{"Clear Hash -button", true, "Clear Hash", "button", NULL},
+		{"Resign-threshold -spin  -800 -3000 0", true,
+		 "Resign-threshold", "spin", "-800 -3000 0"},
+		{"Style -combo Solid /// *Normal /// Risky", true, "Style",
+		 "combo", "Solid /// *Normal /// Risky"},
+		{"Book File -file  ", true, "Book File", "file", NULL},
+		{"Broken -", true, "Broken", NULL, NULL},
+		{"NoType", false, "NoType", NULL, NULL},
+		{"", false, NULL, NULL, NULL},
+	};
+	struct fb_cecp_option_feature o;
+
+	(void)state;
+	for (size_t i = 0; i < N_ELEMS(cases); i++) {
+		const char *v = cases[i].value;
+		bool ok = fb_cecp_parse_option_feature(v, whole(v), &o);
+		if (ok != cases[i].ok)
+			fail_msg("'%s': expected %d", v, cases[i].ok);
+		span_equal(v, o.name, cases[i].name);
+		span_equal(v, o.type, cases[i].type);
+		span_equal(v, o.args, cases[i].args);
+	}
+}
+
 int
 main(void)
 {
@@ -623,6 +659,7 @@ main(void)
 		cmocka_unit_test(test_codec_cecp_gui_commands),
 		cmocka_unit_test(test_codec_uci_go_spans),
 		cmocka_unit_test(test_codec_cecp_option_bare_moves_and_skips),
+		cmocka_unit_test(test_codec_cecp_option_feature),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
