@@ -427,8 +427,10 @@ note_tag(struct fb_pgn *p, size_t at, const struct tag *t, int rc,
 {
 	struct fb_pgn_section *sec = &p->sec;
 	const char *l = p->buf + at;
+	/* Asked once: this runs for every tag of every game. */
+	bool fen = is_name(l, t, "FEN");
 
-	if ((rc < 0 || is_name(l, t, "FEN")) &&
+	if ((rc < 0 || fen) &&
 	    (sec->nmarks == 0 || sec->mark[sec->nmarks - 1] != at)) {
 		if (sec->nmarks == FB_PGN_MARKS)
 			sec->all = true;
@@ -440,7 +442,7 @@ note_tag(struct fb_pgn *p, size_t at, const struct tag *t, int rc,
 	if (is_name(l, t, "SetUp"))
 		sec->setup = true;
 	/* A FEN tag that parses: write_line sees it too. */
-	if (rc > 0 && is_name(l, t, "FEN"))
+	if (rc > 0 && fen)
 		sec->fen_good = true;
 	if (is_name(l, t, "Variant") && (rc > 0 || t->value_len > 0)) {
 		sec->variant = true;
@@ -451,8 +453,8 @@ note_tag(struct fb_pgn *p, size_t at, const struct tag *t, int rc,
 		sec->late = sec->fen_good;
 		sec->alone = rc > 0; /* survey_line says if others share it */
 	}
-	if (is_name(l, t, "FEN") && !sec->fen) {
-		struct fb_fen fen;
+	if (fen && !sec->fen) {
+		struct fb_fen pos;
 		const char *v = l + t->value;
 		size_t vl = t->value_len;
 		sec->fen = true;
@@ -462,8 +464,8 @@ note_tag(struct fb_pgn *p, size_t at, const struct tag *t, int rc,
 			v++, vl--;
 		/* Only --select=chess960 needs the position. */
 		sec->chess960 = p->select == FB_PGN_CHESS960 &&
-				fb_fen_parse(&fen, v, vl, NULL) == 0 &&
-				fb_pgn_is_chess960_start(&fen);
+				fb_fen_parse(&pos, v, vl, NULL) == 0 &&
+				fb_pgn_is_chess960_start(&pos);
 	}
 }
 
