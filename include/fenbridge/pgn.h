@@ -97,9 +97,11 @@ struct fb_pgn_section {
 	bool fen, setup, chess960, variant;
 	size_t variant_at, variant_len;
 	/* fen_good: a FEN tag that parses (write_line sees it too); the
-	 * Variant tag's line (the offset of its start); late: that Variant
-	 * tag came after such a FEN tag; alone: as the only tag of its line. */
+	 * (last) Variant tag's line (the offset of its start); late: a Variant
+	 * tag came after such a FEN tag; alone: the last one is the only tag
+	 * of its line; variants: how many there are. */
 	bool fen_good;
+	unsigned variants;
 	size_t variant_line;
 	unsigned long variant_index; /* its line index in the section */
 	bool late, alone;

@@ -450,7 +450,8 @@ note_tag(struct fb_pgn *p, size_t at, const struct tag *t, int rc,
 		sec->variant_len = t->value_len;
 		sec->variant_line = at;
 		sec->variant_index = line;
-		sec->late = sec->fen_good;
+		sec->late |= sec->fen_good;
+		sec->variants++;
 		sec->alone = rc > 0; /* survey_line says if others share it */
 	}
 	if (fen && !sec->fen) {
@@ -730,14 +731,17 @@ plan_variant(struct fb_pgn *p, struct writing *w, const char *s, size_t n)
 		return;
 	w->vline = sec->variant_line;
 	w->vend = line_end(s, n, w->vline);
-	/* A last line without its end (a truncated input) stays last. */
-	w->moving = sec->alone && s[w->vend - 1] == '\n';
+	/* A last line without its end (a truncated input) stays last; of
+	 * two Variant tags, neither is the one to move. */
+	w->moving = sec->variants == 1 && sec->alone &&
+		    s[w->vend - 1] == '\n';
 	if (!w->moving)
 		say(p, FB_PGN_VARIANT_LATE, 0, p->game_line + sec->variant_index,
 		    0, "Variant tag after the FEN tag, %s: left where it is "
 		    "(WinBoard reads the FEN before it as standard chess)",
-		    sec->alone ? "on the last line of the input"
-			       : "on a line with other tags");
+		    sec->variants > 1 ? "one of several Variant tags"
+		    : sec->alone      ? "on the last line of the input"
+				      : "on a line with other tags");
 }
 
 /* Writes the tag section s[0..n) (its first line is p->game_line) with
@@ -860,6 +864,7 @@ start_game(struct fb_pgn *p)
 	/* Not a memset: the marks are read only up to nmarks. */
 	p->sec.fen = p->sec.setup = p->sec.chess960 = p->sec.variant = false;
 	p->sec.fen_good = p->sec.late = false;
+	p->sec.variants = 0;
 	p->sec.all = false;
 	p->sec.nmarks = 0;
 }

@@ -518,6 +518,10 @@ test_pgn_variant_tag_moved_before_fen(void **state)
 		/* on a line with other tags: left, with a warning */
 		{"[SetUp \"1\"]\n[FEN \"" INNER "\"] [Variant \"Chess960\"]\n\n*\n",
 		 NULL, {FB_PGN_VARIANT_LATE, -1}, 2},
+		/* two Variant tags: neither moves */
+		{"[SetUp \"1\"]\n[Variant \"Chess960\"]\n[FEN \"" INNER "\"]\n"
+		 "[Variant \"Chess960\"]\n\n*\n", NULL, {FB_PGN_VARIANT_LATE, -1},
+		 4},
 		/* the last line of a truncated input: left */
 		{"[SetUp \"1\"]\n[FEN \"" INNER "\"]\n[Variant \"Chess960\"]",
 		 NULL, {FB_PGN_VARIANT_LATE, FB_PGN_TRUNCATED, -1}, 3},
