@@ -202,9 +202,9 @@ fb_pgn_is_chess960_start(const struct fb_fen *fen);
  * 8x8: Chess960 when a castling right (impossible ones already dropped)
  * has its king off the e-file or its rook off the corner, which standard
  * chess cannot express, or when the position is one of the 959 Chess960
- * starts other than the standard one. 10x8 (Capablanca's pieces), without
- * an X-FEN prefix: Capablanca Random when a right has its king off the
- * f-file or its rook off the corner.
+ * starts other than the standard one. 10x8 (Capablanca's pieces: no
+ * Janus 'J'), without an X-FEN prefix: Capablanca Random when a right has
+ * its king off the f-file or its rook off the corner.
  */
 const struct fb_variant *
 fb_pgn_needs_random(const struct fb_fen *fen);

@@ -145,14 +145,27 @@ fb_pgn_init(struct fb_pgn *p, enum fb_pgn_format format,
 
 /* ---- translating one FEN ---- */
 
+/* Whether a Janus piece ('J') is on the board: no Capablanca game. */
+static bool
+has_janus(const struct fb_game *g)
+{
+	for (int r = 0; r < FB_FEN_RANKS; r++)
+		for (unsigned f = 0; f < g->width; f++)
+			if (g->board[r][f] == 'J' || g->board[r][f] == 'j')
+				return true;
+	return false;
+}
+
 /* See fb_pgn_needs_random; *why says which of its reasons holds. */
 static const struct fb_variant *
 needs_random(const struct fb_fen *fen, const char **why)
 {
 	const char *name = fen->pos.width == 8 ? "chess960" : "caparandom";
 
-	if (fen->prefix != 0 && fen->pos.width == 10)
-		return NULL; /* janus or embassy castling, not Capablanca's */
+	/* janus or embassy castling (a prefix), Janus pieces: not
+	 * Capablanca's game. */
+	if (fen->pos.width == 10 && (fen->prefix != 0 || has_janus(&fen->pos)))
+		return NULL;
 	if (!fb_game_is_standard_castling(&fen->pos))
 		*why = fen->pos.width == 8
 			       ? "castling rights standard chess cannot express"

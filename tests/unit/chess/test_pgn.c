@@ -663,6 +663,9 @@ test_pgn_needs_random(void **state)
 		 "- 0 1", "caparandom"},
 		{"rnabqkbcnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBCNR w KQkq "
 		 "- 0 1", NULL},
+		/* Janus pieces, no prefix: not Capablanca Random */
+		{"rjnbkqbnjr/pppppppppp/10/10/10/10/PPPPPPPPPP/RJNBKQBNJR w KQkq "
+		 "- 0 1", NULL},
 	};
 
 	(void)state;
