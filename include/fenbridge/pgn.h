@@ -204,9 +204,10 @@ fb_pgn_is_chess960_start(const struct fb_fen *fen);
  * chess cannot express, or when the position is one of the 959 Chess960
  * starts other than the standard one. 10x8 (Capablanca's pieces: no
  * Janus 'J'), without an X-FEN prefix: Capablanca Random when a right has
- * its king off the f-file or its rook off the corner.
+ * its king off the f-file or its rook off the corner. *why (why may be
+ * NULL) then says which reason holds, for a diagnostic.
  */
 const struct fb_variant *
-fb_pgn_needs_random(const struct fb_fen *fen);
+fb_pgn_needs_random(const struct fb_fen *fen, const char **why);
 
 #endif

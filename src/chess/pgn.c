@@ -145,55 +145,13 @@ fb_pgn_init(struct fb_pgn *p, enum fb_pgn_format format,
 
 /* ---- translating one FEN ---- */
 
-/* Whether a Janus piece ('J') is on the board: no Capablanca game. */
-static bool
-has_janus(const struct fb_game *g)
-{
-	for (int r = 0; r < FB_FEN_RANKS; r++)
-		for (unsigned f = 0; f < g->width; f++)
-			if (g->board[r][f] == 'J' || g->board[r][f] == 'j')
-				return true;
-	return false;
-}
-
-/* See fb_pgn_needs_random; *why says which of its reasons holds. */
-static const struct fb_variant *
-needs_random(const struct fb_fen *fen, const char **why)
-{
-	const char *name = fen->pos.width == 8 ? "chess960" : "caparandom";
-
-	/* janus or embassy castling (a prefix), Janus pieces: not
-	 * Capablanca's game. */
-	if (fen->pos.width == 10 && (fen->prefix != 0 || has_janus(&fen->pos)))
-		return NULL;
-	if (!fb_game_is_standard_castling(&fen->pos))
-		*why = fen->pos.width == 8
-			       ? "castling rights standard chess cannot express"
-			       : "castling rights Capablanca chess cannot "
-				 "express";
-	else if (fb_pgn_is_chess960_start(fen) &&
-		 memcmp(fen->pos.board[0], "RNBQKBNR", 8) != 0)
-		*why = "a Chess960 start position";
-	else
-		return NULL;
-	return fb_variant_find(name, strlen(name));
-}
-
-const struct fb_variant *
-fb_pgn_needs_random(const struct fb_fen *fen)
-{
-	const char *why;
-
-	return needs_random(fen, &why);
-}
-
 /* Translates text[0..n), which starts at column col (1-based) of line
  * line, into p->out; width, when not 0, is the board the game is played on.
  * Returns the length of the result, or -1 when the text is to stay as it
  * was (malformed, another board, too long); diagnostics are sent. One parse
  * serves the check and the print (it is most of the cost per game); with
- * need, also the question which random variant the FEN needs (*need: see
- * needs_random; *why: the reason). */
+ * need, also the question which random variant the FEN needs (*need and
+ * *why: see fb_pgn_needs_random). */
 static int
 translate(struct fb_pgn *p, const char *text, size_t n,
 	  const struct fb_fen_style *style, unsigned width, const char *game,
@@ -230,7 +188,7 @@ translate(struct fb_pgn *p, const char *text, size_t n,
 	/* Toward X-FEN, a --variant prefix (janus, embassy) says the game is
 	 * not Capablanca Random. */
 	if (need != NULL && (fen.pos.width == 8 || style->prefix == 0))
-		*need = needs_random(&fen, why);
+		*need = fb_pgn_needs_random(&fen, why);
 	return fb_fen_print(&fen, style, p->out, sizeof p->out);
 }
 
@@ -1199,50 +1157,4 @@ fb_pgn_finish(struct fb_pgn *p)
 		end_game(p);
 	}
 	p->len = 0;
-}
-
-/* ---- Chess960 starts ---- */
-
-bool
-fb_pgn_is_chess960_start(const struct fb_fen *fen)
-{
-	const char *back = fen->pos.board[0];
-	int rooks = 0, bishops[2] = {0, 0}, n = 0, q = 0, k = 0;
-
-	if (fen->pos.width != 8 || fen->pos.side != FB_WHITE)
-		return false;
-	for (int f = 0; f < 8; f++) {
-		char c = back[f];
-		if (fen->pos.board[1][f] != 'P' || fen->pos.board[6][f] != 'p' ||
-		    fen->pos.board[7][f] != c + ('a' - 'A'))
-			return false;
-		for (int r = 2; r < 6; r++)
-			if (fen->pos.board[r][f] != '\0')
-				return false;
-		switch (c) {
-		case 'R':
-			/* the king stands between the rooks */
-			if (rooks++ == 1 && k == 0)
-				return false;
-			break;
-		case 'K':
-			if (rooks != 1)
-				return false;
-			k++;
-			break;
-		case 'B':
-			bishops[f % 2]++;
-			break;
-		case 'N':
-			n++;
-			break;
-		case 'Q':
-			q++;
-			break;
-		default:
-			return false;
-		}
-	}
-	return rooks == 2 && k == 1 && q == 1 && n == 2 && bishops[0] == 1 &&
-	       bishops[1] == 1;
 }

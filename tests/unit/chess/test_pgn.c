@@ -675,7 +675,7 @@ test_pgn_needs_random(void **state)
 		print_message("case %zu\n", i);
 		assert_int_equal(fb_fen_parse(&f, cases[i].fen,
 					      strlen(cases[i].fen), NULL), 0);
-		v = fb_pgn_needs_random(&f);
+		v = fb_pgn_needs_random(&f, NULL);
 		if (cases[i].want == NULL)
 			assert_null(v);
 		else
