@@ -44,6 +44,15 @@ enum fb_pgn_select {
 	FB_PGN_CHESS960,  /* games whose FEN tag is one of the 960 starts */
 };
 
+/* What to do with the Variant tag of PGN games (--variant-tag). */
+enum fb_pgn_variant_tag {
+	/* Move a Variant tag that stands after the FEN tag before it, and
+	 * add one to a game whose FEN needs Chess960 (or Capablanca Random)
+	 * and has none (fb_pgn_needs_random). */
+	FB_PGN_VARIANT_AUTO,
+	FB_PGN_VARIANT_KEEP, /* Variant tags stay as they are; none added */
+};
+
 enum fb_pgn_kind {
 	FB_PGN_NOTE,      /* for --verbose only: the format found, a variant
 			     whose FENs pass unchanged */
@@ -53,6 +62,9 @@ enum fb_pgn_kind {
 	FB_PGN_BAD_TAG,   /* a tag line that does not parse, left unchanged */
 	FB_PGN_TRUNCATED, /* a game without its result, an open comment */
 	FB_PGN_TOO_LONG,  /* a tag section or line over the buffer, unchanged */
+	FB_PGN_VARIANT_MOVED, /* the Variant tag moved before the FEN tag */
+	FB_PGN_VARIANT_ADDED, /* [Variant "chess960"] or "caparandom" added */
+	FB_PGN_VARIANT_LATE,  /* after the FEN tag but not movable: left */
 };
 
 struct fb_pgn_diag {
@@ -73,6 +85,7 @@ struct fb_pgn_stats {
 	unsigned long games;   /* PGN games read */
 	unsigned long written; /* PGN games written (after --select) */
 	unsigned long fens;    /* FEN tags, EPD or FEN lines translated */
+	unsigned long variants_moved, variants_added; /* Variant tags */
 };
 
 /* What a PGN tag section says, gathered line by line as the section comes
@@ -83,6 +96,15 @@ struct fb_pgn_stats {
 struct fb_pgn_section {
 	bool fen, setup, chess960, variant;
 	size_t variant_at, variant_len;
+	/* fen_good: a FEN tag that parses (write_line sees it too); the
+	 * (last) Variant tag's line (the offset of its start); late: a Variant
+	 * tag came after such a FEN tag; alone: the last one is the only tag
+	 * of its line; variants: how many there are. */
+	bool fen_good;
+	unsigned variants;
+	size_t variant_line;
+	unsigned long variant_index; /* its line index in the section */
+	bool late, alone;
 	size_t mark[FB_PGN_MARKS];
 	unsigned long mark_line[FB_PGN_MARKS];
 	unsigned nmarks;
@@ -93,6 +115,7 @@ struct fb_pgn_section {
 struct fb_pgn {
 	enum fb_pgn_format format;
 	enum fb_pgn_select select;
+	enum fb_pgn_variant_tag variant_tag;
 	struct fb_fen_style style;
 	fb_pgn_emit_fn emit;
 	fb_pgn_diag_fn diag;
@@ -129,7 +152,8 @@ struct fb_pgn {
 /*
  * Prepares p to translate a file of the given format (FB_PGN_AUTO decides
  * at the first non-blank line and says so in an FB_PGN_NOTE) to style,
- * writing the games select picks (PGN only). buf[0..cap) is the scanner's
+ * writing the games select picks (PGN only), their Variant tags as
+ * variant_tag says. buf[0..cap) is the scanner's
  * working memory, borrowed until the last call on p; a tag section or a
  * FEN/EPD line longer than cap passes through unchanged with an
  * FB_PGN_TOO_LONG diagnostic (cap of 64 KiB or more is sensible). emit and
@@ -137,9 +161,9 @@ struct fb_pgn {
  */
 void
 fb_pgn_init(struct fb_pgn *p, enum fb_pgn_format format,
-	    enum fb_pgn_select select, const struct fb_fen_style *style,
-	    char *buf, size_t cap, fb_pgn_emit_fn emit, fb_pgn_diag_fn diag,
-	    void *ctx);
+	    enum fb_pgn_select select, enum fb_pgn_variant_tag variant_tag,
+	    const struct fb_fen_style *style, char *buf, size_t cap,
+	    fb_pgn_emit_fn emit, fb_pgn_diag_fn diag, void *ctx);
 
 /* Scans the next n bytes of the input; any n, any split. */
 void
@@ -172,5 +196,18 @@ fb_pgn_format_name(enum fb_pgn_format f);
  */
 bool
 fb_pgn_is_chess960_start(const struct fb_fen *fen);
+
+/*
+ * The random variant a parsed FEN without a Variant tag needs, or NULL.
+ * 8x8: Chess960 when a castling right (impossible ones already dropped)
+ * has its king off the e-file or its rook off the corner, which standard
+ * chess cannot express, or when the position is one of the 959 Chess960
+ * starts other than the standard one. 10x8 (Capablanca's pieces: no
+ * Janus 'J'), without an X-FEN prefix: Capablanca Random when a right has
+ * its king off the f-file or its rook off the corner. *why (why may be
+ * NULL) then says which reason holds, for a diagnostic.
+ */
+const struct fb_variant *
+fb_pgn_needs_random(const struct fb_fen *fen, const char **why);
 
 #endif

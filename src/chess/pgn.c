@@ -122,13 +122,14 @@ fb_pgn_format_name(enum fb_pgn_format f)
 
 void
 fb_pgn_init(struct fb_pgn *p, enum fb_pgn_format format,
-	    enum fb_pgn_select select, const struct fb_fen_style *style,
-	    char *buf, size_t cap, fb_pgn_emit_fn emitfn, fb_pgn_diag_fn diag,
-	    void *ctx)
+	    enum fb_pgn_select select, enum fb_pgn_variant_tag variant_tag,
+	    const struct fb_fen_style *style, char *buf, size_t cap,
+	    fb_pgn_emit_fn emitfn, fb_pgn_diag_fn diag, void *ctx)
 {
 	memset(p, 0, sizeof *p);
 	p->format = format;
 	p->select = select;
+	p->variant_tag = variant_tag;
 	p->style = *style;
 	p->emit = emitfn;
 	p->diag = diag;
@@ -148,11 +149,14 @@ fb_pgn_init(struct fb_pgn *p, enum fb_pgn_format format,
  * line, into p->out; width, when not 0, is the board the game is played on.
  * Returns the length of the result, or -1 when the text is to stay as it
  * was (malformed, another board, too long); diagnostics are sent. One parse
- * serves the check and the print (it is most of the cost per game). */
+ * serves the check and the print (it is most of the cost per game); with
+ * need, also the question which random variant the FEN needs (*need and
+ * *why: see fb_pgn_needs_random). */
 static int
 translate(struct fb_pgn *p, const char *text, size_t n,
 	  const struct fb_fen_style *style, unsigned width, const char *game,
-	  unsigned long line, size_t col)
+	  unsigned long line, size_t col, const struct fb_variant **need,
+	  const char **why)
 {
 	struct fb_fen_report rep;
 	struct fb_fen fen;
@@ -181,6 +185,10 @@ translate(struct fb_pgn *p, const char *text, size_t n,
 		    "unchanged", fen.pos.width, game, width);
 		return -1;
 	}
+	/* Toward X-FEN, a --variant prefix (janus, embassy) says the game is
+	 * not Capablanca Random. */
+	if (need != NULL && (fen.pos.width == 8 || style->prefix == 0))
+		*need = fb_pgn_needs_random(&fen, why);
 	return fb_fen_print(&fen, style, p->out, sizeof p->out);
 }
 
@@ -218,7 +226,8 @@ line_done(struct fb_pgn *p, const char *s, size_t n)
 		}
 		e = f;
 	}
-	len = translate(p, s + b, e - b, &p->style, 0, NULL, p->line, b + 1);
+	len = translate(p, s + b, e - b, &p->style, 0, NULL, p->line, b + 1,
+			NULL, NULL);
 	if (len < 0) {
 		emit(p, s, n);
 		return;
@@ -389,8 +398,10 @@ note_tag(struct fb_pgn *p, size_t at, const struct tag *t, int rc,
 {
 	struct fb_pgn_section *sec = &p->sec;
 	const char *l = p->buf + at;
+	/* Asked once: this runs for every tag of every game. */
+	bool fen = is_name(l, t, "FEN");
 
-	if ((rc < 0 || is_name(l, t, "FEN")) &&
+	if ((rc < 0 || fen) &&
 	    (sec->nmarks == 0 || sec->mark[sec->nmarks - 1] != at)) {
 		if (sec->nmarks == FB_PGN_MARKS)
 			sec->all = true;
@@ -401,13 +412,21 @@ note_tag(struct fb_pgn *p, size_t at, const struct tag *t, int rc,
 	}
 	if (is_name(l, t, "SetUp"))
 		sec->setup = true;
+	/* A FEN tag that parses: write_line sees it too. */
+	if (rc > 0 && fen)
+		sec->fen_good = true;
 	if (is_name(l, t, "Variant") && (rc > 0 || t->value_len > 0)) {
 		sec->variant = true;
 		sec->variant_at = at + t->value;
 		sec->variant_len = t->value_len;
+		sec->variant_line = at;
+		sec->variant_index = line;
+		sec->late |= sec->fen_good;
+		sec->variants++;
+		sec->alone = rc > 0; /* survey_line says if others share it */
 	}
-	if (is_name(l, t, "FEN") && !sec->fen) {
-		struct fb_fen fen;
+	if (fen && !sec->fen) {
+		struct fb_fen pos;
 		const char *v = l + t->value;
 		size_t vl = t->value_len;
 		sec->fen = true;
@@ -417,8 +436,8 @@ note_tag(struct fb_pgn *p, size_t at, const struct tag *t, int rc,
 			v++, vl--;
 		/* Only --select=chess960 needs the position. */
 		sec->chess960 = p->select == FB_PGN_CHESS960 &&
-				fb_fen_parse(&fen, v, vl, NULL) == 0 &&
-				fb_pgn_is_chess960_start(&fen);
+				fb_fen_parse(&pos, v, vl, NULL) == 0 &&
+				fb_pgn_is_chess960_start(&pos);
 	}
 }
 
@@ -431,15 +450,20 @@ survey_line(struct fb_pgn *p, size_t at, size_t end, unsigned long line)
 	const char *l = p->buf + at, *why;
 	size_t len = content_len(l, end - at), pos = 0;
 	struct tag t;
-	int rc;
+	unsigned ntags = 0;
+	int rc = 0;
 
 	/* pos == len: the line ends right after its tag, and next_tag would
 	 * only say so. */
 	while (pos < len && (rc = next_tag(l, len, &pos, &t, &why)) != 0) {
 		note_tag(p, at, &t, rc, line);
+		ntags++;
 		if (rc < 0)
 			break;
 	}
+	/* Only a Variant tag with a line of its own can move. */
+	if (p->sec.variant && p->sec.variant_line == at && (ntags > 1 || rc < 0))
+		p->sec.alone = false;
 }
 
 /* The bytes that end a tag value in usual_line: its closing quote, or
@@ -497,61 +521,118 @@ wanted(const struct fb_pgn *p, const struct fb_pgn_section *sec)
 	}
 }
 
-/* Writes the FEN tag t of line l (line number line), translated. */
-static void
-write_fen(struct fb_pgn *p, const char *l, size_t len, const struct tag *t,
-	  const struct fb_variant *v, bool known, unsigned long line)
-{
-	struct fb_fen_style style = p->style;
-	size_t b = t->value, e = t->value + t->value_len;
-	int n;
+/* How a tag section is being written: its variant (v, or unknown: FEN
+ * tags pass unchanged), whether it has a SetUp tag (or one was added), and
+ * what happens to its Variant tag at its first FEN tag: the line
+ * s[vline..vend) moves there, or one is added if the FEN needs it. */
+struct writing {
+	const struct fb_pgn_section *sec;
+	const struct fb_variant *v;
+	bool known, setup, fen_seen, moving, adding;
+	size_t vline, vend;
+};
 
-	while (b < e && blank(l[b]))
-		b++;
-	while (e > b && blank(l[e - 1]))
-		e--;
-	if (!known) {
-		emit(p, l, len);
-		return;
-	}
-	if (v != NULL)
-		style.prefix = v->prefix;
-	n = translate(p, l + b, e - b, &style, v ? v->width : 0,
-		      v ? v->name : NULL, line, b + 1);
+/* Writes l[from..to), the FEN tag whose value (blanks trimmed) is
+ * l[b..e), with that value replaced by the n bytes of p->out (n < 0: as it
+ * was). */
+static void
+put_fen(struct fb_pgn *p, const char *l, size_t from, size_t to, size_t b,
+	size_t e, int n)
+{
 	if (n < 0) {
-		emit(p, l, len);
+		emit(p, l + from, to - from);
 		return;
 	}
-	emit(p, l, b);
+	emit(p, l + from, b - from);
 	emit(p, p->out, (size_t)n);
-	emit(p, l + e, len - e);
+	emit(p, l + e, to - e);
+}
+
+/* Before the first FEN tag, on line l of the section (line number line,
+ * content len bytes, ended by eol): the Variant tag that stood after it,
+ * or a new one when the FEN needs one (need, for the reason why). */
+static void
+put_variant(struct fb_pgn *p, struct writing *w, const char *s,
+	    const char *l, size_t len, const char *eol, unsigned long line,
+	    const struct fb_variant *need, const char *why)
+{
+	const struct fb_pgn_section *sec = w->sec;
+
+	if (w->moving) {
+		emit(p, s + w->vline, w->vend - w->vline);
+		say(p, FB_PGN_VARIANT_MOVED, 0,
+		    p->game_line + sec->variant_index, 0,
+		    "Variant tag after the FEN tag of line %lu: moved before "
+		    "it (WinBoard reads a FEN in the variant set before it)",
+		    line);
+		p->stats.variants_moved++;
+	} else if (need != NULL) {
+		size_t ind = 0;
+		while (ind < len && blank(l[ind]))
+			ind++;
+		/* Indented and ended like the FEN tag's line, as SetUp. */
+		emit(p, l, ind);
+		emit(p, "[Variant \"", 10);
+		emit(p, need->uci, strlen(need->uci));
+		emit(p, "\"]", 2);
+		emit(p, eol, strlen(eol));
+		say(p, FB_PGN_VARIANT_ADDED, 0, line, 0,
+		    "a FEN tag with %s and no Variant tag (read as standard "
+		    "chess): [Variant \"%s\"] added", why, need->uci);
+		p->stats.variants_added++;
+	}
 }
 
 /* Writes line s[at..end) (line number line) with its FEN tags translated
- * and, before the first, a SetUp tag if the section has none. */
+ * and, before the first, a SetUp tag if the section has none, and the
+ * Variant tag w says. */
 static void
 write_line(struct fb_pgn *p, const char *s, size_t at, size_t end,
-	   unsigned long line, const struct fb_variant *v, bool known,
-	   bool *setup)
+	   unsigned long line, struct writing *w)
 {
+	struct fb_fen_style style = p->style;
 	size_t len, pos = 0, done = 0;
-	const char *l = s + at, *why;
+	const char *l = s + at, *why, *eol;
 	struct tag t;
 	int rc;
 
 	bool first = true;
 
+	if (w->v != NULL)
+		style.prefix = w->v->prefix;
 	len = content_len(l, end - at);
+	eol = end - at > len + 1 ? "\r\n" : "\n";
 	for (; (rc = next_tag(l, len, &pos, &t, &why)) > 0; first = false) {
+		size_t b = t.value, e = t.value + t.value_len;
+		const struct fb_variant *need = NULL;
+		const char *reason = NULL;
+		int n = -1;
+
 		if (!is_name(l, &t, "FEN"))
 			continue;
+		while (b < e && blank(l[b]))
+			b++;
+		while (e > b && blank(l[e - 1]))
+			e--;
+		/* Columns count from the tag's '[', as they always have. */
+		if (w->known)
+			n = translate(p, l + b, e - b, &style,
+				      w->v ? w->v->width : 0,
+				      w->v ? w->v->name : NULL, line,
+				      b - t.start + 1,
+				      w->adding && !w->fen_seen ? &need : NULL,
+				      &reason);
+		if (!w->fen_seen) {
+			/* Nothing of this line is written yet (done == 0). */
+			put_variant(p, w, s, l, len, eol, line, need, reason);
+			w->fen_seen = true;
+		}
 		emit(p, l + done, t.start - done);
-		if (!*setup) {
+		if (!w->setup) {
 			/* A PGN reader ignores a FEN tag without SetUp "1"
 			 * (PGN standard 9.7.1). On a line of its own, the new
 			 * tag gets a line of its own, indented and ended
 			 * alike. */
-			const char *eol = end - at > len + 1 ? "\r\n" : "\n";
 			emit(p, "[SetUp \"1\"]", 11);
 			if (first) {
 				emit(p, eol, strlen(eol));
@@ -561,13 +642,9 @@ write_line(struct fb_pgn *p, const char *s, size_t at, size_t end,
 			}
 			say(p, FB_PGN_SETUP_ADDED, 0, line, 0,
 			    "FEN tag without a SetUp tag: [SetUp \"1\"] added");
-			*setup = true;
+			w->setup = true;
 		}
-		done = t.start;
-		write_fen(p, l + done, pos - done,
-			  &(struct tag){.value = t.value - done,
-					.value_len = t.value_len},
-			  v, known, line);
+		put_fen(p, l, t.start, pos, b, e, n);
 		done = pos;
 	}
 	if (rc < 0)
@@ -595,29 +672,76 @@ find_variant(struct fb_pgn *p, const char *name, size_t n)
 
 /* Writes the tag section s[0..n) (its first line is p->game_line) with
  * every FEN tag translated and a SetUp tag added where missing. */
+
+/* Writes s[from..to) of a tag section, but for the Variant tag's line
+ * when it moves (it is written before the FEN tag). */
+static void
+put_lines(struct fb_pgn *p, const struct writing *w, const char *s,
+	  size_t from, size_t to)
+{
+	if (w->moving && w->fen_seen && w->vline >= from && w->vline < to) {
+		emit(p, s + from, w->vline - from);
+		from = w->vend;
+	}
+	emit(p, s + from, to - from);
+}
+
+/* Decides what happens to the section's Variant tag (see writing). */
+static void
+plan_variant(struct fb_pgn *p, struct writing *w, const char *s, size_t n)
+{
+	const struct fb_pgn_section *sec = w->sec;
+
+	if (p->variant_tag != FB_PGN_VARIANT_AUTO || !sec->fen_good)
+		return;
+	if (!sec->variant) {
+		w->adding = true;
+		return;
+	}
+	if (!sec->late)
+		return;
+	w->vline = sec->variant_line;
+	w->vend = line_end(s, n, w->vline);
+	/* A last line without its end (a truncated input) stays last; of
+	 * two Variant tags, neither is the one to move. */
+	w->moving = sec->variants == 1 && sec->alone &&
+		    s[w->vend - 1] == '\n';
+	if (!w->moving)
+		say(p, FB_PGN_VARIANT_LATE, 0, p->game_line + sec->variant_index,
+		    0, "Variant tag after the FEN tag, %s: left where it is "
+		    "(WinBoard reads the FEN before it as standard chess)",
+		    sec->variants > 1 ? "one of several Variant tags"
+		    : sec->alone      ? "on the last line of the input"
+				      : "on a line with other tags");
+}
+
+/* Writes the tag section s[0..n) (its first line is p->game_line) with
+ * every FEN tag translated, a SetUp tag added where missing and the
+ * Variant tag as p->variant_tag says. */
 static void
 write_section(struct fb_pgn *p, const char *s, size_t n,
 	      const struct fb_pgn_section *sec)
 {
-	const struct fb_variant *v = NULL;
-	bool known = true, setup = sec->setup;
+	struct writing w = {.sec = sec, .known = true, .setup = sec->setup};
 	size_t done = 0;
 
 	if (sec->variant) {
-		v = find_variant(p, s + sec->variant_at, sec->variant_len);
-		known = v != NULL;
-		if (!known && sec->fen)
+		w.v = find_variant(p, s + sec->variant_at, sec->variant_len);
+		w.known = w.v != NULL;
+		if (!w.known && sec->fen)
 			say(p, FB_PGN_NOTE, 0, p->game_line, 0,
 			    "variant \"%.*s\" is not in fenbridge's table: its "
 			    "FEN tags are left unchanged",
 			    (int)(sec->variant_len > 40 ? 40 : sec->variant_len),
 			    s + sec->variant_at);
 	}
+	plan_variant(p, &w, s, n);
 	if (sec->all) {
 		unsigned long line = p->game_line;
 		for (size_t at = 0; at < n; line++) {
 			size_t end = line_end(s, n, at);
-			write_line(p, s, at, end, line, v, known, &setup);
+			if (!w.moving || !w.fen_seen || at != w.vline)
+				write_line(p, s, at, end, line, &w);
 			at = end;
 		}
 		return;
@@ -625,12 +749,11 @@ write_section(struct fb_pgn *p, const char *s, size_t n,
 	/* Only the marked lines need a look; the others go out in one. */
 	for (unsigned k = 0; k < sec->nmarks; k++) {
 		size_t at = sec->mark[k], end = line_end(s, n, at);
-		emit(p, s + done, at - done);
-		write_line(p, s, at, end, p->game_line + sec->mark_line[k], v,
-			   known, &setup);
+		put_lines(p, &w, s, done, at);
+		write_line(p, s, at, end, p->game_line + sec->mark_line[k], &w);
 		done = end;
 	}
-	emit(p, s + done, n - done);
+	put_lines(p, &w, s, done, n);
 }
 
 /* The tag section buf[0..upto) is complete: pick, translate, write; then
@@ -711,6 +834,8 @@ start_game(struct fb_pgn *p)
 	p->tail_open = false;
 	/* Not a memset: the marks are read only up to nmarks. */
 	p->sec.fen = p->sec.setup = p->sec.chess960 = p->sec.variant = false;
+	p->sec.fen_good = p->sec.late = false;
+	p->sec.variants = 0;
 	p->sec.all = false;
 	p->sec.nmarks = 0;
 }
@@ -1032,50 +1157,4 @@ fb_pgn_finish(struct fb_pgn *p)
 		end_game(p);
 	}
 	p->len = 0;
-}
-
-/* ---- Chess960 starts ---- */
-
-bool
-fb_pgn_is_chess960_start(const struct fb_fen *fen)
-{
-	const char *back = fen->pos.board[0];
-	int rooks = 0, bishops[2] = {0, 0}, n = 0, q = 0, k = 0;
-
-	if (fen->pos.width != 8 || fen->pos.side != FB_WHITE)
-		return false;
-	for (int f = 0; f < 8; f++) {
-		char c = back[f];
-		if (fen->pos.board[1][f] != 'P' || fen->pos.board[6][f] != 'p' ||
-		    fen->pos.board[7][f] != c + ('a' - 'A'))
-			return false;
-		for (int r = 2; r < 6; r++)
-			if (fen->pos.board[r][f] != '\0')
-				return false;
-		switch (c) {
-		case 'R':
-			/* the king stands between the rooks */
-			if (rooks++ == 1 && k == 0)
-				return false;
-			break;
-		case 'K':
-			if (rooks != 1)
-				return false;
-			k++;
-			break;
-		case 'B':
-			bishops[f % 2]++;
-			break;
-		case 'N':
-			n++;
-			break;
-		case 'Q':
-			q++;
-			break;
-		default:
-			return false;
-		}
-	}
-	return rooks == 2 && k == 1 && q == 1 && n == 2 && bishops[0] == 1 &&
-	       bishops[1] == 1;
 }

@@ -515,6 +515,21 @@ set_referee(void *cfg, const struct fb_option *o, const char *val,
 	return 0;
 }
 
+/* convert --variant-tag: the words of o->arg in the order of enum
+ * fb_pgn_variant_tag. */
+static int
+set_variant_tag(void *cfg, const struct fb_option *o, const char *val,
+		const char *dir, char *err, size_t errlen)
+{
+	int i = word_index(o, val);
+
+	(void)dir;
+	if (i < 0)
+		return bad_word(o, val, err, errlen);
+	*(enum fb_pgn_variant_tag *)field(cfg, o) = (enum fb_pgn_variant_tag)i;
+	return 0;
+}
+
 #define BRIDGE(f) offsetof(struct fb_config, f)
 #define ARGV_INI (FB_SCOPE_ARGV | FB_SCOPE_INI)
 
@@ -678,6 +693,15 @@ static const struct fb_option convert_options[] = {
 		 "with one (setup), or whose FEN tag is a Chess960 start "
 		 "position (chess960); games are copied whole",
 	 .scope = FB_SCOPE_ARGV, .set = set_select, .field = CONVERT(select)},
+	{.name = "variant-tag", .kind = FB_ARG_WORD, .arg = "auto|keep",
+	 .def = "auto",
+	 .help = "PGN: auto moves a Variant tag that follows the FEN tag "
+		 "before it (WinBoard reads them in order) and adds "
+		 "[Variant \"chess960\"] (10x8: \"caparandom\") to a FEN tag "
+		 "that needs it and has none, with a warning each; keep "
+		 "leaves Variant tags as they are",
+	 .scope = FB_SCOPE_ARGV, .set = set_variant_tag,
+	 .field = CONVERT(variant_tag)},
 	{.name = "verbose", .short_name = 'v',
 	 .help = "also say how each input was read and what it held",
 	 .scope = FB_SCOPE_ARGV, .set = set_flag, .field = CONVERT(verbose)},

@@ -150,6 +150,7 @@ struct fb_convert_config {
 	bool have_to;                 /* --to was given */
 	enum fb_pgn_format format;    /* --format (default auto) */
 	enum fb_pgn_select select;    /* --select (default all) */
+	enum fb_pgn_variant_tag variant_tag; /* --variant-tag (default auto) */
 	bool verbose;                 /* --verbose */
 	int first;                    /* argv index of the first operand */
 };

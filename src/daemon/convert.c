@@ -114,8 +114,9 @@ on_diag(void *ctx, const struct fb_pgn_diag *d)
 static void
 start(struct convert *cv, enum fb_pgn_format format)
 {
-	fb_pgn_init(&cv->pgn, format, cv->opt.select, &cv->opt.style,
-		    cv->tags, sizeof cv->tags, on_emit, on_diag, cv);
+	fb_pgn_init(&cv->pgn, format, cv->opt.select, cv->opt.variant_tag,
+		    &cv->opt.style, cv->tags, sizeof cv->tags, on_emit, on_diag,
+		    cv);
 }
 
 static void
@@ -135,10 +136,12 @@ finish(struct convert *cv)
 		flush_out(cv);
 		if (cv->pgn.format == FB_PGN_PGN)
 			fprintf(stderr, "fenbridge convert: %s%s%lu games, %lu "
-				"written, %lu FEN tags\n",
+				"written, %lu FEN tags, %lu Variant tags moved, "
+				"%lu added\n",
 				cv->name ? cv->name : "",
 				cv->name ? ": " : "", st->games, st->written,
-				st->fens);
+				st->fens, st->variants_moved,
+				st->variants_added);
 		else
 			fprintf(stderr, "fenbridge convert: %s%s%lu lines, %lu "
 				"positions\n", cv->name ? cv->name : "",

@@ -5,7 +5,8 @@
 //       [{fen, moves: [uci...]}] -> [[san...]]: the movetext of each game
 //       (chessops reads king-takes-rook castling, Stockfish's Chess960 UCI).
 //   node pgn_chessops.mjs check ORIGINAL.pgn CONVERTED.pgn
-//       parsePgn on both: the games, their tags (but FEN and SetUp), their
+//       parsePgn on both: the games, their tags (but FEN, SetUp and a
+//       Variant tag CONVERTED added), their
 //       moves; every game of CONVERTED replayed from its own start
 //       position; -> {games, checked, castles, errors: [...], finals: [fen]}
 //   node pgn_chessops.mjs replay GAMES.pgn
@@ -43,7 +44,7 @@ if (cmd === 'san') {
   for (let i = 0; i < Math.min(a.length, b.length); i++) {
     const ha = new Map(a[i].headers), hb = new Map(b[i].headers);
     for (const k of new Set([...ha.keys(), ...hb.keys()])) {
-      if (k === 'FEN' || k === 'SetUp') continue;
+      if (k === 'FEN' || k === 'SetUp' || (k === 'Variant' && !ha.has(k))) continue;
       if (ha.get(k) !== hb.get(k)) err(i, `tag ${k}: ${ha.get(k)} -> ${hb.get(k)}`);
     }
     if (ha.has('FEN') && hb.get('SetUp') !== '1') err(i, 'no SetUp "1" after conversion');

@@ -13,7 +13,8 @@ classical games without a FEN tag, and the seed document's X-FEN example.
 The EPD file holds Stockfish's middle-game positions with operations.
 
 Checks: convert --to=xfen changes only FEN tags (and adds SetUp where it
-is missing, with one warning each); chessops' parsePgn reads the same
+is missing, and [Variant "chess960"] to the seed game, a Chess960 start
+without a Variant tag, with one warning each); chessops' parsePgn reads the same
 games, tags and moves, every game replays legally from its converted
 start, the castling rooks are the same, and the final position is
 Stockfish's; X-FEN -> Shredder -> X-FEN is byte-identical and Shredder
@@ -236,14 +237,22 @@ def main():
     with open(orig, "wb") as f:
         f.write(pgn)
 
-    # -- to X-FEN: only FEN tags change, SetUp added with a warning each
+    # -- to X-FEN: only FEN tags change, SetUp added with a warning each,
+    # and the seed game's Variant tag (game 22, after game 21)
     rc, x, err = convert(fb, ["--to=xfen", orig], b"")
     warn = err.splitlines()
-    res.check("xfen: exit 1 for the added SetUp tags only", rc == 1 and
-              len(warn) == missing and all("SetUp" in w and "game" in w
-                                           for w in warn), "%d %r" % (rc, warn[:3]))
+    added = [w for w in warn if '[Variant "chess960"] added' in w]
+    res.check("xfen: exit 1 for the added SetUp tags and Variant tag only",
+              rc == 1 and len(warn) == missing + 1 and len(added) == 1 and
+              "game 22:" in added[0] and
+              all(("SetUp" in w or w in added) and "game" in w for w in warn),
+              "%d %r" % (rc, warn[:3]))
+    res.check("xfen: one Variant tag added, before the seed's FEN tag",
+              x.count(b'[Variant "chess960"]\n[FEN "rnbnkqrb/') == 1 and
+              x.count(b"[Variant ") == pgn.count(b"[Variant ") + 1)
     tagless = lambda t: [l for l in t.splitlines(True)
-                         if not l.startswith((b"[FEN ", b"[SetUp "))]
+                         if not l.startswith((b"[FEN ", b"[SetUp ",
+                                              b'[Variant "chess960"]'))]
     res.check("xfen: every line but FEN/SetUp tags byte-identical",
               tagless(pgn) == tagless(x))
     res.check("xfen: SetUp added before each FEN tag that had none",
@@ -268,7 +277,8 @@ def main():
               rc2 == 0 and rc3 == 0)
     rc4, s0, _ = convert(fb, ["--to=shredder", orig], b"")
     nosetup = lambda t: [l for l in t.splitlines(True)
-                         if not l.startswith(b"[SetUp ")]
+                         if not l.startswith((b"[SetUp ",
+                                              b'[Variant "chess960"]'))]
     seedless = lambda t: [l for l in nosetup(t)
                           if not l.startswith(b'[FEN "rnbnkqrb')]
     res.check("Shredder: Stockfish's own FENs come back byte for byte",

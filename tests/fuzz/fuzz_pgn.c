@@ -66,8 +66,9 @@ scan(struct run *r, const char *in, size_t n, unsigned mode, size_t step,
 	for (size_t k = 0; k < n; k++)
 		r->lines += in[k] == '\n';
 	fb_pgn_init(&p, (enum fb_pgn_format)(mode & 3),
-		    (enum fb_pgn_select)((mode >> 3) & 3), &style, buf, cap,
-		    on_emit, on_diag, r);
+		    (enum fb_pgn_select)((mode >> 3) & 3),
+		    mode & 128 ? FB_PGN_VARIANT_KEEP : FB_PGN_VARIANT_AUTO,
+		    &style, buf, cap, on_emit, on_diag, r);
 	r->pgn = (mode & 3) == FB_PGN_PGN ||
 		 ((mode & 3) == FB_PGN_AUTO &&
 		  fb_pgn_detect(in, n < FB_PGN_DETECT_MAX ? n

@@ -18,6 +18,7 @@
 #include <cmocka.h>
 
 #include "fenbridge/pgn.h"
+#include "fenbridge/variant.h"
 
 #define N_ELEMS(a) (sizeof(a) / sizeof((a)[0]))
 #define OUT_MAX 8192
@@ -54,6 +55,10 @@ on_diag(void *ctx, const struct fb_pgn_diag *d)
 	r->ndiag++;
 }
 
+/* What run_split does with Variant tags: the default of convert, unless a
+ * test says otherwise. */
+static enum fb_pgn_variant_tag variant_tag = FB_PGN_VARIANT_AUTO;
+
 /* Runs in through a scanner, in pieces of at most step bytes (0: whole),
  * with the first piece ending at split (0: none). */
 static void
@@ -68,7 +73,8 @@ run_split(struct run *r, const char *in, enum fb_pgn_format f,
 
 	memset(r, 0, sizeof *r);
 	assert_true(cap <= sizeof buf);
-	fb_pgn_init(&p, f, sel, &style, buf, cap, on_emit, on_diag, r);
+	fb_pgn_init(&p, f, sel, variant_tag, &style, buf, cap, on_emit, on_diag,
+		    r);
 	if (split > 0) {
 		fb_pgn_push(&p, in, split);
 		i = split;
@@ -130,6 +136,9 @@ test_pgn_fen_tags_translated_rest_unchanged(void **state)
 	struct run r;
 
 	(void)state;
+	/* The seed game, a Chess960 start without a Variant tag, gets none
+	 * with --variant-tag=keep (test_pgn_variant_tag_added: with auto). */
+	variant_tag = FB_PGN_VARIANT_KEEP;
 	run(&r, SEED_TAGS SEED_FEN_X "\n" SEED_MOVES, FB_PGN_PGN, FB_PGN_ALL,
 	    FB_SHREDDER);
 	assert_string_equal(r.out, SEED_TAGS SEED_FEN_S "\n" SEED_MOVES);
@@ -140,6 +149,7 @@ test_pgn_fen_tags_translated_rest_unchanged(void **state)
 	assert_int_equal(r.ndiag, 0);
 	assert_int_equal(r.stats.games, 1);
 	assert_int_equal(r.stats.fens, 1);
+	variant_tag = FB_PGN_VARIANT_AUTO;
 }
 
 static void
@@ -183,11 +193,14 @@ test_pgn_every_split_same_output(void **state)
 	run_split(&part, in, FB_PGN_AUTO, FB_PGN_ALL, FB_XFEN, 65536, 0, 1);
 	assert_string_equal(part.out, whole.out);
 	assert_int_equal(part.ndiag, whole.ndiag);
-	/* The last game: its comment is open and it has no result. */
-	assert_int_equal(whole.ndiag, 3);
-	assert_int_equal(whole.diag[1].kind, FB_PGN_TRUNCATED);
-	assert_int_equal(whole.diag[1].game, 3);
+	/* The seed game gets a Variant tag, the second a SetUp tag; the
+	 * last game: its comment is open and it has no result. */
+	assert_int_equal(whole.ndiag, 4);
+	assert_int_equal(whole.diag[0].kind, FB_PGN_VARIANT_ADDED);
+	assert_int_equal(whole.diag[1].kind, FB_PGN_SETUP_ADDED);
 	assert_int_equal(whole.diag[2].kind, FB_PGN_TRUNCATED);
+	assert_int_equal(whole.diag[2].game, 3);
+	assert_int_equal(whole.diag[3].kind, FB_PGN_TRUNCATED);
 }
 
 static void
@@ -266,6 +279,7 @@ test_pgn_select(void **state)
 	struct run r;
 
 	(void)state;
+	variant_tag = FB_PGN_VARIANT_KEEP; /* G_960 has no Variant tag */
 	run(&r, in, FB_PGN_PGN, FB_PGN_CLASSICAL, FB_SHREDDER);
 	assert_string_equal(r.out, "; a file comment\n" G_CLASSICAL);
 	assert_int_equal(r.stats.written, 1);
@@ -279,6 +293,7 @@ test_pgn_select(void **state)
 	assert_int_equal(r.stats.games, 3);
 	assert_int_equal(r.stats.written, 1);
 	assert_int_equal(r.ndiag, 0);
+	variant_tag = FB_PGN_VARIANT_AUTO;
 }
 
 static void
@@ -351,9 +366,10 @@ test_pgn_overlong_passes_unchanged(void **state)
 	/* A tag line without its end, longer than the buffer (1 KiB). */
 	snprintf(in, sizeof in, "[Event \"%s\n\n1. e4 *\n" G_960, tags);
 	run_split(&r, in, FB_PGN_PGN, FB_PGN_ALL, FB_XFEN, 1024, 0, 100);
-	assert_int_equal(r.ndiag, 1);
+	assert_int_equal(r.ndiag, 2); /* and G_960's Variant tag added */
 	assert_int_equal(r.diag[0].kind, FB_PGN_TOO_LONG);
 	assert_int_equal(r.diag[0].game, 1);
+	assert_int_equal(r.diag[1].kind, FB_PGN_VARIANT_ADDED);
 	assert_int_equal(memcmp(r.out, in, strlen(in) - strlen(G_960)), 0);
 	assert_non_null(strstr(r.out, "w KQkq - 0 1"));
 	/* An EPD line over the buffer: unchanged too. */
@@ -434,6 +450,239 @@ test_pgn_chess960_starts(void **state)
 	}
 }
 
+/* Chess960 positions: a start in Shredder-FEN, a start whose king and
+ * rooks stand where standard chess has them (so only the position says
+ * Chess960), the X-FEN inner-rook example, a standard game's. */
+#define S960 "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1"
+#define S960_CORNERS "rbnqknbr/pppppppp/8/8/8/8/PPPPPPPP/RBNQKNBR w KQkq - 0 1"
+#define INNER "rn2k1r1/ppp1pp1p/3p2p1/5bn1/P7/2N2B2/1PPPPP2/2BNK1RR w Gkq - 4 11"
+#define STD_MID "r3k2r/pppq1ppp/2n5/8/8/2N5/PPPQ1PPP/R3K2R b KQkq - 3 9"
+#define VAR960 "[Variant \"chess960\"]\n"
+
+struct variant_case {
+	const char *in, *want; /* want NULL: unchanged */
+	int kind[3];           /* the diagnostics' kinds, -1 ends */
+	unsigned long line;    /* of the first diagnostic */
+};
+
+static void
+check_variant_cases(const struct variant_case *cases, size_t n,
+		    enum fb_pgn_variant_tag mode)
+{
+	variant_tag = mode;
+	for (size_t i = 0; i < n; i++) {
+		const struct variant_case *c = &cases[i];
+		struct run r;
+		unsigned k = 0;
+		print_message("case %zu\n", i);
+		run(&r, c->in, FB_PGN_PGN, FB_PGN_ALL, FB_XFEN);
+		assert_string_equal(r.out, c->want ? c->want : c->in);
+		for (; k < 3 && c->kind[k] >= 0; k++) {
+			assert_true(r.ndiag > k);
+			assert_int_equal(r.diag[k].kind, c->kind[k]);
+			assert_int_equal(r.diag[k].game, 1);
+		}
+		assert_int_equal(r.ndiag, k);
+		if (k > 0)
+			assert_int_equal(r.diag[0].line, c->line);
+	}
+	variant_tag = FB_PGN_VARIANT_AUTO;
+}
+
+static void
+test_pgn_variant_tag_moved_before_fen(void **state)
+{
+	static const struct variant_case cases[] = {
+		/* after the FEN tag: moved before it, the rest in order */
+		{"[Event \"e\"]\n[SetUp \"1\"]\n[FEN \"" S960 "\"]\n"
+		 "[Variant \"fischerandom\"]\n[Round \"1\"]\n\n1. e4 *\n",
+		 "[Event \"e\"]\n[SetUp \"1\"]\n[Variant \"fischerandom\"]\n"
+		 "[FEN \"bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w KQkq - "
+		 "0 1\"]\n[Round \"1\"]\n\n1. e4 *\n",
+		 {FB_PGN_VARIANT_MOVED, -1}, 4},
+		/* already before it: unchanged */
+		{"[Variant \"fischerandom\"]\n[SetUp \"1\"]\n[FEN \"" INNER
+		 "\"]\n\n*\n", NULL, {-1}, 0},
+		/* any Variant tag moves (a FEN of another board is then
+		 * right: WinBoard sets the board first); CRLF, indented */
+		{"[Event \"e\"]\r\n  [FEN \"" STD_MID "\"]\r\n"
+		 "\t[Variant \"Standard\"]\r\n\r\n*\r\n",
+		 "[Event \"e\"]\r\n\t[Variant \"Standard\"]\r\n  [SetUp \"1\"]"
+		 "\r\n  [FEN \"" STD_MID "\"]\r\n\r\n*\r\n",
+		 {FB_PGN_VARIANT_MOVED, FB_PGN_SETUP_ADDED, -1}, 3},
+		/* no SetUp tag: Variant, SetUp, FEN (as XBoard writes them) */
+		{"[FEN \"" INNER "\"]\n[Variant \"Chess960\"]\n\n*\n",
+		 "[Variant \"Chess960\"]\n[SetUp \"1\"]\n[FEN \"" INNER
+		 "\"]\n\n*\n", {FB_PGN_VARIANT_MOVED, FB_PGN_SETUP_ADDED, -1},
+		 2},
+		/* on a line with other tags: left, with a warning */
+		{"[SetUp \"1\"]\n[FEN \"" INNER "\"] [Variant \"Chess960\"]\n\n*\n",
+		 NULL, {FB_PGN_VARIANT_LATE, -1}, 2},
+		/* two Variant tags: neither moves */
+		{"[SetUp \"1\"]\n[Variant \"Chess960\"]\n[FEN \"" INNER "\"]\n"
+		 "[Variant \"Chess960\"]\n\n*\n", NULL, {FB_PGN_VARIANT_LATE, -1},
+		 4},
+		/* the last line of a truncated input: left */
+		{"[SetUp \"1\"]\n[FEN \"" INNER "\"]\n[Variant \"Chess960\"]",
+		 NULL, {FB_PGN_VARIANT_LATE, FB_PGN_TRUNCATED, -1}, 3},
+		/* a FEN tag that does not parse: nothing to move before */
+		{"[SetUp \"1\"]\n[FEN \"" INNER "]\n[Variant \"Chess960\"]\n\n*\n",
+		 NULL, {FB_PGN_BAD_TAG, -1}, 2},
+	};
+
+	(void)state;
+	check_variant_cases(cases, N_ELEMS(cases), FB_PGN_VARIANT_AUTO);
+}
+
+static void
+test_pgn_variant_tag_added(void **state)
+{
+	static const struct variant_case cases[] = {
+		/* a Chess960 start (Shredder-FEN) without a Variant tag */
+		{"[Event \"e\"]\n[SetUp \"1\"]\n[FEN \"" S960 "\"]\n\n*\n",
+		 "[Event \"e\"]\n[SetUp \"1\"]\n" VAR960 "[FEN \"bbqnnrkr/"
+		 "pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w KQkq - 0 1\"]\n\n*\n",
+		 {FB_PGN_VARIANT_ADDED, -1}, 3},
+		/* a start with standard castling: the position says it */
+		{"[SetUp \"1\"]\n[FEN \"" S960_CORNERS "\"]\n\n*\n",
+		 "[SetUp \"1\"]\n" VAR960 "[FEN \"" S960_CORNERS "\"]\n\n*\n",
+		 {FB_PGN_VARIANT_ADDED, -1}, 2},
+		/* an inner-rook right, no SetUp tag, CRLF, indented:
+		 * Variant, SetUp, FEN, each on a line like the FEN's */
+		{"[Event \"e\"]\r\n [FEN \"" INNER "\"]\r\n\r\n*\r\n",
+		 "[Event \"e\"]\r\n [Variant \"chess960\"]\r\n [SetUp \"1\"]"
+		 "\r\n [FEN \"" INNER "\"]\r\n\r\n*\r\n",
+		 {FB_PGN_VARIANT_ADDED, FB_PGN_SETUP_ADDED, -1}, 2},
+		/* the king off the e-file: only Chess960 castles so */
+		{"[SetUp \"1\"]\n[FEN \"4k3/8/8/8/8/8/8/R4K1R w HA - 0 1\"]\n\n*\n",
+		 "[SetUp \"1\"]\n" VAR960 "[FEN \"4k3/8/8/8/8/8/8/R4K1R w KQ - "
+		 "0 1\"]\n\n*\n", {FB_PGN_VARIANT_ADDED, -1}, 2},
+		/* 10x8, a CRC start (king on e1): caparandom */
+		{"[SetUp \"1\"]\n[FEN \"rnbqkabcnr/pppppppppp/10/10/10/10/"
+		 "PPPPPPPPPP/RNBQKABCNR w KQkq - 0 1\"]\n\n*\n",
+		 "[SetUp \"1\"]\n[Variant \"caparandom\"]\n[FEN \"rnbqkabcnr/"
+		 "pppppppppp/10/10/10/10/PPPPPPPPPP/RNBQKABCNR w KQkq - 0 1\"]"
+		 "\n\n*\n", {FB_PGN_VARIANT_ADDED, -1}, 2},
+		/* standard chess: nothing */
+		{"[SetUp \"1\"]\n[FEN \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/"
+		 "RNBQKBNR w KQkq - 0 1\"]\n\n*\n", NULL, {-1}, 0},
+		{"[SetUp \"1\"]\n[FEN \"" STD_MID "\"]\n\n*\n", NULL, {-1}, 0},
+		/* a 960 start with no rights: the same game in either */
+		{"[SetUp \"1\"]\n[FEN \"4k3/8/8/8/8/8/8/4K3 w - - 0 1\"]\n\n*\n",
+		 NULL, {-1}, 0},
+		/* Capablanca's start, Janus castling (prefix s): nothing */
+		{"[SetUp \"1\"]\n[FEN \"rnabqkbcnr/pppppppppp/10/10/10/10/"
+		 "PPPPPPPPPP/RNABQKBCNR w KQkq - 0 1\"]\n\n*\n", NULL, {-1}, 0},
+		{"[SetUp \"1\"]\n[FEN \"rnbqkabcnr/pppppppppp/10/10/10/10/"
+		 "PPPPPPPPPP/RNBQKABCNR w sKQkq - 0 1\"]\n\n*\n", NULL, {-1}, 0},
+		/* a Variant tag says what the game is, even "Standard" */
+		{"[Variant \"Standard\"]\n[SetUp \"1\"]\n[FEN \"" S960_CORNERS
+		 "\"]\n\n*\n", NULL, {-1}, 0},
+		/* a malformed FEN: left, nothing added */
+		{"[SetUp \"1\"]\n[FEN \"bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRK"
+		 " w HFhf - 0 1\"]\n\n*\n", NULL, {FB_PGN_FEN_ERROR, -1}, 2},
+	};
+
+	(void)state;
+	check_variant_cases(cases, N_ELEMS(cases), FB_PGN_VARIANT_AUTO);
+}
+
+static void
+test_pgn_variant_tag_keep(void **state)
+{
+	/* --variant-tag=keep: Variant tags as they were, none added (only
+	 * the castling fields change, SetUp is added as ever). */
+	static const struct variant_case cases[] = {
+		{"[SetUp \"1\"]\n[FEN \"" INNER "\"]\n[Variant \"Chess960\"]\n\n*\n",
+		 NULL, {-1}, 0},
+		{"[SetUp \"1\"]\n[FEN \"" S960_CORNERS "\"]\n\n*\n", NULL, {-1},
+		 0},
+		{"[FEN \"" INNER "\"]\n\n*\n",
+		 "[SetUp \"1\"]\n[FEN \"" INNER "\"]\n\n*\n",
+		 {FB_PGN_SETUP_ADDED, -1}, 1},
+	};
+
+	(void)state;
+	check_variant_cases(cases, N_ELEMS(cases), FB_PGN_VARIANT_KEEP);
+}
+
+static void
+test_pgn_variant_tag_splits_and_marks(void **state)
+{
+	/* More lines to look at than there are marks (FB_PGN_MARKS): the
+	 * section is read line by line, and the Variant tag still moves. */
+	static char in[4096], want[4096];
+	const char *game2 = "[FEN \"" INNER "\"]\r\n[Variant \"Chess960\"]\r\n"
+			    "\r\n1-0\r\n";
+	struct run whole, part;
+	size_t n = 0, w = 0;
+
+	(void)state;
+	for (int i = 0; i < FB_PGN_MARKS + 2; i++) {
+		n += (size_t)snprintf(in + n, sizeof in - n, "[A \"%d\"] x\n", i);
+		w += (size_t)snprintf(want + w, sizeof want - w, "[A \"%d\"] x\n",
+				      i);
+	}
+	n += (size_t)snprintf(in + n, sizeof in - n, "[SetUp \"1\"]\n"
+			      "[FEN \"" S960 "\"]\n[Round \"2\"]\n"
+			      "[Variant \"fischerandom\"]\n\n*\n%s", game2);
+	snprintf(want + w, sizeof want - w, "[SetUp \"1\"]\n"
+		 "[Variant \"fischerandom\"]\n[FEN \"bbqnnrkr/pppppppp/8/8/8/"
+		 "8/PPPPPPPP/BBQNNRKR w KQkq - 0 1\"]\n[Round \"2\"]\n\n*\n"
+		 "[Variant \"Chess960\"]\r\n[SetUp \"1\"]\r\n[FEN \"" INNER
+		 "\"]\r\n\r\n1-0\r\n");
+	run(&whole, in, FB_PGN_PGN, FB_PGN_ALL, FB_XFEN);
+	assert_string_equal(whole.out, want);
+	assert_int_equal(whole.stats.variants_moved, 2);
+	assert_int_equal(whole.stats.variants_added, 0);
+	/* Every split into two pieces, and single bytes, alike. */
+	for (size_t s = 1; s < n; s++) {
+		run_split(&part, in, FB_PGN_PGN, FB_PGN_ALL, FB_XFEN, 65536, s,
+			  0);
+		assert_string_equal(part.out, whole.out);
+		assert_int_equal(part.ndiag, whole.ndiag);
+	}
+	run_split(&part, in, FB_PGN_PGN, FB_PGN_ALL, FB_XFEN, 65536, 0, 1);
+	assert_string_equal(part.out, whole.out);
+}
+
+static void
+test_pgn_needs_random(void **state)
+{
+	static const struct {
+		const char *fen, *want;
+	} cases[] = {
+		{S960, "fischerandom"},
+		{S960_CORNERS, "fischerandom"},
+		{INNER, "fischerandom"},
+		{STD_MID, NULL},
+		{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", NULL},
+		/* Black to move in a 960 start: castling decides */
+		{"rbnqknbr/pppppppp/8/8/8/8/PPPPPPPP/RBNQKNBR b KQkq - 0 1", NULL},
+		{"rnbqkabcnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNBQKABCNR w Ij "
+		 "- 0 1", "caparandom"},
+		{"rnabqkbcnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBCNR w KQkq "
+		 "- 0 1", NULL},
+		/* Janus pieces, no prefix: not Capablanca Random */
+		{"rjnbkqbnjr/pppppppppp/10/10/10/10/PPPPPPPPPP/RJNBKQBNJR w KQkq "
+		 "- 0 1", NULL},
+	};
+
+	(void)state;
+	for (size_t i = 0; i < N_ELEMS(cases); i++) {
+		struct fb_fen f;
+		const struct fb_variant *v;
+		print_message("case %zu\n", i);
+		assert_int_equal(fb_fen_parse(&f, cases[i].fen,
+					      strlen(cases[i].fen), NULL), 0);
+		v = fb_pgn_needs_random(&f, NULL);
+		if (cases[i].want == NULL)
+			assert_null(v);
+		else
+			assert_string_equal(v->name, cases[i].want);
+	}
+}
+
 int
 main(void)
 {
@@ -447,6 +696,11 @@ main(void)
 		cmocka_unit_test(test_pgn_detect),
 		cmocka_unit_test(test_pgn_overlong_passes_unchanged),
 		cmocka_unit_test(test_pgn_chess960_starts),
+		cmocka_unit_test(test_pgn_variant_tag_moved_before_fen),
+		cmocka_unit_test(test_pgn_variant_tag_added),
+		cmocka_unit_test(test_pgn_variant_tag_keep),
+		cmocka_unit_test(test_pgn_variant_tag_splits_and_marks),
+		cmocka_unit_test(test_pgn_needs_random),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
