@@ -64,6 +64,9 @@ struct fb_journal {
 	char *go; /* the search running (go sent, no bestmove yet) */
 	uint64_t go_ms, hit_ms;
 	bool searching, ponderhit, stopped;
+	/* The gos no bestmove has answered yet: after stop, position, go
+	 * the old search's bestmove comes when the new one runs. */
+	unsigned gos;
 	unsigned isready; /* not answered yet */
 
 	/* XBoard */
@@ -299,6 +302,7 @@ uci_command(struct fb_journal *j, enum fb_uci_gui k, const char *t,
 		keep(j, &j->go, t, len);
 		j->go_ms = j->think_ms = ms;
 		j->searching = true;
+		j->gos++;
 		j->ponderhit = j->stopped = false;
 		j->force = false;
 		j->engine_side = xb_side_to_move(j);
@@ -548,7 +552,9 @@ from_engine(struct fb_journal *j, enum fb_uci_engine k, const char *t,
 	if (k == FB_UCI_E_UCIOK) {
 		j->answered = true;
 	} else if (k == FB_UCI_E_BESTMOVE) {
-		j->searching = false;
+		if (j->gos > 0)
+			j->gos--;
+		j->searching = j->gos > 0;
 	} else if (k == FB_UCI_E_READYOK) {
 		if (j->isready > 0)
 			j->isready--;
@@ -688,8 +694,11 @@ uci_replay(struct fb_journal *j, uint64_t ms, struct out *o)
 		line(j, o, "isready");
 	if (j->position != NULL)
 		line(j, o, j->position);
+	/* The new engine owes one bestmove at most: the replayed go's. */
+	j->gos = 0;
 	if (j->searching && j->go != NULL) {
 		uci_go(j, ms, o);
+		j->gos = 1;
 		if (j->stopped)
 			line(j, o, "stop");
 	}

@@ -358,6 +358,7 @@ static int
 write_in(struct fb_recorder *r, const char *dir, const char *reason,
 	 const char *head)
 {
+	static const char sep[] = {FB_PATH_SEP, '\0'};
 	char stamp[32];
 	time_t now = time(NULL);
 	struct tm tm;
@@ -370,9 +371,11 @@ write_in(struct fb_recorder *r, const char *dir, const char *reason,
 	localtime_r(&now, &tm);
 #endif
 	strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
+	/* The system's separator: the path is told to the user, and on
+	 * Windows C:\...\Temp/fenbridge-... looks wrong. */
 	n = snprintf(r->path, sizeof r->path, "%s%sfenbridge-%s-%d.txt", dir,
 		     dir[0] != '\0' && !fb_path_is_sep(dir[strlen(dir) - 1])
-			     ? "/"
+			     ? sep
 			     : "",
 		     stamp, (int)uv_os_getpid());
 	if (n < 0 || (size_t)n >= sizeof r->path)

@@ -60,6 +60,24 @@ def uci_search_survives_a_death(ctx):
 
 
 @test(timeout=20)
+def a_search_whose_go_came_before_the_last_bestmove_is_replayed(ctx):
+    # Every line at once: fenbridge holds them until the engine's uciok,
+    # so the first search's bestmove comes after the second go.
+    counter = ctx.path("gos")
+    b = ctx.bridge(["--restart=2"], ["--die-at-go=%s:2" % counter])
+    b.send(b"uci\nisready\nposition startpos\ngo depth 1\n"
+           b"position startpos moves e2e4 a7a6\ngo wtime 60000 btime 60000\n")
+    out = b.expect(b"restarted (1 of 2)\n", timeout=10)
+    out += b.expect(b"bestmove a2a3\n", timeout=10)
+    eq(out.count(b"bestmove a2a3\n"), 2, "bestmoves: %r" % out)
+    rec = b.recorded().decode()
+    check(re.search(r"\nuci\nisready\nposition startpos moves e2e4 a7a6\n"
+                    r"go wtime \d+ btime 60000\n", rec) is not None,
+          "the replay: %r" % rec)
+    quits(b)
+
+
+@test(timeout=20)
 def xboard_game_and_ping_survive_a_death(ctx):
     counter = ctx.path("gos")
     b = ctx.bridge(["--restart=1"], ["--die-at-go=%s:1" % counter])

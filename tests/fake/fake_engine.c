@@ -30,7 +30,8 @@
  *                     an info line with a bare score and no multipv, an
  *                     info string saying "score 5", and bestmove e2e4
  *   --die-at-go=FILE:K[,K...]  count the `go` lines of every start in
- *                     FILE and die of SIGSEGV at the K-th (--restart);
+ *                     FILE and die of SIGSEGV at the K-th (--restart;
+ *                     Windows: of exception 0xC0000005, an access violation);
  *                     any other go is answered `bestmove a2a3` (after
  *                     uci) or `move a2a3` (after xboard)
  *   --answer-delay=MS readyok and pong come MS milliseconds late
@@ -273,6 +274,24 @@ illegal_instruction(void)
 #endif
 }
 
+/* Dies as a crashing engine dies (--die-at-go): of SIGSEGV on POSIX; on
+ * Windows of the access violation exception, 0xC0000005 (MinGW's
+ * raise(SIGSEGV) would only exit with status 3). */
+static void
+crash(void)
+{
+	fflush(stdout);
+#ifdef _WIN32
+	SetUnhandledExceptionFilter(end_with_code);
+	RaiseException(EXCEPTION_ACCESS_VIOLATION, EXCEPTION_NONCONTINUABLE, 0,
+		       NULL);
+#else
+	signal(SIGSEGV, SIG_DFL);
+	raise(SIGSEGV);
+#endif
+	exit(1);
+}
+
 /* Is the first word of line[0..len) equal to word? Sets the arguments after
  * it: (*args)[0..*n). */
 static bool
@@ -333,11 +352,8 @@ command(const char *text, size_t len, size_t term)
 		saw_xboard = true;
 	} else if (go_file != NULL && CMD("go")) {
 		fflush(stdout);
-		if (go_kills()) {
-			signal(SIGSEGV, SIG_DFL);
-			raise(SIGSEGV);
-			exit(1);
-		}
+		if (go_kills())
+			crash();
 		outs(saw_xboard ? "move a2a3\n" : "bestmove a2a3\n");
 	} else if (protover1 && (CMD("uci") || CMD("protover"))) {
 		/* no answer, as an engine of CECP version 1 */
@@ -494,12 +510,13 @@ main(int argc, char **argv)
 		else if (strncmp(o, "--eof-status=", 13) == 0)
 			eof_status = atoi(o + 13);
 		else if (strncmp(o, "--die-at-go=", 12) == 0 &&
-			 strchr(o, ':') != NULL) {
+			 strrchr(o, ':') != NULL) {
+			/* The last colon: a Windows FILE has one (Z:\...) */
 			static char file[1024];
 			snprintf(file, sizeof file, "%.*s",
-				 (int)(strchr(o, ':') - o - 12), o + 12);
+				 (int)(strrchr(o, ':') - o - 12), o + 12);
 			go_file = file;
-			go_deaths = strchr(o, ':') + 1;
+			go_deaths = strrchr(o, ':') + 1;
 		} else if (strncmp(o, "--answer-delay=", 15) == 0)
 			answer_delay = atol(o + 15);
 		else if (strncmp(o, "--on-go=", 8) == 0)

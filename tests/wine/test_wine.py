@@ -501,6 +501,192 @@ def t_toga2():
     t_killed(win(os.path.join(d, "toga2.exe")), [], "toga2.exe")
 
 
+class Session:
+    """fenbridge.exe ARGS started by pipegui.exe in folder d, fed line by
+    line: until(word) reads up to the first line that starts with word."""
+
+    def __init__(self, args, d):
+        self.p = subprocess.Popen(["wine", GUI, FB] + args,
+                                  stdin=subprocess.PIPE,
+                                  stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE, env=ENV, cwd=d)
+        self.out = b""
+
+    def send(self, data):
+        self.p.stdin.write(data)
+        self.p.stdin.flush()
+
+    def until(self, word, secs=30):
+        deadline = time.monotonic() + secs
+        while time.monotonic() < deadline:
+            line = self.p.stdout.readline()
+            if not line:
+                break
+            self.out += line
+            if line.startswith(word):
+                return True
+        return False
+
+    def end(self, data=b"quit\n"):
+        """Sends data, closes stdin: (status, all the output, stderr)."""
+        try:
+            self.p.stdin.write(data)
+        except OSError:
+            pass  # it is gone already
+        try:  # communicate closes stdin
+            rest, err = self.p.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            self.p.kill()
+            rest, err = self.p.communicate()
+        self.out += rest
+        return self.p.returncode, self.out, err
+
+
+def windows_file(name):
+    """The Linux path of a Windows path fenbridge.exe names (C:\ is the
+    Wine prefix's drive_c, Z:\ is /)."""
+    if name[:3].upper() == "Z:\\":
+        return "/" + name[3:].replace("\\", "/")
+    prefix = os.environ.get("WINEPREFIX", os.path.expanduser("~/.wine"))
+    return os.path.join(prefix, "drive_c", *name[3:].split("\\"))
+
+
+def record_path(err):
+    """The flight record fenbridge.exe says (stderr) it wrote, or None."""
+    m = re.search(rb"flight record \(.*\) written to (.*?)\r?\n", err)
+    return windows_file(m.group(1).decode()) if m else None
+
+
+CRASH_WIN = ("the engine died of 0xC0000005 (STATUS_ACCESS_VIOLATION)")
+
+
+def t_restart(xboard):
+    """--restart=2: the fake engine dies at its 2nd go, of an access
+    violation (exception 0xC0000005, as a crashing Windows engine ends);
+    fenbridge.exe starts it again and replays the game: the GUI gets its
+    bestmove / move, one note in-band, no second handshake; the new engine
+    gets the replay (its record). Without the option the death reaches the
+    GUI."""
+    if xboard:
+        what, opening, done = "XBoard", b"xboard\nprotover 2\n", b"done=1"
+        first = (b"accepted setboard\naccepted usermove\nnew\nlevel 40 5 0\n"
+                 b"go\n")
+        second, answer = b"force\nusermove e7e5\ngo\n", b"move a2a3"
+        note = "telluser fenbridge: " + CRASH_WIN + "; restarted (1 of 2)"
+        replay = (r"xboard\nprotover 2\naccepted setboard\naccepted usermove"
+                  r"\nnew\nlevel 40 5 0\nforce\nusermove a2a3\nusermove e7e5\n"
+                  r"go\n")
+    else:
+        what, opening, done = "UCI", b"uci\n", b"uciok"
+        first = b"ucinewgame\nposition startpos\ngo depth 1\n"
+        second = (b"position startpos moves a2a3 e7e5\n"
+                  b"go wtime 60000 btime 60000\n")
+        answer = b"bestmove a2a3"
+        note = "info string fenbridge: " + CRASH_WIN + "; restarted (1 of 2)"
+        replay = (r"uci\nucinewgame\nisready\nposition startpos moves a2a3 "
+                  r"e7e5\ngo wtime \d+ btime 60000\n")
+    for restart in (True, False):
+        d = fresh("restart-%s-%d" % (what, restart))
+        rec = os.path.join(d, "rec.txt")
+        s = Session((["--restart=2"] if restart else []) +
+                    ["--log=" + win(os.path.join(d, "fb.log")), "--", FAKE,
+                     "--die-at-go=%s:2" % win(os.path.join(d, "gos")),
+                     win(rec)], d)
+        s.send(opening)
+        s.until(b"feature" if xboard else done)
+        # The first search answered before the second starts (a go
+        # answered late would end the journal's search).
+        s.send(first)
+        s.until(answer)
+        s.send(second)
+        got = s.until(answer, 20)
+        rc, out, err = s.end()
+        text = out.decode("utf-8", "replace")
+        # What the engine got after the second go's lines: the replay
+        again = read(rec).decode("latin-1").split(second.decode(), 1)[-1]
+        if restart:
+            check(got and rc == 0 and text.count("restarted") == 1 and
+                  text.count(note + "\n") == 1 and
+                  text.count(done.decode()) == 1 and
+                  err.count(b"starting it again (1 of 2") == 1 and
+                  text.count(answer.decode()) == 2,
+                  "%s, --restart=2: the engine dies of 0xC0000005 at its "
+                  "2nd go; the GUI gets its %s after one note and no "
+                  "second handshake (rc %s, %r)" %
+                  (what, answer.decode(), rc, text[-400:]))
+            check(re.match(replay, again) is not None,
+                  "%s, --restart=2: the new engine got the game's replay "
+                  "(%r)" % (what, again[:300]))
+        else:
+            check(not got and rc == 0xC0000005 & 0xFF and
+                  "restarted" not in text and CRASH_WIN in text,
+                  "%s, no --restart: the death (0xC0000005) reaches the "
+                  "GUI (rc %s, %r)" % (what, rc, text[-300:]))
+
+
+def t_normalize():
+    """--normalize on the fake engine's --sloppy output: tidied (no blank
+    lines, the name cut to 64 bytes, false in lowercase, an id author,
+    score cp and multipv 1), the other lines as they came; off, byte for
+    byte what the engine writes (the engine run alone under Wine)."""
+    d = fresh("normalize")
+    cmds = b"uci\nisready\ngo depth 1\n"
+    _, raw, _, _ = run([FAKE, "--sloppy", win(os.path.join(d, "alone.txt"))],
+                       cmds + b"quit\n", cwd=d)
+    got = {}
+    for on in (False, True):
+        s = Session((["--normalize"] if on else []) +
+                    ["--", FAKE, "--sloppy", win(os.path.join(d, "r.txt"))],
+                    d)
+        s.send(cmds)
+        s.until(b"bestmove")
+        rc, got[on], _ = s.end()
+        check(rc == 0, "--normalize %s: exit 0 (rc %s)" %
+              ("on" if on else "off", rc))
+    check(raw.endswith(b"bestmove e2e4\n") and got[False] == raw,
+          "without --normalize: the sloppy engine's output byte for byte "
+          "(%r)" % got[False])
+    name = re.search(rb"id name ([^\r\n]*)", raw)
+    tidy = got[True]
+    lines = tidy.split(b"\n")
+    check(name is not None and len(name.group(1)) > 64 and
+          b"\r" not in tidy and b"" not in lines[:-1] and
+          b"id name " + name.group(1)[:64] + b"\n" in tidy and
+          b"default False" not in tidy and
+          b"option name Ponder type check default false\n" in tidy and
+          b"id author unknown\nuciok\n" in tidy and
+          b"info multipv 1 depth 1 score cp 20 nodes 20 pv e2e4\n" in tidy and
+          b"info string score 5\ninfo depth 1 multipv 2 score cp 10 pv d2d4"
+          b"\nbestmove e2e4\n" in tidy,
+          "--normalize: the sloppy output tidied, the other lines as they "
+          "came (%r)" % tidy)
+
+
+def t_referee_strict():
+    """--referee=strict, the fake engine's bestmove not legal: the finding
+    in-band, exit status 3, and the flight record written where
+    fenbridge.exe says (no --log: Windows' temp folder, in the Wine
+    prefix), holding the move."""
+    d = fresh("referee")
+    s = Session(["--referee=strict", "--", FAKE, "--on-go=bestmove e7e4",
+                 win(os.path.join(d, "rec.txt"))], d)
+    s.send(b"uci\nisready\n")
+    s.until(b"readyok")
+    s.send(b"position startpos moves e2e4\ngo depth 3\n")
+    s.until(b"bestmove")
+    rc, out, err = s.end()
+    path = record_path(err)
+    record = read(path) if path else b""
+    check(rc == 3 and out.count(b"info string fenbridge: referee: illegal: ")
+          == 1 and b"bestmove 'e7e4' is not legal" in out,
+          "--referee=strict: an illegal bestmove told in-band once, exit 3 "
+          "(rc %s, %r)" % (rc, out[-300:]))
+    check(b"bestmove e7e4" in record,
+          "--referee=strict: the flight record written (%s)" % path)
+    if path and os.path.exists(path):
+        os.remove(path)
+
+
 ZIP = os.environ.get("FB_WIN_ZIP", "")
 ZIP_FILES = {"fenbridge.exe", "README.txt", "examples/fritz-chess960.ini",
              "examples/winboard-uci.ini"}
@@ -704,6 +890,8 @@ def main():
              lambda: t_quit_stdin_open(False),
              lambda: t_killed(FAKE, ["--hang-on-eof", "rec.txt"],
                               "fake_engine.exe"),
+             lambda: t_restart(False), lambda: t_restart(True),
+             t_normalize, t_referee_strict,
              t_toga2, t_zip, t_zip_examples, t_adapter_command]
     for t in tests:
         try:

@@ -109,6 +109,32 @@ test_journal_uci_no_search_after_bestmove_and_movetime_rest(void **st)
 	fb_journal_free(j);
 }
 
+/* A GUI that stops a search and starts the next one at once (analysis,
+ * or every go sent before the engine's uciok came) gets the old bestmove
+ * while the new search runs: that search is still replayed. */
+static void
+test_journal_uci_a_late_bestmove_answers_the_older_go(void **st)
+{
+	struct fb_journal *j = fb_journal_new();
+
+	(void)st;
+	send(j, "uci\n", 0);
+	hear(j, "uciok", 0);
+	send(j, "position startpos\ngo infinite\n", 100);
+	send(j, "stop\nposition startpos moves e2e4\ngo movetime 900\n", 200);
+	hear(j, "bestmove e2e4", 300);
+	assert_string_equal(replay(j, true, 400),
+			    "uci\nisready\nposition startpos moves e2e4\n"
+			    "go movetime 700\n");
+	/* the replayed go's bestmove, after the new handshake, ends it */
+	assert_true(hear(j, "uciok", 450));
+	assert_true(hear(j, "readyok", 460));
+	assert_false(hear(j, "bestmove e7e5", 500));
+	assert_string_equal(replay(j, true, 600),
+			    "uci\nisready\nposition startpos moves e2e4\n");
+	fb_journal_free(j);
+}
+
 static void
 test_journal_uci_ponder_becomes_a_normal_go_after_ponderhit(void **st)
 {
@@ -280,6 +306,8 @@ main(void)
 			test_journal_uci_no_search_after_bestmove_and_movetime_rest),
 		cmocka_unit_test(
 			test_journal_uci_ponder_becomes_a_normal_go_after_ponderhit),
+		cmocka_unit_test(
+		    test_journal_uci_a_late_bestmove_answers_the_older_go),
 		cmocka_unit_test(test_journal_uci_drops_the_new_handshake_answers),
 		cmocka_unit_test(
 			test_journal_a_death_in_the_handshake_gives_the_gui_the_answers),
