@@ -8,29 +8,9 @@
  */
 #include "check.h"
 #include "check_int.h"
+#include "fenbridge/text.h"
 
-#include <stdarg.h>
 #include <stdio.h>
-
-/* A report being built in a caller's buffer, snprintf-style. */
-struct text {
-	char *out;
-	size_t cap, len;
-};
-
-__attribute__((format(printf, 2, 3))) static void
-say(struct text *t, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(t->len < t->cap ? t->out + t->len : NULL,
-		      t->len < t->cap ? t->cap - t->len : 0, fmt, ap);
-	va_end(ap);
-	if (n > 0)
-		t->len += (size_t)n;
-}
 
 static const char *
 dialect_name(enum fb_notation d)
@@ -82,23 +62,23 @@ mode_name(bool c960)
 /* The step's own line: what was asked. */
 static void
 describe(const struct fb_check *c, const struct fb_check_step *s,
-	 struct text *t)
+	 struct fb_text *t)
 {
 	char fen[FB_GAME_FEN_MAX + 1];
 	int n;
 
 	switch (s->kind) {
 	case FB_CK_READY:
-		say(t, "%s answered",
+		fb_text_say(t, "%s answered",
 		    c->proto == FB_CHECK_UCI ? "isready" : "ping");
 		break;
 	case FB_CK_UNKNOWN:
-		say(t, "survives the unknown command '%s'", fb_check_unknown_cmd);
+		fb_text_say(t, "survives the unknown command '%s'", fb_check_unknown_cmd);
 		break;
 	case FB_CK_READ:
 		n = fb_check_position(s->pos, s->dialect, fen, sizeof fen - 1);
 		fen[n > 0 ? n : 0] = '\0';
-		say(t, "%s mode, %s (%s%s): castles in %s",
+		fb_text_say(t, "%s mode, %s (%s%s): castles in %s",
 		    !fb_check_pos_wide(s->pos) ? mode_name(s->c960)
 		    : s->c960                  ? "caparandom"
 					       : "capablanca",
@@ -106,33 +86,33 @@ describe(const struct fb_check *c, const struct fb_check_step *s,
 		    fb_check_pos_what(s->pos), fb_check_pos_black(s->pos) ? ", Black" : "", fen);
 		break;
 	case FB_CK_ACCEPT:
-		say(t, "%s mode: accepts a castle as %s (%s%s)",
+		fb_text_say(t, "%s mode: accepts a castle as %s (%s%s)",
 		    mode_name(s->c960), form_name(s->form), fb_check_pos_what(s->pos),
 		    fb_check_pos_black(s->pos) ? ", Black" : "");
 		break;
 	case FB_CK_STOP:
-		say(t, c->proto == FB_CHECK_UCI
+		fb_text_say(t, c->proto == FB_CHECK_UCI
 			       ? "stop during go infinite answered"
 			       : "? (move now) answered");
 		break;
 	case FB_CK_PONDERHIT:
-		say(t, "go ponder, then ponderhit: a move on the clock");
+		fb_text_say(t, "go ponder, then ponderhit: a move on the clock");
 		break;
 	case FB_CK_PONDERMISS:
-		say(t, "go ponder, then stop (a miss): bestmove");
+		fb_text_say(t, "go ponder, then stop (a miss): bestmove");
 		break;
 	case FB_CK_MULTIPV:
-		say(t, "MultiPV %d: %d lines with legal pvs", FB_CHECK_MULTIPV, FB_CHECK_MULTIPV);
+		fb_text_say(t, "MultiPV %d: %d lines with legal pvs", FB_CHECK_MULTIPV, FB_CHECK_MULTIPV);
 		break;
 	case FB_CK_NEWNORMAL:
-		say(t, "new after variant %s: standard chess again (takes "
+		fb_text_say(t, "new after variant %s: standard chess again (takes "
 		       "the king's move e1g1)",
 		    s > c->step && fb_check_pos_wide(s[-1].pos)
 			    ? (s[-1].c960 ? "caparandom" : "capablanca")
 			    : "fischerandom");
 		break;
 	case FB_CK_QUIT:
-		say(t, "quit: exits");
+		fb_text_say(t, "quit: exits");
 		break;
 	}
 }
@@ -199,20 +179,20 @@ auto_form(const struct fb_check *c, bool c960)
 
 /* The findings, one line each to t (may be NULL); returns their number. */
 static unsigned
-findings(const struct fb_check *c, struct text *t)
+findings(const struct fb_check *c, struct fb_text *t)
 {
 	unsigned n = 0;
 	char d[400];
 
 	if (!c->handshake_ok) {
 		if (t != NULL)
-			say(t, "  - no handshake: neither uciok to uci nor "
+			fb_text_say(t, "  - no handshake: neither uciok to uci nor "
 			       "features to xboard/protover 2\n");
 		return 1;
 	}
 	for (size_t i = 0; i < c->nsteps; i++) {
 		const struct fb_check_step *s = &c->step[i];
-		struct text dt = {d, sizeof d, 0};
+		struct fb_text dt = {d, sizeof d, 0};
 		bool finding = (bad(s->verdict) &&
 				!(s->kind == FB_CK_ACCEPT &&
 				  s->verdict == FB_CV_ILLEGAL)) ||
@@ -233,7 +213,7 @@ findings(const struct fb_check *c, struct text *t)
 		n++;
 		describe(c, s, &dt);
 		if (t != NULL)
-			say(t, "  - %s: %s%s%s\n", verdict_name(s->verdict), d,
+			fb_text_say(t, "  - %s: %s%s%s\n", verdict_name(s->verdict), d,
 			    s->got[0] ? ": " : "", s->got);
 	}
 	for (int m = 0; m < 2; m++) {
@@ -243,7 +223,7 @@ findings(const struct fb_check *c, struct text *t)
 		if (tx && ts && !x && !sh) {
 			n++;
 			if (t != NULL)
-				say(t, "  - %s mode: reads neither X-FEN nor "
+				fb_text_say(t, "  - %s mode: reads neither X-FEN nor "
 				       "Shredder-FEN castling rights\n",
 				    mode_name(m));
 		}
@@ -254,7 +234,7 @@ findings(const struct fb_check *c, struct text *t)
 		if (!any) {
 			n++;
 			if (t != NULL)
-				say(t, "  - %s mode: takes a castle in no "
+				fb_text_say(t, "  - %s mode: takes a castle in no "
 				       "form fenbridge can send\n",
 				    mode_name(m));
 		}
@@ -270,36 +250,36 @@ fb_check_findings(const struct fb_check *c)
 
 /* The [fenbridge] lines. */
 static void
-ini_lines(const struct fb_check *c, struct text *t)
+ini_lines(const struct fb_check *c, struct fb_text *t)
 {
 	bool tx, ts, x = reads(c, FB_XFEN, -1, &tx),
 		     sh = reads(c, FB_SHREDDER, -1, &ts);
 	bool std = mode_tested(c, false), c960 = mode_tested(c, true);
 	enum fb_castle_notation pick = FB_CASTLE_AUTO;
 
-	say(t, "[fenbridge]\nengine-protocol = %s\n",
+	fb_text_say(t, "[fenbridge]\nengine-protocol = %s\n",
 	    c->proto == FB_CHECK_UCI ? "uci" : "xboard");
 	if (!tx && !ts)
-		say(t, "# engine-fen: not tested (%s)\n",
+		fb_text_say(t, "# engine-fen: not tested (%s)\n",
 		    c->proto == FB_CHECK_XBOARD && !c->feat_setboard
 			    ? "no setboard: positions only through edit"
 			    : "no position was answered");
 	else if (x && sh)
-		say(t, "engine-fen = auto\n# reads both dialects\n");
+		fb_text_say(t, "engine-fen = auto\n# reads both dialects\n");
 	else if (x)
-		say(t, "engine-fen = xfen\n");
+		fb_text_say(t, "engine-fen = xfen\n");
 	else if (sh)
-		say(t, "engine-fen = shredder\n");
+		fb_text_say(t, "engine-fen = shredder\n");
 	else
-		say(t, "# engine-fen: neither dialect read in every mode\n");
+		fb_text_say(t, "# engine-fen: neither dialect read in every mode\n");
 
 	if (!std && !c960) {
-		say(t, "# engine-castling: not tested\n");
+		fb_text_say(t, "# engine-castling: not tested\n");
 		return;
 	}
 	if ((!std || accepts(c, false, auto_form(c, false))) &&
 	    (!c960 || accepts(c, true, auto_form(c, true)))) {
-		say(t, "engine-castling = auto\n");
+		fb_text_say(t, "engine-castling = auto\n");
 		return;
 	}
 	for (int f = FB_CASTLE_KXR; f <= FB_CASTLE_OO && !pick; f++)
@@ -307,45 +287,45 @@ ini_lines(const struct fb_check *c, struct text *t)
 		    (!c960 || accepts(c, true, (enum fb_castle_notation)f)))
 			pick = (enum fb_castle_notation)f;
 	if (pick) {
-		say(t, "engine-castling = %s\n", form_word(pick));
+		fb_text_say(t, "engine-castling = %s\n", form_word(pick));
 		return;
 	}
 	/* No one form for both modes: auto still sends the king's move in
 	 * standard chess, and toward an XBoard engine that refuses O-O it
 	 * learns king takes rook from the refusal. */
-	say(t, "engine-castling = auto\n# takes:");
+	fb_text_say(t, "engine-castling = auto\n# takes:");
 	for (int m = 0; m < 2; m++) {
 		bool any = false;
 		if (!mode_tested(c, m))
 			continue;
-		say(t, " %s", m ? "Chess960" : "standard chess");
+		fb_text_say(t, " %s", m ? "Chess960" : "standard chess");
 		for (int f = FB_CASTLE_KXR; f <= FB_CASTLE_OO; f++)
 			if (accepts(c, m, (enum fb_castle_notation)f)) {
-				say(t, "%s %s", any ? "," : "",
+				fb_text_say(t, "%s %s", any ? "," : "",
 				    form_name((enum fb_castle_notation)f));
 				any = true;
 			}
 		if (!any)
-			say(t, " none");
-		say(t, m == 0 && c960 ? ";" : "\n");
+			fb_text_say(t, " none");
+		fb_text_say(t, m == 0 && c960 ? ";" : "\n");
 	}
 }
 
 size_t
 fb_check_report(const struct fb_check *c, char *out, size_t cap)
 {
-	struct text t = {out, cap, 0};
+	struct fb_text t = {out, cap, 0};
 	char d[400];
 	unsigned n;
 
 	if (cap > 0)
 		out[0] = '\0';
-	say(&t, "engine: %s\nprotocol: %s\n", c->name[0] ? c->name : "?",
+	fb_text_say(&t, "engine: %s\nprotocol: %s\n", c->name[0] ? c->name : "?",
 	    !c->handshake_ok            ? "none found"
 	    : c->proto == FB_CHECK_UCI ? "UCI"
 				       : "XBoard (CECP)");
 	if (c->handshake_ok && c->proto == FB_CHECK_UCI)
-		say(&t, "options: UCI_Chess960 %s, UCI_Variant %s, Ponder %s, "
+		fb_text_say(&t, "options: UCI_Chess960 %s, UCI_Variant %s, Ponder %s, "
 			"MultiPV %s\n",
 		    c->opt_chess960 ? "yes" : "no",
 		    !c->opt_variant ? "no"
@@ -356,19 +336,19 @@ fb_check_report(const struct fb_check *c, char *out, size_t cap)
 		    c->opt_ponder ? "yes" : "no",
 		    c->opt_multipv ? "yes" : "no");
 	else if (c->handshake_ok)
-		say(&t, "features: %s, setboard %s, usermove %s, ping %s, "
+		fb_text_say(&t, "features: %s, setboard %s, usermove %s, ping %s, "
 			"fischerandom %s, capablanca %s, caparandom %s\n",
 		    c->feat_done ? "done=1" : "none (protover 1)",
 		    c->feat_setboard ? "yes" : "no",
 		    c->feat_usermove ? "yes" : "no",
 		    c->feat_ping ? "yes" : "no", c->var_960 ? "yes" : "no",
 		    c->var_capab ? "yes" : "no", c->var_capa ? "yes" : "no");
-	say(&t, "\n");
+	fb_text_say(&t, "\n");
 	for (size_t i = 0; i < c->nsteps; i++) {
 		const struct fb_check_step *s = &c->step[i];
-		struct text dt = {d, sizeof d, 0};
+		struct fb_text dt = {d, sizeof d, 0};
 		describe(c, s, &dt);
-		say(&t, "%-8s %s%s%s\n", verdict_name(s->verdict), d,
+		fb_text_say(&t, "%-8s %s%s%s\n", verdict_name(s->verdict), d,
 		    s->got[0] ? ": " : "", s->got);
 	}
 	for (int m = 0; m < 2; m++)
@@ -377,19 +357,19 @@ fb_check_report(const struct fb_check *c, char *out, size_t cap)
 			if (s->kind == FB_CK_READ && s->c960 == m &&
 			    s->verdict == FB_CV_OK &&
 			    fb_check_pos_forms_differ(s->pos)) {
-				say(&t, "emits castles in %s mode as %s (%s)\n",
+				fb_text_say(&t, "emits castles in %s mode as %s (%s)\n",
 				    mode_name(m), form_name(s->form), s->got);
 				break;
 			}
 		}
-	say(&t, "restarts: %u%s\n", c->restarts,
+	fb_text_say(&t, "restarts: %u%s\n", c->restarts,
 	    c->restarts >= FB_CHECK_MAX_RESTARTS ? " (the most: the steps left were "
 					  "not run)"
 					: "");
 	n = findings(c, NULL);
-	say(&t, "\nfindings: %u\n", n);
+	fb_text_say(&t, "\nfindings: %u\n", n);
 	findings(c, &t);
-	say(&t, "\nINI lines to use:\n");
+	fb_text_say(&t, "\nINI lines to use:\n");
 	if (c->handshake_ok)
 		ini_lines(c, &t);
 	return t.len;

@@ -6,10 +6,10 @@
  * this file.
  */
 #include "cause.h"
+#include "fenbridge/text.h"
 
 #include <inttypes.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 
 static const struct {
@@ -157,55 +157,34 @@ fb_cause_is_illegal_instruction(const struct fb_cause *c)
 	       win_code(c) == STATUS_ILLEGAL_INSTRUCTION;
 }
 
-/* A string being built in a caller's buffer, snprintf-style: len counts
- * everything, out holds what fits. */
-struct text {
-	char *out;
-	size_t cap, len;
-};
-
-__attribute__((format(printf, 2, 3))) static void
-say(struct text *t, const char *fmt, ...)
-{
-	va_list ap;
-	size_t room = t->len < t->cap ? t->cap - t->len : 0;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(room > 0 ? t->out + t->len : NULL, room, fmt, ap);
-	va_end(ap);
-	if (n > 0)
-		t->len += (size_t)n;
-}
-
 static void
-say_what(struct text *t, const struct fb_cause *c)
+say_what(struct fb_text *t, const struct fb_cause *c)
 {
 	int i = ntstatus_index(c);
 
 	if (c->signal != 0)
-		say(t, "died of %s (%d)", fb_cause_signal_name(c->signal),
+		fb_text_say(t, "died of %s (%d)", fb_cause_signal_name(c->signal),
 		    c->signal);
 	else if (i >= 0)
-		say(t, "died of 0x%08" PRIX32 " (%s)", win_code(c),
+		fb_text_say(t, "died of 0x%08" PRIX32 " (%s)", win_code(c),
 		    ntstatus[i].name);
 	else if (c->os == FB_CAUSE_WINDOWS &&
 		 (c->status < 0 || c->status > INT32_MAX))
 		/* An NTSTATUS (a crash) or a negative exit(): hex shows
 		 * which. */
-		say(t, "exited with status 0x%08" PRIX32, win_code(c));
+		fb_text_say(t, "exited with status 0x%08" PRIX32, win_code(c));
 	else
-		say(t, "exited with status %" PRId64, c->status);
+		fb_text_say(t, "exited with status %" PRId64, c->status);
 }
 
 /* What an illegal instruction means: the fix, with what fenbridge sees. */
 static void
-say_illegal(struct text *t, const struct fb_cpu *cpu)
+say_illegal(struct fb_text *t, const struct fb_cpu *cpu)
 {
 	char has[200], runs[80], lacks[80];
 
 	if (cpu == NULL || !cpu->known) {
-		say(t, ": this build of the engine probably needs instructions "
+		fb_text_say(t, ": this build of the engine probably needs instructions "
 		    "this CPU lacks; use a build for an older CPU (fenbridge "
 		    "cannot see this CPU's features)");
 		return;
@@ -214,14 +193,14 @@ say_illegal(struct text *t, const struct fb_cpu *cpu)
 	fb_cpu_print_builds(cpu, true, " or ", runs, sizeof runs);
 	fb_cpu_print_builds(cpu, false, " or ", lacks, sizeof lacks);
 	if (lacks[0] == '\0') {
-		say(t, ": this CPU has every feature fenbridge checks (%s), so "
+		fb_text_say(t, ": this CPU has every feature fenbridge checks (%s), so "
 		    "this build may need newer ones (AVX-512 VNNI, AVX-VNNI), "
 		    "or the engine stopped itself on purpose; try a build for "
 		    "an older CPU",
 		    has);
 		return;
 	}
-	say(t, ": this build of the engine needs instructions this CPU "
+	fb_text_say(t, ": this build of the engine needs instructions this CPU "
 	    "lacks; use a build for an older CPU: %s, not %s (this CPU: %s); "
 	    "or name each build in fenbridge's INI file (engine.avx2 = ..., "
 	    "engine = ...) and it starts the one this CPU runs",
@@ -231,7 +210,7 @@ say_illegal(struct text *t, const struct fb_cpu *cpu)
 size_t
 fb_cause_what(const struct fb_cause *c, char *out, size_t cap)
 {
-	struct text t = {.out = out, .cap = cap};
+	struct fb_text t = {.out = out, .cap = cap};
 
 	if (cap > 0)
 		out[0] = '\0';
@@ -242,7 +221,7 @@ fb_cause_what(const struct fb_cause *c, char *out, size_t cap)
 size_t
 fb_cause_explain(const struct fb_cause *c, char *out, size_t cap)
 {
-	struct text t = {.out = out, .cap = cap};
+	struct fb_text t = {.out = out, .cap = cap};
 	int i = ntstatus_index(c);
 
 	if (cap > 0)
@@ -250,17 +229,17 @@ fb_cause_explain(const struct fb_cause *c, char *out, size_t cap)
 	say_what(&t, c);
 	if (fb_cause_is_illegal_instruction(c)) {
 		/* Not the probe's doing, whenever it came. */
-		say(&t, ", an illegal instruction");
+		fb_text_say(&t, ", an illegal instruction");
 		say_illegal(&t, c->cpu);
 		return t.len;
 	}
 	if (i >= 0)
-		say(&t, ", %s", ntstatus[i].meaning);
+		fb_text_say(&t, ", %s", ntstatus[i].meaning);
 	/* Some XBoard engines crash on a command they do not know (Fairy-Max
 	 * 5.0b on `uci`, now and then); one started again that dies before
 	 * it answers: the user should learn how to avoid the probe. */
 	if (c->probing)
-		say(&t, " before it answered the protocol probe; name its "
+		fb_text_say(&t, " before it answered the protocol probe; name its "
 		    "protocol with --engine-protocol=uci or xboard");
 	return t.len;
 }

@@ -5,8 +5,8 @@
  * this file.
  */
 #include "cpu.h"
+#include "fenbridge/text.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -140,46 +140,15 @@ fb_cpu_runs(const struct fb_cpu *cpu, enum fb_cpu_build b)
 	return cpu->known && (cpu->usable & needs) == needs;
 }
 
-/* A string being built in a caller's buffer, snprintf-style: len counts
- * everything, out holds what fits. */
-struct text {
-	char *out;
-	size_t cap, len;
-};
-
-__attribute__((format(printf, 2, 3))) static void
-say(struct text *t, const char *fmt, ...)
-{
-	va_list ap;
-	size_t room = t->len < t->cap ? t->cap - t->len : 0;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(room > 0 ? t->out + t->len : NULL, room, fmt, ap);
-	va_end(ap);
-	if (n > 0)
-		t->len += (size_t)n;
-}
-
-static void
-text_init(struct text *t, char *out, size_t cap)
-{
-	t->out = out;
-	t->cap = cap;
-	t->len = 0;
-	if (cap > 0)
-		out[0] = '\0';
-}
-
 /* The names of the features in set, separated by blanks. */
 static void
-say_features(struct text *t, unsigned set)
+say_features(struct fb_text *t, unsigned set)
 {
 	const char *sep = "";
 
 	for (unsigned i = 0; i < FB_CPU_NFEATURES; i++)
 		if (set & (1u << i)) {
-			say(t, "%s%s", sep, feature_name[i]);
+			fb_text_say(t, "%s%s", sep, feature_name[i]);
 			sep = " ";
 		}
 }
@@ -189,19 +158,19 @@ fb_cpu_choose(const struct fb_cpu *cpu, unsigned given, char *out,
 	      size_t cap)
 {
 	enum fb_cpu_build b, chosen = FB_CPU_NBUILDS;
-	struct text t;
+	struct fb_text t;
 
-	text_init(&t, out, cap);
+	fb_text_init(&t, out, cap);
 	for (b = 0; b < FB_CPU_NBUILDS; b++)
 		if ((given & (1u << b)) && fb_cpu_runs(cpu, b)) {
 			chosen = b;
 			break;
 		}
 	if (chosen < FB_CPU_NBUILDS) {
-		say(&t, "engine.%s: this CPU has ", fb_cpu_build_name(chosen));
+		fb_text_say(&t, "engine.%s: this CPU has ", fb_cpu_build_name(chosen));
 		say_features(&t, fb_cpu_build_needs(chosen));
 	} else {
-		say(&t, "engine: %s", cpu->known ? "this CPU runs none of the "
+		fb_text_say(&t, "engine: %s", cpu->known ? "this CPU runs none of the "
 						   "builds given"
 						 : "this CPU's features are "
 						   "not known (no cpuid)");
@@ -209,12 +178,12 @@ fb_cpu_choose(const struct fb_cpu *cpu, unsigned given, char *out,
 	for (b = 0; b < chosen; b++) {
 		if (!(given & (1u << b)))
 			continue;
-		say(&t, "; not engine.%s: ", fb_cpu_build_name(b));
+		fb_text_say(&t, "; not engine.%s: ", fb_cpu_build_name(b));
 		if (cpu->known) {
-			say(&t, "no ");
+			fb_text_say(&t, "no ");
 			say_features(&t, fb_cpu_build_needs(b) & ~cpu->usable);
 		} else {
-			say(&t, "needs ");
+			fb_text_say(&t, "needs ");
 			say_features(&t, fb_cpu_build_needs(b));
 		}
 	}
@@ -226,25 +195,25 @@ fb_cpu_print(const struct fb_cpu *cpu, char *out, size_t cap)
 {
 	unsigned all = (1u << FB_CPU_NFEATURES) - 1;
 	unsigned off = cpu->present & ~cpu->usable;
-	struct text t;
+	struct fb_text t;
 
-	text_init(&t, out, cap);
+	fb_text_init(&t, out, cap);
 	if (!cpu->known) {
-		say(&t, "features not known (no cpuid)");
+		fb_text_say(&t, "features not known (no cpuid)");
 		return t.len;
 	}
 	if (cpu->usable == 0) {
-		say(&t, "none of ");
+		fb_text_say(&t, "none of ");
 		say_features(&t, all);
 	} else {
 		say_features(&t, cpu->usable);
 		if ((all & ~cpu->present) != 0) {
-			say(&t, "; not: ");
+			fb_text_say(&t, "; not: ");
 			say_features(&t, all & ~cpu->present);
 		}
 	}
 	if (off != 0) {
-		say(&t, "; not enabled by the system: ");
+		fb_text_say(&t, "; not enabled by the system: ");
 		say_features(&t, off);
 	}
 	return t.len;
@@ -256,14 +225,14 @@ fb_cpu_print_builds(const struct fb_cpu *cpu, bool runs, const char *last,
 {
 	enum fb_cpu_build list[FB_CPU_NBUILDS + 1];
 	size_t n = 0;
-	struct text t;
+	struct fb_text t;
 
-	text_init(&t, out, cap);
+	fb_text_init(&t, out, cap);
 	for (enum fb_cpu_build b = 0; b <= FB_CPU_NBUILDS; b++)
 		if (fb_cpu_runs(cpu, b) == runs)
 			list[n++] = b;
 	for (size_t i = 0; i < n; i++)
-		say(&t, "%s'%s'", i == 0 ? "" : i + 1 == n ? last : ", ",
+		fb_text_say(&t, "%s'%s'", i == 0 ? "" : i + 1 == n ? last : ", ",
 		    fb_cpu_build_name(list[i]));
 	return t.len;
 }
