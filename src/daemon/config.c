@@ -471,64 +471,28 @@ set_variant(void *cfg, const struct fb_option *o, const char *val,
 	return bad(err, errlen, "unknown variant '%s' (%s)", val, names);
 }
 
-/* convert --format: the words of o->arg in the order of enum
- * fb_pgn_format. */
-static int
-set_format(void *cfg, const struct fb_option *o, const char *val,
-	   const char *dir, char *err, size_t errlen)
-{
-	int i = word_index(o, val);
+/*
+ * An option whose value is one of the words of o->arg, stored as its index
+ * in an enum that lists them in that order: one setter per enum type.
+ */
+#define WORD_SETTER(name, type)                                              \
+	static int name(void *cfg, const struct fb_option *o,                \
+			const char *val, const char *dir, char *err,         \
+			size_t errlen)                                       \
+	{                                                                    \
+		int i = word_index(o, val);                                  \
+                                                                             \
+		(void)dir;                                                   \
+		if (i < 0)                                                   \
+			return bad_word(o, val, err, errlen);                \
+		*(type *)field(cfg, o) = (type)i;                            \
+		return 0;                                                    \
+	}
 
-	(void)dir;
-	if (i < 0)
-		return bad_word(o, val, err, errlen);
-	*(enum fb_pgn_format *)field(cfg, o) = (enum fb_pgn_format)i;
-	return 0;
-}
-
-/* convert --select: the words of o->arg in the order of enum
- * fb_pgn_select. */
-static int
-set_select(void *cfg, const struct fb_option *o, const char *val,
-	   const char *dir, char *err, size_t errlen)
-{
-	int i = word_index(o, val);
-
-	(void)dir;
-	if (i < 0)
-		return bad_word(o, val, err, errlen);
-	*(enum fb_pgn_select *)field(cfg, o) = (enum fb_pgn_select)i;
-	return 0;
-}
-
-/* --referee: the words of o->arg in the order of enum fb_referee_mode. */
-static int
-set_referee(void *cfg, const struct fb_option *o, const char *val,
-	    const char *dir, char *err, size_t errlen)
-{
-	int i = word_index(o, val);
-
-	(void)dir;
-	if (i < 0)
-		return bad_word(o, val, err, errlen);
-	*(int *)field(cfg, o) = i;
-	return 0;
-}
-
-/* convert --variant-tag: the words of o->arg in the order of enum
- * fb_pgn_variant_tag. */
-static int
-set_variant_tag(void *cfg, const struct fb_option *o, const char *val,
-		const char *dir, char *err, size_t errlen)
-{
-	int i = word_index(o, val);
-
-	(void)dir;
-	if (i < 0)
-		return bad_word(o, val, err, errlen);
-	*(enum fb_pgn_variant_tag *)field(cfg, o) = (enum fb_pgn_variant_tag)i;
-	return 0;
-}
+WORD_SETTER(set_format, enum fb_pgn_format)       /* convert --format */
+WORD_SETTER(set_select, enum fb_pgn_select)       /* convert --select */
+WORD_SETTER(set_variant_tag, enum fb_pgn_variant_tag) /* --variant-tag */
+WORD_SETTER(set_referee, int) /* --referee: enum fb_referee_mode's order */
 
 #define BRIDGE(f) offsetof(struct fb_config, f)
 #define ARGV_INI (FB_SCOPE_ARGV | FB_SCOPE_INI)
