@@ -38,7 +38,7 @@ STOCKFISH = "/usr/games/stockfish"
 KNOWN = [
     # Fairy-Stockfish 11.1 in XBoard mode: `feature ... myname=Fairy-Stockfish
     # ...` unquoted; CECP quotes string values, and XBoard 4.9 rejects it
-    # (/work/shared/docs/protocols.md, the engine table).
+    # (doc/protocols.md, "What engines accept").
     (re.compile(r"^format: feature myname: the string 'Fairy-Stockfish' "
                 r"is not quoted"), "Fairy-Stockfish's unquoted myname"),
 ]
