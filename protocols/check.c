@@ -12,7 +12,8 @@
  * in some form as that castle answers the check with the one legal reply;
  * one that rejected or misread it answers otherwise. The castling rook of
  * the Chess960 ones stands off the corner (X-FEN `K`, Shredder-FEN `G`: the
- * two dialects differ) or inside another rook (`F` in both).
+ * two dialects differ) or inside another rook (`F` in both); in the DFRC
+ * one the two colours' back ranks differ and both have rights.
  *
  * No I/O, no allocation.
  */
@@ -69,6 +70,12 @@ static const struct test_pos {
 	/* The same rooks: the castle checks, one legal reply. */
 	{"r7/8/8/8/3p4/8/p7/k1K2R1R w F - 0 1", true, ROLE_ACCEPT,
 	 "960, inner rook"},
+	/* DFRC: the back ranks differ, both colours have rights. King d1,
+	 * rooks a1 and b1, right on b1 (B / B); Black's king d8, rook h8
+	 * (k / h). The castle (king to c1, rook over it to d1, where no rook
+	 * move goes) mates on the d-file. */
+	{"3k3r/2p1p3/B5B1/8/8/8/8/RR1K4 w Bk - 0 1", true, ROLE_READ,
+	 "DFRC, inner rook, both colours' rights"},
 	/* 10x8 (capablanca, caparandom): king f1, rook j1 (K / J): the castle
 	 * (king to i1, rook to h1) mates. */
 	{"10/10/10/10/10/1p8/9R/1k3K3R w K - 0 1", false, ROLE_READ,

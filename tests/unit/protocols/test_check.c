@@ -3,7 +3,8 @@
  * `fenbridge check`'s script (protocols/check.c) against simulated engines
  * written here: a correct UCI engine, one that dies on a file letter in the
  * castling field, one that reads K/Q as the corner rooks in Chess960
- * (Glaurung's misreading), the same under another id name, an XBoard engine
+ * (Glaurung's misreading), the same under another id name, one that knows
+ * no DFRC (different back ranks), an XBoard engine
  * without setboard, a silent one. The simulated engines play with
  * fenbridge's own move generator: the mate in one when there is one, else
  * their first legal move. The test positions' properties (the castle is the
@@ -34,6 +35,10 @@ enum sim_kind {
 	SIM_EARLY_PONDER, /* ends go ponder at once; MultiPV gives one line */
 	SIM_XB,          /* XBoard with setboard: O-O and KxR in FRC */
 	SIM_XB_STICKY,   /* the same, but new keeps fischerandom */
+	SIM_SYMMETRIC,   /* SIM_GOOD, but in 960 mode it drops the castling
+			    rights when the two colours' kings or castling
+			    rooks stand on different files (it takes
+			    Black's setup from White's) */
 };
 
 struct sim {
@@ -97,6 +102,31 @@ best(struct sim *s, char *mv, size_t cap)
 			     s->c960 ? FB_CASTLE_KXR : FB_CASTLE_KING, mv, cap);
 }
 
+/* The file of king k, or -1. */
+static int
+king_file(const struct fb_game *g, char k)
+{
+	for (int r = 0; r < FB_FEN_RANKS; r++)
+		for (unsigned f = 0; f < g->width; f++)
+			if (g->board[r][f] == k)
+				return (int)f;
+	return -1;
+}
+
+/* True unless both colours have rights and their kings or castling rooks
+ * stand on different files: a DFRC position. */
+static bool
+symmetric(const struct fb_game *g)
+{
+	bool w = g->castle[FB_WHITE][0] >= 0 || g->castle[FB_WHITE][1] >= 0;
+	bool b = g->castle[FB_BLACK][0] >= 0 || g->castle[FB_BLACK][1] >= 0;
+
+	return !w || !b ||
+	       (king_file(g, 'K') == king_file(g, 'k') &&
+		memcmp(g->castle[FB_WHITE], g->castle[FB_BLACK],
+		       sizeof g->castle[0]) == 0);
+}
+
 static void
 position(struct sim *s, const char *fen_and_moves, int depth)
 {
@@ -116,6 +146,8 @@ position(struct sim *s, const char *fen_and_moves, int depth)
 	if (s->kind == SIM_KQ_CORNER && s->c960 && castling[0] == 'K' &&
 	    s->g.board[0][7] != 'R')
 		s->g.castle[FB_WHITE][FB_HSIDE] = -1; /* no rook on h1 */
+	if (s->kind == SIM_SYMMETRIC && s->c960 && !symmetric(&s->g))
+		memset(s->g.castle, 0xff, sizeof s->g.castle);
 	if (mv != NULL) {
 		struct fb_move m;
 		const char *t = mv + 7;
@@ -432,6 +464,52 @@ test_check_960_position_differs_by_dialect(void **state)
 }
 
 static void
+test_check_dfrc_position_has_both_colours_rights(void **state)
+{
+	char x[FB_GAME_FEN_MAX + 1], sh[FB_GAME_FEN_MAX + 1];
+	int found = 0, white = 0, black = 0;
+
+	(void)state;
+	/* A 960 position whose two back ranks differ (the castling rooks on
+	 * other files), both colours with rights, White's on an inner rook (a file
+	 * letter in X-FEN too); the dialects differ in Black's right. */
+	for (int i = 0; fb_check_position(i, FB_XFEN, x, sizeof x - 1) > 0;
+	     i++) {
+		int nx = fb_check_position(i, FB_XFEN, x, sizeof x - 1);
+		int ns = fb_check_position(i, FB_SHREDDER, sh, sizeof sh - 1);
+		struct fb_fen f;
+		x[nx] = sh[ns] = '\0';
+		assert_int_equal(fb_fen_parse(&f, x, (size_t)nx, NULL), 0);
+		if (symmetric(&f.pos))
+			continue;
+		white += strstr(x, " w Bk ") && strstr(sh, " w Bh ");
+		black += strstr(x, " b Kb ") && strstr(sh, " b Hb ");
+		found++;
+	}
+	assert_int_equal(white, 1);
+	assert_int_equal(black, 1); /* mirrored */
+	assert_int_equal(found, 2);
+}
+
+static void
+test_check_engine_without_dfrc_reads_no_960_field(void **state)
+{
+	struct sim *s = *state;
+
+	/* The other 960 positions give one colour rights: only the DFRC
+	 * steps show it, in both dialects, for White and for Black. */
+	assert_int_equal(run(s, SIM_SYMMETRIC, "Sim", FB_CHECK_UCI), 1);
+	assert_true(has(s, "wrong    Chess960 mode, X-FEN (DFRC, inner rook, "
+			   "both colours' rights): castles in "
+			   "3k3r/2p1p3/B5B1/8/8/8/8/RR1K4 w Bk - 0 1"));
+	assert_true(has(s, "wrong    Chess960 mode, Shredder-FEN (DFRC, "
+			   "inner rook, both colours' rights, Black)"));
+	assert_true(has(s, "ok       Chess960 mode, X-FEN (960, inner rook)"));
+	assert_true(has(s, "  - Chess960 mode: reads neither X-FEN nor "
+			   "Shredder-FEN castling rights\n"));
+}
+
+static void
 test_check_good_engine_passes(void **state)
 {
 	struct sim *s = *state;
@@ -451,6 +529,9 @@ test_check_good_engine_passes(void **state)
 	assert_true(has(s, "ok       go ponder, then ponderhit"));
 	assert_true(has(s, "ok       go ponder, then stop"));
 	assert_true(has(s, "ok       MultiPV 3"));
+	assert_true(has(s, "ok       Chess960 mode, Shredder-FEN (DFRC, inner "
+			   "rook, both colours' rights, Black): castles in "
+			   "rr1k4/8/8/8/8/b5b1/2P1P3/3K3R b Hb - 0 1: d8b8\n"));
 	assert_non_null(strstr(s->sent, "go ponder wtime 2000 btime 2000\n"
 					"ponderhit\n"));
 }
@@ -640,7 +721,9 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_check_positions_have_one_castle_that_mates),
 		cmocka_unit_test(test_check_960_position_differs_by_dialect),
+		cmocka_unit_test(test_check_dfrc_position_has_both_colours_rights),
 		cmocka_unit_test(test_check_good_engine_passes),
+		cmocka_unit_test(test_check_engine_without_dfrc_reads_no_960_field),
 		cmocka_unit_test(test_check_death_on_file_letter_is_a_finding),
 		cmocka_unit_test(
 			test_check_kq_misreader_gets_shredder_whatever_its_name),
