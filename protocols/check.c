@@ -86,6 +86,14 @@ static const struct test_pos {
 	/* King b1, rooks g1 and j1, right on g1 (G / G). */
 	{"10/10/6R3/10/10/7k2/8R1/1K4R2R w G - 0 1", true, ROLE_READ,
 	 "10x8, inner rook"},
+	/* 10x8: the castle (king f1 to i1, rook j1 to h1) checks on the
+	 * h-file, one legal reply. */
+	{"7k2/1p3P3P/10/10/10/10/10/2B2K3R w K - 0 1", false, ROLE_ACCEPT,
+	 "10x8, corner rook"},
+	/* King b1, rooks g1 and j1, right on g1 (G / G): king takes rook is
+	 * b1g1, the king's move b1i1. */
+	{"7k2/10/4B1B2P/p9/10/10/10/1K4R2R w G - 0 1", true, ROLE_ACCEPT,
+	 "10x8, inner rook"},
 };
 /* The standard accept position, also the one of FB_CK_NEWNORMAL. */
 #define P_STD_ACCEPT 1
@@ -123,10 +131,14 @@ base(int i)
 	return &positions[i % NPOS];
 }
 
+static bool load(int i, struct fb_game *g);
+
 bool
 fb_check_pos_wide(int i)
 {
-	return i >= 0 && base(i)->fen[0] == '1' && base(i)->fen[1] == '0';
+	struct fb_game g;
+
+	return i >= 0 && load(i, &g) && g.width == 10;
 }
 
 /* Position i: -1 the start, -2 the pondering steps', else a test position,
@@ -317,6 +329,7 @@ plan(struct fb_check *c)
 		for (int i = 0; i < 2 * NPOS; i++)
 			for (size_t f = 0; f < nforms; f++)
 				if (base(i)->role == ROLE_ACCEPT &&
+				    !fb_check_pos_wide(i) &&
 				    base(i)->c960 == m &&
 				    (m || forms[f] != FB_CASTLE_OO) &&
 				    can_write(i, forms[f]))
@@ -327,16 +340,28 @@ plan(struct fb_check *c)
 		add(c, FB_CK_NEWNORMAL, P_STD_ACCEPT, false, FB_XFEN,
 		    FB_CASTLE_KING);
 	/* 10x8 if it lists capablanca or caparandom: which field it reads
-	 * there. */
-	for (int m = 0; positions_ok && m <= 1; m++)
-		for (int i = 0; (m ? c->var_capa : c->var_capab) && i < 2 * NPOS;
-		     i++)
+	 * there, which castle forms it takes (as in 8x8, O-O in caparandom
+	 * only). */
+	for (int m = 0; positions_ok && m <= 1; m++) {
+		bool listed = m ? c->var_capa : c->var_capab;
+		for (int i = 0; listed && i < 2 * NPOS; i++)
 			for (int d = FB_XFEN; d <= FB_SHREDDER; d++)
-				if (fb_check_pos_wide(i) &&
+				if (base(i)->role == ROLE_READ &&
+				    fb_check_pos_wide(i) &&
 				    (!base(i)->c960 || m) &&
 				    (d == FB_XFEN || !fb_check_pos_same(i)))
 					add(c, FB_CK_READ, i, m,
 					    (enum fb_notation)d, FB_CASTLE_AUTO);
+		for (int i = 0; listed && i < 2 * NPOS; i++)
+			for (size_t f = 0; f < nforms; f++)
+				if (base(i)->role == ROLE_ACCEPT &&
+				    fb_check_pos_wide(i) &&
+				    base(i)->c960 == m &&
+				    (m || forms[f] != FB_CASTLE_OO) &&
+				    can_write(i, forms[f]))
+					add(c, FB_CK_ACCEPT, i, m, FB_XFEN,
+					    forms[f]);
+	}
 	if (!uci && positions_ok && (c->var_capa || c->var_capab))
 		add(c, FB_CK_NEWNORMAL, P_STD_ACCEPT, false, FB_XFEN,
 		    FB_CASTLE_KING);

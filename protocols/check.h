@@ -41,8 +41,8 @@ enum fb_check_verdict {
 };
 
 #define FB_CHECK_OUT_MAX 2048
-#define FB_CHECK_REPORT_MAX 16384
-#define FB_CHECK_STEPS_MAX 64
+#define FB_CHECK_REPORT_MAX 32768
+#define FB_CHECK_STEPS_MAX 96
 #define FB_CHECK_NAME_MAX 96
 
 /* What the driver is to do after a call. */

@@ -79,6 +79,15 @@ mode_name(bool c960)
 	return c960 ? "Chess960" : "standard";
 }
 
+/* The mode of a step with a position: 10x8 ones by their variant. */
+static const char *
+step_mode(const struct fb_check_step *s)
+{
+	if (!fb_check_pos_wide(s->pos))
+		return mode_name(s->c960);
+	return s->c960 ? "caparandom" : "capablanca";
+}
+
 /* The step's own line: what was asked. */
 static void
 describe(const struct fb_check *c, const struct fb_check_step *s,
@@ -98,16 +107,13 @@ describe(const struct fb_check *c, const struct fb_check_step *s,
 	case FB_CK_READ:
 		n = fb_check_position(s->pos, s->dialect, fen, sizeof fen - 1);
 		fen[n > 0 ? n : 0] = '\0';
-		say(t, "%s mode, %s (%s%s): castles in %s",
-		    !fb_check_pos_wide(s->pos) ? mode_name(s->c960)
-		    : s->c960                  ? "caparandom"
-					       : "capablanca",
+		say(t, "%s mode, %s (%s%s): castles in %s", step_mode(s),
 		    dialect_name(s->dialect),
 		    fb_check_pos_what(s->pos), fb_check_pos_black(s->pos) ? ", Black" : "", fen);
 		break;
 	case FB_CK_ACCEPT:
 		say(t, "%s mode: accepts a castle as %s (%s%s)",
-		    mode_name(s->c960), form_name(s->form), fb_check_pos_what(s->pos),
+		    step_mode(s), form_name(s->form), fb_check_pos_what(s->pos),
 		    fb_check_pos_black(s->pos) ? ", Black" : "");
 		break;
 	case FB_CK_STOP:

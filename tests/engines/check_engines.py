@@ -235,6 +235,14 @@ def main():
               line(out, r"ok +caparandom mode, Shredder-FEN \(10x8, rook "
                    r"off"))
         check("fairy-stockfish xboard: DFRC in both dialects", dfrc(out))
+        check("fairy-stockfish xboard: 10x8 castles as in 8x8: the king's "
+              "move in capablanca, only king takes rook in caparandom",
+              line(out, r"ok +capablanca mode: accepts a castle as king "
+                   r"move") and
+              line(out, r"ok +caparandom mode: accepts a castle as king "
+                   r"takes rook") and
+              line(out, r"wrong +caparandom mode: accepts a castle as O-O.*"
+                   r": refused"))
         # Fairy-Stockfish 11.1 stays in caparandom after new: the
         # 8x8 setboard that follows kills it (SIGSEGV).
         check("fairy-stockfish xboard: new after caparandom (exit 1)",
@@ -244,6 +252,15 @@ def main():
               rc == 0 and has(out, "caparandom)") and
               line(out, r"ok +caparandom mode, Shredder-FEN \(10x8, corner"))
         check("fairy-stockfish uci: DFRC in both dialects", dfrc(out))
+        check("fairy-stockfish uci: 10x8 castles: the king's move in "
+              "capablanca (king takes rook dropped), king takes rook in "
+              "caparandom",
+              line(out, r"ok +capablanca mode: accepts a castle as king "
+                   r"move") and
+              line(out, r"wrong +capablanca mode: accepts a castle as king "
+                   r"takes rook") and
+              line(out, r"ok +caparandom mode: accepts a castle as king "
+                   r"takes rook"))
 
     if present("fairymax"):
         any_engine = True
@@ -271,6 +288,12 @@ def main():
               has(out, "protocol: UCI\n") and
               has(out, "engine-fen = auto\n"))
         check("sjaakii: DFRC in both dialects", dfrc(out))
+        check("sjaakii: capablanca castles as the king's move and as king "
+              "takes rook",
+              line(out, r"ok +capablanca mode: accepts a castle as king "
+                   r"move \(10x8, corner rook, Black\)") and
+              line(out, r"ok +capablanca mode: accepts a castle as king "
+                   r"takes rook \(10x8, corner rook, Black\)"))
         check("sjaakii: capablanca through UCI_Variant",
               line(out, r"ok +capablanca mode, Shredder-FEN \(10x8, corner"))
         check("sjaakii: stop during go infinite not answered",
@@ -282,6 +305,9 @@ def main():
               has(out, "emits castles in Chess960 mode as O-O") and
               line(out, r"ok +\? \(move now\) answered"))
         check("sjaakii xboard: DFRC in both dialects", dfrc(out))
+        check("sjaakii xboard: caparandom castles in every form",
+              len(re.findall(r"^ok +caparandom mode: accepts a castle as ",
+                             out, re.M)) == 6)
 
     print("%d passed, %d failed" % (passed, failed))
     if not any_engine:

@@ -177,8 +177,14 @@ xb_command(struct sim *s, const char *line, int depth)
 	struct fb_move m;
 
 	if (strcmp(line, "protover 2") == 0) {
-		reply(s, "feature myname=\"XSim\" setboard=1 usermove=1 ping=1 "
-			 "variants=\"normal,fischerandom\" done=1", depth);
+		reply(s, s->kind == SIM_XB
+				 ? "feature myname=\"XSim\" setboard=1 "
+				   "usermove=1 ping=1 variants=\"normal,"
+				   "fischerandom,capablanca,caparandom\" done=1"
+				 : "feature myname=\"XSim\" setboard=1 "
+				   "usermove=1 ping=1 variants=\"normal,"
+				   "fischerandom\" done=1",
+		      depth);
 	} else if (strncmp(line, "ping ", 5) == 0) {
 		snprintf(buf, sizeof buf, "pong %s", line + 5);
 		reply(s, buf, depth);
@@ -186,8 +192,11 @@ xb_command(struct sim *s, const char *line, int depth)
 		s->c960 = s->c960 && s->kind == SIM_XB_STICKY;
 		s->long_think = false;
 		fb_game_start(&s->g, "RNBQKBNR");
-	} else if (strcmp(line, "variant fischerandom") == 0) {
+	} else if (strcmp(line, "variant fischerandom") == 0 ||
+		   strcmp(line, "variant caparandom") == 0) {
 		s->c960 = true;
+	} else if (strcmp(line, "variant capablanca") == 0) {
+		s->c960 = false;
 	} else if (strncmp(line, "setboard ", 9) == 0) {
 		assert_int_equal(fb_fen_parse(&fen, line + 9, strlen(line + 9),
 					      NULL),
@@ -267,6 +276,10 @@ command(struct sim *s, const char *line, int depth)
 		if (s->kind != SIM_DIE_LETTER)
 			reply(s, "option name UCI_Chess960 type check default "
 				 "false", depth);
+		if (s->kind == SIM_GOOD)
+			reply(s, "option name UCI_Variant type combo default "
+				 "chess var chess var capablanca var caparandom",
+			      depth);
 		reply(s, "option name Ponder type check default false", depth);
 		reply(s, "option name MultiPV type spin default 1 min 1 max 9",
 		      depth);
@@ -529,6 +542,17 @@ test_check_good_engine_passes(void **state)
 	assert_true(has(s, "ok       go ponder, then ponderhit"));
 	assert_true(has(s, "ok       go ponder, then stop"));
 	assert_true(has(s, "ok       MultiPV 3"));
+	/* 10x8: the king's move in capablanca, king takes rook in
+	 * caparandom, as in 8x8. */
+	assert_true(has(s, "ok       capablanca mode: accepts a castle as king "
+			   "move (10x8, corner rook): "));
+	assert_true(has(s, "wrong    capablanca mode: accepts a castle as king "
+			   "takes rook (10x8, corner rook, Black)"));
+	assert_true(has(s, "ok       caparandom mode: accepts a castle as king "
+			   "takes rook (10x8, inner rook, Black): "));
+	assert_non_null(strstr(s->sent, "ucinewgame\nposition fen "
+					"7k2/10/4B1B2P/p9/10/10/10/1K4R2R w G - "
+					"0 1 moves b1g1\n"));
 	assert_true(has(s, "ok       Chess960 mode, Shredder-FEN (DFRC, inner "
 			   "rook, both colours' rights, Black): castles in "
 			   "rr1k4/8/8/8/8/b5b1/2P1P3/3K3R b Hb - 0 1: d8b8\n"));
@@ -610,6 +634,13 @@ test_check_xboard_engine_passes(void **state)
 	assert_true(has(s, "wrong    Chess960 mode: accepts a castle as king "
 			   "move (960, inner rook): refused"));
 	assert_true(has(s, "ok       new after variant fischerandom"));
+	assert_true(has(s, "ok       caparandom mode: accepts a castle as O-O "
+			   "(10x8, inner rook): "));
+	assert_true(has(s, "ok       capablanca mode: accepts a castle as king "
+			   "move (10x8, corner rook, Black): "));
+	assert_true(has(s, "wrong    caparandom mode: accepts a castle as king "
+			   "move (10x8, inner rook): refused"));
+	assert_true(has(s, "ok       new after variant caparandom"));
 	assert_true(has(s, "ok       ? (move now) answered"));
 	assert_true(has(s, "engine-castling = auto\n"));
 	assert_non_null(strstr(s->sent, "usermove O-O\n"));
