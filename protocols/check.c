@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "cecp_codec.h"
+#include "cecp_edit.h"
 #include "fenbridge/fen.h"
 #include "fenbridge/movegen.h"
 #include "token.h"
@@ -293,6 +294,45 @@ fb_check_pos_forms_differ(int i)
 	return na > 0 && (na != nb || memcmp(a, b, (size_t)na) != 0);
 }
 
+/* True when CECP edit can set position i up with its castling rights:
+ * nothing lost, and each right a corner rook with the king on its start
+ * square (what an engine infers from the pieces). */
+static bool
+edit_can(int i)
+{
+	struct fb_game g;
+	int kf;
+
+	if (!load(i, &g) || fb_cecp_edit_loses(&g) != NULL)
+		return false;
+	kf = g.width == 10 ? 5 : 4;
+	for (int col = 0; col < 2; col++)
+		for (int w = 0; w < 2; w++)
+			if (g.castle[col][w] >= 0 &&
+			    (g.castle[col][w] !=
+				     (w == FB_HSIDE ? (int)g.width - 1 : 0) ||
+			     g.board[col == FB_WHITE ? 0 : 7][kf] !=
+				     (col == FB_WHITE ? 'K' : 'k')))
+				return false;
+	return true;
+}
+
+/* A step with a position, through edit for an XBoard engine without
+ * setboard (one per position: there is no castling field to vary). */
+static void
+add_pos(struct fb_check *c, int kind, int i, bool c960, enum fb_notation d,
+	enum fb_castle_notation form)
+{
+	bool edit = c->proto == FB_CHECK_XBOARD && !c->feat_setboard;
+	struct fb_check_step *s;
+
+	if (edit && (d != FB_XFEN || !edit_can(i)))
+		return;
+	s = add(c, kind, i, c960, d, form);
+	if (s != NULL)
+		s->edit = edit;
+}
+
 /* The steps, once the handshake told what the engine offers. */
 static void
 plan(struct fb_check *c)
@@ -302,7 +342,6 @@ plan(struct fb_check *c)
 	static const enum fb_castle_notation xb_forms[] = {
 		FB_CASTLE_OO, FB_CASTLE_KXR, FB_CASTLE_KING};
 	bool uci = c->proto == FB_CHECK_UCI;
-	bool positions_ok = uci || c->feat_setboard;
 	const enum fb_castle_notation *forms = uci ? uci_forms : xb_forms;
 	size_t nforms = uci ? 2 : 3;
 
@@ -312,7 +351,7 @@ plan(struct fb_check *c)
 	/* Standard chess first, then Chess960, then 10x8: an XBoard engine
 	 * whose new keeps the last variant spoils no step of another mode,
 	 * and a step after each variant shows it (FB_CK_NEWNORMAL). */
-	for (int m = 0; positions_ok && m <= has_960(c); m++) {
+	for (int m = 0; m <= has_960(c); m++) {
 		/* Standard positions in both modes, Chess960 ones in Chess960
 		 * mode; one dialect where both write the same field. */
 		for (int i = 0; i < 2 * NPOS; i++)
@@ -321,7 +360,7 @@ plan(struct fb_check *c)
 				    !fb_check_pos_wide(i) &&
 				    (!base(i)->c960 || m) &&
 				    (d == FB_XFEN || !fb_check_pos_same(i)))
-					add(c, FB_CK_READ, i, m,
+					add_pos(c, FB_CK_READ, i, m,
 					    (enum fb_notation)d, FB_CASTLE_AUTO);
 		/* O-O is XBoard's form for FRC only: standard chess gets the
 		 * king's move and king takes rook. A form that cannot write
@@ -333,16 +372,16 @@ plan(struct fb_check *c)
 				    base(i)->c960 == m &&
 				    (m || forms[f] != FB_CASTLE_OO) &&
 				    can_write(i, forms[f]))
-					add(c, FB_CK_ACCEPT, i, m, FB_XFEN,
+					add_pos(c, FB_CK_ACCEPT, i, m, FB_XFEN,
 					    forms[f]);
 	}
-	if (!uci && positions_ok && has_960(c))
+	if (!uci && c->feat_setboard && has_960(c))
 		add(c, FB_CK_NEWNORMAL, P_STD_ACCEPT, false, FB_XFEN,
 		    FB_CASTLE_KING);
 	/* 10x8 if it lists capablanca or caparandom: which field it reads
 	 * there, which castle forms it takes (as in 8x8, O-O in caparandom
 	 * only). */
-	for (int m = 0; positions_ok && m <= 1; m++) {
+	for (int m = 0; m <= 1; m++) {
 		bool listed = m ? c->var_capa : c->var_capab;
 		for (int i = 0; listed && i < 2 * NPOS; i++)
 			for (int d = FB_XFEN; d <= FB_SHREDDER; d++)
@@ -350,7 +389,7 @@ plan(struct fb_check *c)
 				    fb_check_pos_wide(i) &&
 				    (!base(i)->c960 || m) &&
 				    (d == FB_XFEN || !fb_check_pos_same(i)))
-					add(c, FB_CK_READ, i, m,
+					add_pos(c, FB_CK_READ, i, m,
 					    (enum fb_notation)d, FB_CASTLE_AUTO);
 		for (int i = 0; listed && i < 2 * NPOS; i++)
 			for (size_t f = 0; f < nforms; f++)
@@ -359,10 +398,10 @@ plan(struct fb_check *c)
 				    base(i)->c960 == m &&
 				    (m || forms[f] != FB_CASTLE_OO) &&
 				    can_write(i, forms[f]))
-					add(c, FB_CK_ACCEPT, i, m, FB_XFEN,
+					add_pos(c, FB_CK_ACCEPT, i, m, FB_XFEN,
 					    forms[f]);
 	}
-	if (!uci && positions_ok && (c->var_capa || c->var_capab))
+	if (!uci && c->feat_setboard && (c->var_capa || c->var_capab))
 		add(c, FB_CK_NEWNORMAL, P_STD_ACCEPT, false, FB_XFEN,
 		    FB_CASTLE_KING);
 	if (uci && c->opt_ponder) {
@@ -555,7 +594,16 @@ setup_position(struct fb_check *c, const struct fb_check_step *s,
 		put(out, "new\nvariant fischerandom\n");
 	else
 		put(out, "new\n");
-	put(out, "force\nsetboard %s\n", fen);
+	if (s->edit) {
+		char ed[FB_CECP_EDIT_MAX];
+		int k = load(s->pos, &g)
+				? fb_cecp_print_edit(&g, c->feat_usermove,
+						     false, ed, sizeof ed)
+				: -1;
+		put(out, "force\n%.*s", k > 0 ? k : 0, ed);
+	} else {
+		put(out, "force\nsetboard %s\n", fen);
+	}
 	if (mv[0])
 		put(out, "%s%s\n", c->feat_usermove ? "usermove " : "", mv);
 }

@@ -64,6 +64,8 @@ struct fb_check_step {
 	bool c960;                  /* in the engine's Chess960 mode */
 	enum fb_notation dialect;   /* the FEN's castling field */
 	enum fb_castle_notation form; /* a castle sent in this form */
+	bool edit;                  /* XBoard without setboard: the position
+				       through edit (no castling field) */
 	enum fb_check_verdict verdict;
 	char got[32];               /* the engine's answer (a move), or "" */
 };

@@ -108,7 +108,7 @@ describe(const struct fb_check *c, const struct fb_check_step *s,
 		n = fb_check_position(s->pos, s->dialect, fen, sizeof fen - 1);
 		fen[n > 0 ? n : 0] = '\0';
 		say(t, "%s mode, %s (%s%s): castles in %s", step_mode(s),
-		    dialect_name(s->dialect),
+		    s->edit ? "edit" : dialect_name(s->dialect),
 		    fb_check_pos_what(s->pos), fb_check_pos_black(s->pos) ? ", Black" : "", fen);
 		break;
 	case FB_CK_ACCEPT:
@@ -160,7 +160,8 @@ reads(const struct fb_check *c, enum fb_notation d, int c960, bool *tested)
 	for (size_t i = 0; i < c->nsteps; i++) {
 		const struct fb_check_step *s = &c->step[i];
 		if (s->kind != FB_CK_READ || fb_check_pos_same(s->pos) ||
-		    s->dialect != d || (c960 >= 0 && s->c960 != (c960 > 0)))
+		    s->edit || s->dialect != d ||
+		    (c960 >= 0 && s->c960 != (c960 > 0)))
 			continue;
 		*tested = true;
 		ok = ok && s->verdict == FB_CV_OK;
@@ -228,12 +229,14 @@ findings(const struct fb_check *c, struct text *t)
 				 s->kind == FB_CK_MULTIPV ||
 				 s->kind == FB_CK_NEWNORMAL) &&
 				s->verdict == FB_CV_WRONG) ||
-			       (s->kind == FB_CK_READ && fb_check_pos_same(s->pos) &&
+			       (s->kind == FB_CK_READ &&
+				(fb_check_pos_same(s->pos) || s->edit) &&
 				s->verdict == FB_CV_WRONG);
 		/* A castle form the engine does not take (or misreads) is no
 		 * finding: its protocol may not have it, and engine-castling
 		 * picks one it takes; nor is a misread dialect while the
-		 * other one works (engine-fen): both below. */
+		 * other one works (engine-fen): both below. A castle missed
+		 * through edit is: there is no other way to say the right. */
 		if (!finding)
 			continue;
 		n++;
@@ -288,7 +291,9 @@ ini_lines(const struct fb_check *c, struct text *t)
 	if (!tx && !ts)
 		say(t, "# engine-fen: not tested (%s)\n",
 		    c->proto == FB_CHECK_XBOARD && !c->feat_setboard
-			    ? "no setboard: positions only through edit"
+			    ? "no setboard: positions through edit, whose "
+			      "rights are a corner rook with the king on its "
+			      "start square"
 			    : "no position was answered");
 	else if (x && sh)
 		say(t, "engine-fen = auto\n# reads both dialects\n");

@@ -13,7 +13,8 @@ the report is the same but for its first line); Fairy-Stockfish in XBoard
 mode refuses O-O in Chess960 (king takes rook works), stays in
 fischerandom after `new`, and dies of an 8x8 setboard after `new` that
 follows `variant caparandom`;
-Fairy-Max has no setboard and answers `?` with Error; Sjaak II ignores
+Fairy-Max has no setboard (its positions go through edit, and it castles
+from them) and answers `?` with Error; Sjaak II ignores
 `stop` during `go infinite` in UCI and passes in XBoard mode; a wrapper that makes Stockfish exit on a file
 letter in the castling field gives exit status 1 with that finding.
 Usage errors exit 2. An engine that is missing skips its checks; 77 when
@@ -270,6 +271,17 @@ def main():
         check("fairymax: no setboard reported",
               has(out, "setboard no") and
               has(out, "# engine-fen: not tested (no setboard"))
+        # No setboard: the positions through edit, whose rights it infers
+        # from a king and rook on their start squares (8x8 and capablanca).
+        check("fairymax: castles after edit (standard chess, capablanca)",
+              len(re.findall(r"^ok +standard mode, edit ", out, re.M)) == 4
+              and len(re.findall(r"^ok +capablanca mode, edit ", out,
+                                 re.M)) == 2)
+        check("fairymax: takes the king's move, refuses king takes rook",
+              line(out, r"ok +standard mode: accepts a castle as king move")
+              and line(out, r"wrong +standard mode: accepts a castle as "
+                       r"king takes rook.*: refused") and
+              has(out, "engine-castling = auto\n"))
         # It moves when its own search ends: within the timeout (then
         # its Error for ? comes before the pong) or not, by the load.
         check("fairymax: ? is an unknown command to it (exit 1)",

@@ -35,6 +35,10 @@ enum sim_kind {
 	SIM_EARLY_PONDER, /* ends go ponder at once; MultiPV gives one line */
 	SIM_XB,          /* XBoard with setboard: O-O and KxR in FRC */
 	SIM_XB_STICKY,   /* the same, but new keeps fischerandom */
+	SIM_XB_EDIT,     /* XBoard, setboard=0: positions through edit, the
+			    rights from the king and rooks on their squares */
+	SIM_XB_EDIT_MOVED, /* the same, but takes edited pieces as moved:
+			      no castling after edit */
 	SIM_SYMMETRIC,   /* SIM_GOOD, but in 960 mode it drops the castling
 			    rights when the two colours' kings or castling
 			    rooks stand on different files (it takes
@@ -50,6 +54,7 @@ struct sim {
 	bool thinking;   /* XBoard: go after st 60, until ? */
 	bool long_think;
 	int multipv;
+	bool editing, edit_black; /* in edit; placing Black's pieces */
 	struct fb_game g;
 	struct fb_check ck;
 	unsigned starts;
@@ -167,6 +172,38 @@ position(struct sim *s, const char *fen_and_moves, int depth)
 	}
 }
 
+/* One line inside edit: # clears, c toggles the colour, . ends (the
+ * rights from a king and rook on their start squares), else a piece. */
+static void
+edit_line(struct sim *s, const char *line)
+{
+	struct fb_game *g = &s->g;
+
+	if (strcmp(line, "#") == 0) {
+		memset(g->board, 0, sizeof g->board);
+	} else if (strcmp(line, "c") == 0) {
+		s->edit_black = !s->edit_black;
+	} else if (strcmp(line, ".") == 0) {
+		s->editing = false;
+		g->ep_file = -1;
+		for (int c = 0; c < 2; c++) {
+			int r = c == 0 ? 0 : 7;
+			bool k = g->board[r][4] == (c == 0 ? 'K' : 'k');
+			char rook = c == 0 ? 'R' : 'r';
+			g->castle[c][FB_HSIDE] =
+				k && g->board[r][7] == rook ? 7 : -1;
+			g->castle[c][FB_ASIDE] =
+				k && g->board[r][0] == rook ? 0 : -1;
+			if (s->kind == SIM_XB_EDIT_MOVED)
+				g->castle[c][0] = g->castle[c][1] = -1;
+		}
+	} else {
+		assert_int_equal(strlen(line), 3);
+		g->board[line[2] - '1'][line[1] - 'a'] =
+			(char)(s->edit_black ? line[0] | 0x20 : line[0]);
+	}
+}
+
 /* The XBoard engines: castles as O-O or king takes rook in fischerandom,
  * as the king's move otherwise; `Error` for a castle in another form. */
 static void
@@ -176,7 +213,20 @@ xb_command(struct sim *s, const char *line, int depth)
 	struct fb_fen fen;
 	struct fb_move m;
 
-	if (strcmp(line, "protover 2") == 0) {
+	if (s->editing) {
+		edit_line(s, line);
+		return;
+	}
+	if (strcmp(line, "edit") == 0) {
+		s->editing = true;
+		s->edit_black = false;
+		return;
+	}
+	if (strcmp(line, "protover 2") == 0 && s->kind != SIM_XB &&
+	    s->kind != SIM_XB_STICKY) {
+		reply(s, "feature myname=\"ESim\" setboard=0 usermove=1 "
+			 "ping=1 variants=\"normal\" done=1", depth);
+	} else if (strcmp(line, "protover 2") == 0) {
 		reply(s, s->kind == SIM_XB
 				 ? "feature myname=\"XSim\" setboard=1 "
 				   "usermove=1 ping=1 variants=\"normal,"
@@ -247,7 +297,8 @@ command(struct sim *s, const char *line, int depth)
 
 	if (s->kind == SIM_SILENT)
 		return;
-	if (s->kind == SIM_XB || s->kind == SIM_XB_STICKY) {
+	if (s->kind == SIM_XB || s->kind == SIM_XB_STICKY ||
+	    s->kind == SIM_XB_EDIT || s->kind == SIM_XB_EDIT_MOVED) {
 		xb_command(s, line, depth);
 		return;
 	}
@@ -624,6 +675,42 @@ test_check_xboard_without_setboard(void **state)
 }
 
 static void
+test_check_xboard_edit_engine_reads_rights_from_the_pieces(void **state)
+{
+	struct sim *s = *state;
+
+	/* Standard chess only (no fischerandom): the positions whose rights
+	 * edit can carry, once each (no castling field to vary). */
+	assert_int_equal(run(s, SIM_XB_EDIT, "", FB_CHECK_XBOARD), 0);
+	assert_true(has(s, "ok       standard mode, edit (standard, h-rook): "
+			   "castles in 8/8/8/2q5/B5p1/3pR3/7Q/2k1K2R w K - 0 "
+			   "1: e1g1\n"));
+	assert_true(has(s, "ok       standard mode, edit (standard, a-rook, "
+			   "Black)"));
+	assert_true(has(s, "ok       standard mode: accepts a castle as king "
+			   "move (standard, a-rook, Black)"));
+	assert_true(has(s, "# engine-fen: not tested (no setboard: positions "
+			   "through edit"));
+	assert_null(strstr(s->report, "Shredder-FEN"));
+	assert_null(strstr(s->sent, "setboard"));
+	/* Black to move: a White move first, then edit. */
+	assert_non_null(strstr(s->sent, "new\nforce\nusermove a2a3\nedit\n#\n"
+					"Qc4\nPg5\nPd6\nKc8\nc\n"));
+}
+
+static void
+test_check_xboard_edit_engine_without_castling_is_a_finding(void **state)
+{
+	struct sim *s = *state;
+
+	/* 4 read steps miss the castle; the accept ones find no castle to
+	 * take in any form. */
+	assert_int_equal(run(s, SIM_XB_EDIT_MOVED, "", FB_CHECK_XBOARD), 5);
+	assert_true(has(s, "  - wrong: standard mode, edit (standard, h-rook)"));
+	assert_true(has(s, "  - standard mode: takes a castle in no form"));
+}
+
+static void
 test_check_xboard_engine_passes(void **state)
 {
 	struct sim *s = *state;
@@ -760,6 +847,10 @@ main(void)
 			test_check_kq_misreader_gets_shredder_whatever_its_name),
 		cmocka_unit_test(test_check_xboard_without_setboard),
 		cmocka_unit_test(test_check_xboard_engine_passes),
+		cmocka_unit_test(
+			test_check_xboard_edit_engine_reads_rights_from_the_pieces),
+		cmocka_unit_test(
+			test_check_xboard_edit_engine_without_castling_is_a_finding),
 		cmocka_unit_test(
 			test_check_xboard_new_that_keeps_the_variant_is_a_finding),
 		cmocka_unit_test(test_check_silent_engine_has_no_handshake),
