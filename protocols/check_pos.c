@@ -90,6 +90,8 @@ fb_check_pos_black(int i)
 	return i >= NPOS;
 }
 
+/* Position -1 (the stop steps'), -2 (the pondering ones': after 1. e4
+ * e5, the ponder move, White to move). */
 #define STARTPOS "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 #define PONDERPOS "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
 
