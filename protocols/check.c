@@ -42,6 +42,7 @@ enum phase {
 
 #define SEARCH_DEPTH 3
 #define STOP_AFTER_MS 500
+#define ANALYZE_MS 1000 /* analyze this long before exit */
 /* The pondering steps' moves: position -2 follows from them. */
 #define PONDER_MOVES "e2e4 e7e5"
 #define MULTIPV FB_CHECK_MULTIPV
@@ -205,6 +206,15 @@ plan(struct fb_check *c)
 	}
 	if (uci && c->opt_multipv)
 		add(c, FB_CK_MULTIPV, -1, false, FB_XFEN, FB_CASTLE_AUTO);
+	/* XBoard pondering and analyze: ping tells when each setup is in. */
+	if (!uci && c->feat_ping) {
+		add(c, FB_CK_XB_PONDERHIT, -1, false, FB_XFEN, FB_CASTLE_AUTO);
+		add(c, FB_CK_XB_PONDERMISS, -1, false, FB_XFEN,
+		    FB_CASTLE_AUTO);
+		if (!c->feat_analyze_off)
+			add(c, FB_CK_ANALYZE, -1, false, FB_XFEN,
+			    FB_CASTLE_AUTO);
+	}
 	add(c, FB_CK_STOP, -1, false, FB_XFEN, FB_CASTLE_AUTO);
 	add(c, FB_CK_QUIT, -1, false, FB_XFEN, FB_CASTLE_AUTO);
 	c->at = 0;
@@ -435,6 +445,20 @@ ask(struct fb_check *c, struct fb_check_out *out)
 		arm(out, STOP_AFTER_MS);
 		put(out, "go ponder wtime 2000 btime 2000\n");
 		break;
+	case FB_CK_XB_PONDERHIT:
+	case FB_CK_XB_PONDERMISS:
+		arm(out, c->search_ms);
+		c->xb_stage = 0;
+		c->xb_first[0] = c->xb_pv[0] = '\0';
+		put(out, "go\n");
+		break;
+	case FB_CK_ANALYZE:
+		c->phase = PH_STOP_WAIT;
+		arm(out, ANALYZE_MS);
+		c->xb_stage = 1;
+		c->saw_thinking = c->thinking_bad = false;
+		put(out, "analyze\n");
+		break;
 	case FB_CK_MULTIPV:
 		arm(out, c->search_ms);
 		c->multipv_seen = 0;
@@ -506,6 +530,18 @@ start_step(struct fb_check *c, struct fb_check_out *out)
 			put(out, "setoption name MultiPV value %d\n", MULTIPV);
 		put(out, "ucinewgame\nposition startpos%s\n",
 		    s->kind == FB_CK_MULTIPV ? "" : " moves " PONDER_MOVES);
+		c->phase = PH_STEP_SETUP;
+		ping(c, out);
+		break;
+	case FB_CK_XB_PONDERHIT:
+	case FB_CK_XB_PONDERMISS:
+	case FB_CK_ANALYZE:
+		/* From the start: the engine plays White (pondering) or
+		 * analyses it. */
+		if (s->kind == FB_CK_ANALYZE)
+			put(out, "new\nforce\npost\n");
+		else
+			put(out, "new\nhard\npost\nsd %d\n", SEARCH_DEPTH);
 		c->phase = PH_STEP_SETUP;
 		ping(c, out);
 		break;
@@ -620,6 +656,154 @@ judge_move(struct fb_check *c, const char *text, size_t len)
 		s->verdict = c->saw_error ? FB_CV_WRONG : FB_CV_OK;
 }
 
+/* Plays the first two moves of pv text[0..len) on g while they are legal
+ * there (move numbers skipped) into mv; returns how many. */
+static int
+play_pv(struct fb_game *g, const char *text, size_t len, struct fb_move mv[2])
+{
+	size_t pos = 0, start, n;
+	int k = 0;
+
+	while (k < 2 && (n = fb_proto_token(text, len, &pos, &start)) > 0) {
+		if (fb_moves_parse(g, text + start, n, &mv[k]) != 0) {
+			if (text[start + n - 1] == '.')
+				continue; /* 1. or 1... */
+			break;
+		}
+		fb_game_play(g, &mv[k++]);
+	}
+	return k;
+}
+
+static bool
+same_squares(const struct fb_move *a, const struct fb_move *b)
+{
+	return a->from_file == b->from_file && a->from_rank == b->from_rank &&
+	       a->to_file == b->to_file && a->to_rank == b->to_rank;
+}
+
+/* The start position after the engine's move (and ours: both). */
+static void
+xb_game(const struct fb_check *c, bool both, struct fb_game *g)
+{
+	struct fb_move m;
+
+	fb_check_load(-1, g);
+	if (fb_moves_parse(g, c->xb_first, strlen(c->xb_first), &m) == 0)
+		fb_game_play(g, &m);
+	if (both && fb_moves_parse(g, c->xb_reply, strlen(c->xb_reply), &m) ==
+			    0)
+		fb_game_play(g, &m);
+}
+
+/* XBoard pondering: the engine moved (hard, from the start); our reply:
+ * its ponder move (the second move of its last pv, if the first is the
+ * move it played) for a hit, else the first legal move that is not it. */
+static void
+xb_reply(struct fb_check *c, const struct fb_check_step *s,
+	 struct fb_check_out *out)
+{
+	struct fb_game g, p;
+	struct fb_move mv[FB_MOVES_MAX], pv[2], played;
+	bool hit = s->kind == FB_CK_XB_PONDERHIT, known;
+	size_t n, pick = 0;
+
+	fb_check_load(-1, &g);
+	fb_moves_parse(&g, c->xb_first, strlen(c->xb_first), &played);
+	fb_game_play(&g, &played);
+	fb_check_load(-1, &p);
+	known = play_pv(&p, c->xb_pv, strlen(c->xb_pv), pv) == 2 &&
+		same_squares(&pv[0], &played);
+	n = fb_moves_legal(&g, mv);
+	for (size_t i = 0; i < n; i++)
+		if ((known && same_squares(&mv[i], &pv[1])) == hit) {
+			pick = i;
+			break;
+		}
+	c->xb_reply[0] = '\0';
+	if (n > 0)
+		fb_moves_print_coord(&g, &mv[pick], FB_CASTLE_KING, c->xb_reply,
+				     sizeof c->xb_reply);
+	put(out, "%s%s\n", c->feat_usermove ? "usermove " : "", c->xb_reply);
+	c->xb_stage = 1;
+	arm(out, c->search_ms);
+}
+
+/* An XBoard line during the pondering and analyze steps; true when it
+ * was theirs. */
+static bool
+xb_ponder_line(struct fb_check *c, const struct fb_cecp_line *l,
+	       const char *text, struct fb_check_out *out)
+{
+	struct fb_check_step *s = cur(c);
+	struct fb_game g;
+	struct fb_move m, pv[2];
+	bool analyze = s->kind == FB_CK_ANALYZE;
+
+	if (l->kind == FB_CECP_E_THINKING && c->phase == PH_STEP &&
+	    !analyze && c->xb_stage == 0) {
+		copy_text(c->xb_pv, sizeof c->xb_pv, text + l->think.pv.off,
+			  l->think.pv.len);
+		return true;
+	}
+	if (l->kind == FB_CECP_E_THINKING && analyze && c->xb_stage == 1) {
+		fb_check_load(-1, &g);
+		c->saw_thinking = true;
+		if (play_pv(&g, text + l->think.pv.off, l->think.pv.len, pv) ==
+		    0)
+			c->thinking_bad = true;
+		return true;
+	}
+	if (l->kind == FB_CECP_E_PONG && analyze && c->xb_stage == 2) {
+		if (s->verdict == FB_CV_UNTESTED)
+			s->verdict = c->thinking_bad	? FB_CV_ILLEGAL
+				     : c->saw_thinking ? FB_CV_OK
+						       : FB_CV_WRONG;
+		if (s->verdict == FB_CV_WRONG && !s->got[0])
+			snprintf(s->got, sizeof s->got, "no thinking");
+		if (s->verdict == FB_CV_ILLEGAL)
+			snprintf(s->got, sizeof s->got, "illegal pv");
+		next_step(c, out);
+		return true;
+	}
+	if (l->kind != FB_CECP_E_MOVE)
+		return false;
+	if (analyze) {
+		/* A move in analyze mode: no move was asked for. */
+		s->verdict = FB_CV_WRONG;
+		snprintf(s->got, sizeof s->got, "moved");
+		return true;
+	}
+	if (c->phase != PH_STEP)
+		return false;
+	fb_check_load(-1, &g);
+	if (c->xb_stage == 0) {
+		copy_text(c->xb_first, sizeof c->xb_first, text + l->arg.off,
+			  l->arg.len);
+		if (fb_moves_parse(&g, c->xb_first, strlen(c->xb_first), &m) !=
+		    0) {
+			s->verdict = FB_CV_ILLEGAL;
+			copy_text(s->got, sizeof s->got, text + l->arg.off,
+				  l->arg.len);
+			put(out, "force\neasy\n");
+			next_step(c, out);
+			return true;
+		}
+		xb_reply(c, s, out);
+		return true;
+	}
+	/* Its answer to ours, after the two moves. */
+	xb_game(c, true, &g);
+	snprintf(s->got, sizeof s->got, "%s %s %.*s", c->xb_first, c->xb_reply,
+		 (int)(l->arg.len < 8 ? l->arg.len : 8), text + l->arg.off);
+	s->verdict = fb_moves_parse(&g, text + l->arg.off, l->arg.len, &m) == 0
+			     ? FB_CV_OK
+			     : FB_CV_ILLEGAL;
+	put(out, "force\neasy\n");
+	next_step(c, out);
+	return true;
+}
+
 void
 fb_check_line(struct fb_check *c, const char *text, size_t len,
 	      struct fb_check_out *out)
@@ -716,7 +900,7 @@ fb_check_line(struct fb_check *c, const char *text, size_t len,
 	struct fb_cecp_feature f;
 	size_t pos = 0;
 
-	fb_cecp_parse_engine_command(text, len, &l);
+	fb_cecp_parse_engine(text, len, &l);
 	if (c->phase == PH_XB_FEATURE) {
 		if (l.kind != FB_CECP_E_FEATURE)
 			return;
@@ -740,6 +924,8 @@ fb_check_line(struct fb_check *c, const char *text, size_t len,
 				c->feat_usermove = on;
 			else if (fb_span_is(text, f.key, "ping"))
 				c->feat_ping = on;
+			else if (fb_span_is(text, f.key, "analyze"))
+				c->feat_analyze_off = !on;
 			else if (fb_span_is(text, f.key, "myname"))
 				copy_text(c->name, sizeof c->name,
 					  text + f.value.off, f.value.len);
@@ -764,6 +950,11 @@ fb_check_line(struct fb_check *c, const char *text, size_t len,
 		c->saw_error = true;
 	if (l.kind == FB_CECP_E_ERROR && fb_span_is(text, l.rejected, "?"))
 		c->q_rejected = true;
+	if (s != NULL && (s->kind == FB_CK_XB_PONDERHIT ||
+			  s->kind == FB_CK_XB_PONDERMISS ||
+			  s->kind == FB_CK_ANALYZE) &&
+	    xb_ponder_line(c, &l, text, out))
+		return;
 	if (l.kind == FB_CECP_E_PONG && c->phase == PH_STEP_SETUP &&
 	    s != NULL && s->kind == FB_CK_STOP) {
 		if (c->q_rejected) {
@@ -845,6 +1036,14 @@ fb_check_timeout(struct fb_check *c, struct fb_check_out *out)
 	case PH_STOP_WAIT:
 		c->phase = PH_STEP;
 		arm(out, c->timeout_ms);
+		if (s != NULL && s->kind == FB_CK_ANALYZE) {
+			/* Enough: exit, and the pong says it is over. */
+			c->phase = PH_STEP_SETUP;
+			c->xb_stage = 2;
+			put(out, "exit\n");
+			ping(c, out);
+			return;
+		}
 		if (s != NULL && s->kind == FB_CK_PONDERHIT) {
 			/* Now a search on the clock: up to its time. */
 			arm(out, c->search_ms);

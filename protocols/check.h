@@ -97,6 +97,15 @@ struct fb_check {
 	unsigned long lines; /* engine lines seen */
 	unsigned multipv_seen; /* bit N: a line with multipv N came */
 	bool multipv_bad;      /* one's pv began with an illegal move */
+	bool feat_analyze_off; /* XBoard: analyze=0 */
+	int xb_stage;        /* XBoard pondering: 0 the engine's move awaited,
+				1 its answer to ours; analyze: 1 thinking,
+				2 exit sent, pong awaited */
+	char xb_first[16];   /* XBoard pondering: the engine's move */
+	char xb_reply[16];   /* and ours */
+	char xb_pv[96];      /* the last thinking line's pv */
+	bool saw_thinking, thinking_bad; /* analyze: a thinking line came;
+					    one's pv began illegally */
 	bool saw_error;      /* an Error/Illegal line during this step */
 	bool q_rejected;     /* XBoard: Error for ? during this step */
 	unsigned exit_status; /* the engine's last exit */

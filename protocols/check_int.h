@@ -22,6 +22,9 @@ enum fb_check_kind {
 	FB_CK_MULTIPV,    /* UCI: MultiPV 3 gives three lines */
 	FB_CK_NEWNORMAL,  /* XBoard: new after a variant is standard chess:
 			     the standard accept position, king's move */
+	FB_CK_XB_PONDERHIT,  /* XBoard: hard, a move, its ponder move */
+	FB_CK_XB_PONDERMISS, /* XBoard: hard, a move, another reply */
+	FB_CK_ANALYZE,    /* XBoard: analyze gives thinking, exit ends it */
 	FB_CK_QUIT,
 };
 

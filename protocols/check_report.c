@@ -137,6 +137,15 @@ describe(const struct fb_check *c, const struct fb_check_step *s,
 			    ? (s[-1].c960 ? "caparandom" : "capablanca")
 			    : "fischerandom");
 		break;
+	case FB_CK_XB_PONDERHIT:
+		say(t, "hard: its move, then its ponder move: a legal answer");
+		break;
+	case FB_CK_XB_PONDERMISS:
+		say(t, "hard: its move, then another (a miss): a legal answer");
+		break;
+	case FB_CK_ANALYZE:
+		say(t, "analyze: thinking with legal pvs; exit, then pong");
+		break;
 	case FB_CK_QUIT:
 		say(t, "quit: exits");
 		break;
@@ -227,6 +236,7 @@ findings(const struct fb_check *c, struct text *t)
 				 s->kind == FB_CK_PONDERHIT ||
 				 s->kind == FB_CK_PONDERMISS ||
 				 s->kind == FB_CK_MULTIPV ||
+				 s->kind == FB_CK_ANALYZE ||
 				 s->kind == FB_CK_NEWNORMAL) &&
 				s->verdict == FB_CV_WRONG) ||
 			       (s->kind == FB_CK_READ &&

@@ -124,6 +124,14 @@ def dfrc(out):
                           re.M)) == 4
 
 
+def xb_ponder_analyze(out):
+    """XBoard: hard, its move, then its ponder move and another one, each
+    answered with a legal move; analyze gives thinking and exit ends it."""
+    return (line(out, r"ok +hard: its move, then its ponder move") and
+            line(out, r"ok +hard: its move, then another \(a miss\)") and
+            line(out, r"ok +analyze: thinking with legal pvs"))
+
+
 def present(exe):
     return os.access(os.path.join(GAMES, exe), os.X_OK)
 
@@ -236,6 +244,8 @@ def main():
               line(out, r"ok +caparandom mode, Shredder-FEN \(10x8, rook "
                    r"off"))
         check("fairy-stockfish xboard: DFRC in both dialects", dfrc(out))
+        check("fairy-stockfish xboard: pondering and analyze",
+              xb_ponder_analyze(out))
         check("fairy-stockfish xboard: 10x8 castles as in 8x8: the king's "
               "move in capablanca, only king takes rook in caparandom",
               line(out, r"ok +capablanca mode: accepts a castle as king "
@@ -277,6 +287,7 @@ def main():
               len(re.findall(r"^ok +standard mode, edit ", out, re.M)) == 4
               and len(re.findall(r"^ok +capablanca mode, edit ", out,
                                  re.M)) == 2)
+        check("fairymax: pondering and analyze", xb_ponder_analyze(out))
         check("fairymax: takes the king's move, refuses king takes rook",
               line(out, r"ok +standard mode: accepts a castle as king move")
               and line(out, r"wrong +standard mode: accepts a castle as "
@@ -317,6 +328,8 @@ def main():
               has(out, "emits castles in Chess960 mode as O-O") and
               line(out, r"ok +\? \(move now\) answered"))
         check("sjaakii xboard: DFRC in both dialects", dfrc(out))
+        check("sjaakii xboard: pondering and analyze",
+              xb_ponder_analyze(out))
         check("sjaakii xboard: caparandom castles in every form",
               len(re.findall(r"^ok +caparandom mode: accepts a castle as ",
                              out, re.M)) == 6)

@@ -39,6 +39,8 @@ enum sim_kind {
 			    rights from the king and rooks on their squares */
 	SIM_XB_EDIT_MOVED, /* the same, but takes edited pieces as moved:
 			      no castling after edit */
+	SIM_XB_PONDER_BAD, /* SIM_XB, but hard: hangs when our reply is not
+			      its ponder move; analyze: no thinking */
 	SIM_SYMMETRIC,   /* SIM_GOOD, but in 960 mode it drops the castling
 			    rights when the two colours' kings or castling
 			    rooks stand on different files (it takes
@@ -53,6 +55,8 @@ struct sim {
 	bool searching_infinite;
 	bool thinking;   /* XBoard: go after st 60, until ? */
 	bool long_think;
+	bool hard, force; /* XBoard: pondering on; in force mode */
+	char predicted[16]; /* the reply its last pv predicted */
 	int multipv;
 	bool editing, edit_black; /* in edit; placing Black's pieces */
 	struct fb_game g;
@@ -204,6 +208,33 @@ edit_line(struct sim *s, const char *line)
 	}
 }
 
+/* An XBoard engine's move: thinking (its move and the reply it expects),
+ * then the move, played. */
+static void
+xb_move(struct sim *s, int depth)
+{
+	struct fb_move m, r[FB_MOVES_MAX];
+	struct fb_game a;
+	char mv[16], buf[96];
+
+	best(s, mv, sizeof mv);
+	s->predicted[0] = '\0';
+	a = s->g;
+	if (fb_game_parse_move(&a, mv, strlen(mv), &m) == 0) {
+		fb_game_play(&a, &m);
+		if (fb_moves_legal(&a, r) > 0)
+			fb_moves_print_coord(&a, &r[0], FB_CASTLE_KING,
+					     s->predicted,
+					     sizeof s->predicted);
+	}
+	snprintf(buf, sizeof buf, " 3 0 0 10 %s %s", mv, s->predicted);
+	reply(s, buf, depth);
+	snprintf(buf, sizeof buf, "move %s", mv);
+	if (fb_game_parse_move(&s->g, mv, strlen(mv), &m) == 0)
+		fb_game_play(&s->g, &m);
+	reply(s, buf, depth);
+}
+
 /* The XBoard engines: castles as O-O or king takes rook in fischerandom,
  * as the king's move otherwise; `Error` for a castle in another form. */
 static void
@@ -223,7 +254,7 @@ xb_command(struct sim *s, const char *line, int depth)
 		return;
 	}
 	if (strcmp(line, "protover 2") == 0 && s->kind != SIM_XB &&
-	    s->kind != SIM_XB_STICKY) {
+	    s->kind != SIM_XB_STICKY && s->kind != SIM_XB_PONDER_BAD) {
 		reply(s, "feature myname=\"ESim\" setboard=0 usermove=1 "
 			 "ping=1 variants=\"normal\" done=1", depth);
 	} else if (strcmp(line, "protover 2") == 0) {
@@ -241,7 +272,21 @@ xb_command(struct sim *s, const char *line, int depth)
 	} else if (strcmp(line, "new") == 0) {
 		s->c960 = s->c960 && s->kind == SIM_XB_STICKY;
 		s->long_think = false;
+		s->hard = s->force = false;
 		fb_game_start(&s->g, "RNBQKBNR");
+	} else if (strcmp(line, "force") == 0) {
+		s->force = true;
+	} else if (strcmp(line, "hard") == 0 || strcmp(line, "easy") == 0) {
+		s->hard = line[0] == 'h';
+	} else if (strcmp(line, "analyze") == 0) {
+		struct fb_move r[FB_MOVES_MAX];
+		if (s->kind != SIM_XB_PONDER_BAD &&
+		    fb_moves_legal(&s->g, r) > 0) {
+			fb_moves_print_coord(&s->g, &r[0], FB_CASTLE_KING, mv,
+					     sizeof mv);
+			snprintf(buf, sizeof buf, " 1 0 0 1 %s", mv);
+			reply(s, buf, depth);
+		}
 	} else if (strcmp(line, "variant fischerandom") == 0 ||
 		   strcmp(line, "variant caparandom") == 0) {
 		s->c960 = true;
@@ -264,9 +309,15 @@ xb_command(struct sim *s, const char *line, int depth)
 						  form, sizeof form);
 		if (fb_game_parse_move(&s->g, t, strlen(t), &m) == 0 &&
 		    (m.castle < 0 || fb_game_parse_oo(t, strlen(t), &fl) ||
-		     (fl == (int)strlen(t) && memcmp(form, t, strlen(t)) == 0)))
+		     (fl == (int)strlen(t) && memcmp(form, t, strlen(t)) == 0))) {
 			fb_game_play(&s->g, &m);
-		else {
+			/* Out of force mode: its answer (a miss hangs the
+			 * bad one). */
+			if (!s->force &&
+			    !(s->kind == SIM_XB_PONDER_BAD && s->hard &&
+			      strcmp(t, s->predicted) != 0))
+				xb_move(s, depth);
+		} else {
 			snprintf(buf, sizeof buf, "Error (unknown command): %s",
 				 t);
 			reply(s, buf, depth);
@@ -278,9 +329,8 @@ xb_command(struct sim *s, const char *line, int depth)
 	} else if (strcmp(line, "go") == 0 ||
 		   (strcmp(line, "?") == 0 && s->thinking)) {
 		s->thinking = false;
-		best(s, mv, sizeof mv);
-		snprintf(buf, sizeof buf, "move %s", mv);
-		reply(s, buf, depth);
+		s->force = false;
+		xb_move(s, depth);
 	} else if (strcmp(line, "quit") == 0) {
 		die(s, 0, depth);
 	} else if (strcmp(line, "uci") == 0 ||
@@ -298,6 +348,7 @@ command(struct sim *s, const char *line, int depth)
 	if (s->kind == SIM_SILENT)
 		return;
 	if (s->kind == SIM_XB || s->kind == SIM_XB_STICKY ||
+	    s->kind == SIM_XB_PONDER_BAD ||
 	    s->kind == SIM_XB_EDIT || s->kind == SIM_XB_EDIT_MOVED) {
 		xb_command(s, line, depth);
 		return;
@@ -729,10 +780,33 @@ test_check_xboard_engine_passes(void **state)
 			   "move (10x8, inner rook): refused"));
 	assert_true(has(s, "ok       new after variant caparandom"));
 	assert_true(has(s, "ok       ? (move now) answered"));
+	assert_true(has(s, "ok       hard: its move, then its ponder move: a "
+			   "legal answer: b1c3 a7a6 "));
+	assert_true(has(s, "ok       hard: its move, then another (a miss): a "
+			   "legal answer: b1c3 a7a5 "));
+	assert_true(has(s, "ok       analyze: thinking with legal pvs; exit, "
+			   "then pong\n"));
+	assert_non_null(strstr(s->sent, "new\nhard\npost\nsd 3\nping "));
+	assert_non_null(strstr(s->sent, "analyze\nexit\nping "));
 	assert_true(has(s, "engine-castling = auto\n"));
 	assert_non_null(strstr(s->sent, "usermove O-O\n"));
 	assert_non_null(strstr(s->sent, "variant fischerandom\nforce\n"
 					"setboard "));
+}
+
+static void
+test_check_xboard_ponder_miss_and_analyze_without_thinking(void **state)
+{
+	struct sim *s = *state;
+
+	assert_int_equal(run(s, SIM_XB_PONDER_BAD, "", FB_CHECK_XBOARD), 2);
+	assert_true(has(s, "  - SILENT: hard: its move, then another (a "
+			   "miss): a legal answer\n"));
+	assert_true(has(s, "  - wrong: analyze: thinking with legal pvs; "
+			   "exit, then pong: no thinking\n"));
+	/* The hit: the reply its pv predicted. */
+	assert_true(has(s, "ok       hard: its move, then its ponder move: a "
+			   "legal answer: b1c3 a7a6 "));
 }
 
 static void
@@ -853,6 +927,8 @@ main(void)
 			test_check_xboard_edit_engine_without_castling_is_a_finding),
 		cmocka_unit_test(
 			test_check_xboard_new_that_keeps_the_variant_is_a_finding),
+		cmocka_unit_test(
+			test_check_xboard_ponder_miss_and_analyze_without_thinking),
 		cmocka_unit_test(test_check_silent_engine_has_no_handshake),
 		cmocka_unit_test(test_check_ignored_stop_is_a_finding),
 		cmocka_unit_test(
