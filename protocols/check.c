@@ -538,6 +538,7 @@ start_step(struct fb_check *c, struct fb_check_out *out)
 	case FB_CK_ANALYZE:
 		/* From the start: the engine plays White (pondering) or
 		 * analyses it. */
+		c->xb_stage = 0;
 		if (s->kind == FB_CK_ANALYZE)
 			put(out, "new\nforce\npost\n");
 		else
@@ -720,6 +721,7 @@ xb_reply(struct fb_check *c, const struct fb_check_step *s,
 			pick = i;
 			break;
 		}
+	c->xb_known = known;
 	c->xb_reply[0] = '\0';
 	if (n > 0)
 		fb_moves_print_coord(&g, &mv[pick], FB_CASTLE_KING, c->xb_reply,
@@ -794,8 +796,12 @@ xb_ponder_line(struct fb_check *c, const struct fb_cecp_line *l,
 	}
 	/* Its answer to ours, after the two moves. */
 	xb_game(c, true, &g);
-	snprintf(s->got, sizeof s->got, "%s %s %.*s", c->xb_first, c->xb_reply,
-		 (int)(l->arg.len < 8 ? l->arg.len : 8), text + l->arg.off);
+	/* No pv with a second move: the hit was a guess. */
+	snprintf(s->got, sizeof s->got, "%s %s %.*s%s", c->xb_first,
+		 c->xb_reply, (int)(l->arg.len < 8 ? l->arg.len : 8),
+		 text + l->arg.off,
+		 c->xb_known || s->kind != FB_CK_XB_PONDERHIT ? ""
+							      : " (no pv)");
 	s->verdict = fb_moves_parse(&g, text + l->arg.off, l->arg.len, &m) == 0
 			     ? FB_CV_OK
 			     : FB_CV_ILLEGAL;

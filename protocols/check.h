@@ -103,6 +103,7 @@ struct fb_check {
 				2 exit sent, pong awaited */
 	char xb_first[16];   /* XBoard pondering: the engine's move */
 	char xb_reply[16];   /* and ours */
+	bool xb_known;       /* its pv gave its ponder move */
 	char xb_pv[96];      /* the last thinking line's pv */
 	bool saw_thinking, thinking_bad; /* analyze: a thinking line came;
 					    one's pv began illegally */
