@@ -3,16 +3,16 @@
  * `fenbridge check`'s script (see check.h): the steps of a compliance run,
  * what each sends, what answer ends it, and how that answer is judged.
  *
- * The test positions were chosen (by a search with fenbridge's move
- * generator; tests/unit/protocols/test_check.c pins their properties) so
- * that a castle is the one move that mates ("read" positions) or gives
- * check with exactly one legal reply ("accept" positions). An engine that
+ * The test positions (check_pos.c) have a castle that is the one move that
+ * mates ("read" positions) or gives check with exactly one legal reply
+ * ("accept" positions). An engine that
  * read the castling field right plays the castle; one that did not plays
  * another move, an illegal one, or dies. An engine that took a castle sent
  * in some form as that castle answers the check with the one legal reply;
  * one that rejected or misread it answers otherwise. The castling rook of
  * the Chess960 ones stands off the corner (X-FEN `K`, Shredder-FEN `G`: the
- * two dialects differ) or inside another rook (`F` in both).
+ * two dialects differ) or inside another rook (`F` in both); in the DFRC
+ * one the two colours' back ranks differ and both have rights.
  *
  * No I/O, no allocation.
  */
@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "cecp_codec.h"
+#include "cecp_edit.h"
 #include "fenbridge/fen.h"
 #include "fenbridge/movegen.h"
 #include "token.h"
@@ -39,70 +40,10 @@ enum phase {
 	PH_DONE,
 };
 
-enum pos_role { ROLE_READ, ROLE_ACCEPT };
-
-static const struct test_pos {
-	const char *fen; /* X-FEN */
-	bool c960;       /* 960 mode only (10 wide: caparandom, not capablanca) */
-	enum pos_role role;
-	const char *what;
-} positions[] = {
-	/* O-O is the only mate (rook f1 along the first rank). */
-	{"8/8/8/2q5/B5p1/3pR3/7Q/2k1K2R w K - 0 1", false, ROLE_READ,
-	 "standard, h-rook"},
-	/* O-O checks the king on a1: one legal reply. */
-	{"r5Q1/8/5P2/8/8/8/8/k3K2R w K - 0 1", false, ROLE_ACCEPT,
-	 "standard, h-rook"},
-	/* O-O-O is the only mate (rook d1 along the first rank). */
-	{"8/8/8/3p3N/8/8/1Q6/R3K2k w Q - 0 1", false, ROLE_READ,
-	 "standard, a-rook"},
-	/* O-O-O checks the king on g1: one legal reply. */
-	{"8/8/R7/8/7q/6B1/8/R3K1k1 w Q - 0 1", false, ROLE_ACCEPT,
-	 "standard, a-rook"},
-	/* King c1, rook g1 (the outermost: K / G): the castle mates. */
-	{"8/8/8/1n6/8/8/4R3/k1K3R1 w K - 0 1", true, ROLE_READ,
-	 "960, rook off the corner"},
-	/* King c1, rooks f1 and h1, right on f1 (F / F): the castle mates;
-	 * king takes rook is c1f1, the king's move c1g1. */
-	{"8/8/3q4/8/8/8/3R4/k1K2R1R w F - 0 1", true, ROLE_READ,
-	 "960, inner rook"},
-	/* The same rooks: the castle checks, one legal reply. */
-	{"r7/8/8/8/3p4/8/p7/k1K2R1R w F - 0 1", true, ROLE_ACCEPT,
-	 "960, inner rook"},
-	/* 10x8 (capablanca, caparandom): king f1, rook j1 (K / J): the castle
-	 * (king to i1, rook to h1) mates. */
-	{"10/10/10/10/10/1p8/9R/1k3K3R w K - 0 1", false, ROLE_READ,
-	 "10x8, corner rook"},
-	/* King c1, rook i1 (K / I). */
-	{"10/6p3/10/10/10/10/7R2/k1K5R1 w K - 0 1", true, ROLE_READ,
-	 "10x8, rook off the corner"},
-	/* King b1, rooks g1 and j1, right on g1 (G / G). */
-	{"10/10/6R3/10/10/7k2/8R1/1K4R2R w G - 0 1", true, ROLE_READ,
-	 "10x8, inner rook"},
-};
-/* The standard accept position, also the one of FB_CK_NEWNORMAL. */
-#define P_STD_ACCEPT 1
-/* Each position also serves mirrored, for Black: index NPOS + i. */
-#define NPOS ((int)(sizeof positions / sizeof positions[0]))
-
-const char *
-fb_check_pos_what(int i)
-{
-	return i >= 0 ? positions[i % NPOS].what : "";
-}
-
-bool
-fb_check_pos_black(int i)
-{
-	return i >= NPOS;
-}
-
 #define SEARCH_DEPTH 3
 #define STOP_AFTER_MS 500
-/* The move that ends go infinite: the start position's; the pondering
- * steps' position: after 1. e4 e5 (the ponder move), White to move. */
-#define STARTPOS "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
-#define PONDERPOS "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
+#define ANALYZE_MS 1000 /* analyze this long before exit */
+/* The pondering steps' moves: position -2 follows from them. */
 #define PONDER_MOVES "e2e4 e7e5"
 #define MULTIPV FB_CHECK_MULTIPV
 #define MAX_RESTARTS FB_CHECK_MAX_RESTARTS
@@ -110,71 +51,6 @@ fb_check_pos_black(int i)
 const char fb_check_unknown_cmd[] = "fenbridge-check-unknown-command";
 #define unknown_cmd fb_check_unknown_cmd
 
-static const struct test_pos *
-base(int i)
-{
-	return &positions[i % NPOS];
-}
-
-bool
-fb_check_pos_wide(int i)
-{
-	return i >= 0 && base(i)->fen[0] == '1' && base(i)->fen[1] == '0';
-}
-
-/* Position i: -1 the start, -2 the pondering steps', else a test position,
- * mirrored (colours and ranks swapped, Black to move) from NPOS on. */
-static bool
-load(int i, struct fb_game *g)
-{
-	struct fb_fen fen;
-	const char *s = i == -2 ? PONDERPOS : i < 0 ? STARTPOS : base(i)->fen;
-
-	if (fb_fen_parse(&fen, s, strlen(s), NULL) < 0)
-		return false;
-	*g = fen.pos;
-	if (i >= NPOS) {
-		for (int r = 0; r < FB_FEN_RANKS; r++)
-			for (unsigned f = 0; f < g->width; f++) {
-				char p = fen.pos.board[FB_FEN_RANKS - 1 - r][f];
-				g->board[r][f] = (char)(p >= 'a' ? p - 32
-							: p >= 'A' ? p + 32
-								   : 0);
-			}
-		for (int w = 0; w < 2; w++) {
-			g->castle[FB_WHITE][w] = fen.pos.castle[FB_BLACK][w];
-			g->castle[FB_BLACK][w] = fen.pos.castle[FB_WHITE][w];
-		}
-		g->side = 1 - fen.pos.side;
-	}
-	return true;
-}
-
-int
-fb_check_position(int i, enum fb_notation d, char *out, size_t cap)
-{
-	struct fb_game g;
-	struct fb_fen_style st = {.notation = d};
-
-	if (i < 0 || i >= 2 * NPOS || !load(i, &g))
-		return -1;
-	return fb_game_print_fen(&g, &st, out, cap);
-}
-
-/* The castle of position g (its one castling move). */
-static bool
-castle_of(const struct fb_game *g, struct fb_move *m)
-{
-	struct fb_move mv[FB_MOVES_MAX];
-	size_t n = fb_moves_legal(g, mv);
-
-	for (size_t i = 0; i < n; i++)
-		if (mv[i].castle >= 0) {
-			*m = mv[i];
-			return true;
-		}
-	return false;
-}
 
 __attribute__((format(printf, 2, 3))) static void
 put(struct fb_check_out *out, const char *fmt, ...)
@@ -235,43 +111,22 @@ has_960(const struct fb_check *c)
 					: c->feat_setboard && c->var_960;
 }
 
-bool
-fb_check_pos_same(int i)
+
+
+/* A step with a position, through edit for an XBoard engine without
+ * setboard (one per position: there is no castling field to vary). */
+static void
+add_pos(struct fb_check *c, int kind, int i, bool c960, enum fb_notation d,
+	enum fb_castle_notation form)
 {
-	char x[FB_GAME_FEN_MAX], sh[FB_GAME_FEN_MAX];
-	int nx = fb_check_position(i, FB_XFEN, x, sizeof x);
-	int ns = fb_check_position(i, FB_SHREDDER, sh, sizeof sh);
+	bool edit = c->proto == FB_CHECK_XBOARD && !c->feat_setboard;
+	struct fb_check_step *s;
 
-	return nx == ns && memcmp(x, sh, (size_t)nx) == 0;
-}
-
-static bool castle_of(const struct fb_game *g, struct fb_move *m);
-
-/* True when form f can write position i's castle. */
-static bool
-can_write(int i, enum fb_castle_notation f)
-{
-	struct fb_game g;
-	struct fb_move m;
-	char buf[8];
-
-	return load(i, &g) && castle_of(&g, &m) &&
-	       fb_game_print_castle(&g, &m, f, buf, sizeof buf) > 0;
-}
-
-bool
-fb_check_pos_forms_differ(int i)
-{
-	struct fb_game g;
-	struct fb_move m;
-	char a[8], b[8];
-	int na, nb;
-
-	if (!load(i, &g) || !castle_of(&g, &m))
-		return false;
-	na = fb_game_print_castle(&g, &m, FB_CASTLE_KXR, a, sizeof a);
-	nb = fb_game_print_castle(&g, &m, FB_CASTLE_KING, b, sizeof b);
-	return na > 0 && (na != nb || memcmp(a, b, (size_t)na) != 0);
+	if (edit && (d != FB_XFEN || !fb_check_edit_can(i)))
+		return;
+	s = add(c, kind, i, c960, d, form);
+	if (s != NULL)
+		s->edit = edit;
 }
 
 /* The steps, once the handshake told what the engine offers. */
@@ -283,7 +138,6 @@ plan(struct fb_check *c)
 	static const enum fb_castle_notation xb_forms[] = {
 		FB_CASTLE_OO, FB_CASTLE_KXR, FB_CASTLE_KING};
 	bool uci = c->proto == FB_CHECK_UCI;
-	bool positions_ok = uci || c->feat_setboard;
 	const enum fb_castle_notation *forms = uci ? uci_forms : xb_forms;
 	size_t nforms = uci ? 2 : 3;
 
@@ -293,45 +147,58 @@ plan(struct fb_check *c)
 	/* Standard chess first, then Chess960, then 10x8: an XBoard engine
 	 * whose new keeps the last variant spoils no step of another mode,
 	 * and a step after each variant shows it (FB_CK_NEWNORMAL). */
-	for (int m = 0; positions_ok && m <= has_960(c); m++) {
+	for (int m = 0; m <= has_960(c); m++) {
 		/* Standard positions in both modes, Chess960 ones in Chess960
 		 * mode; one dialect where both write the same field. */
-		for (int i = 0; i < 2 * NPOS; i++)
+		for (int i = 0; i < fb_check_npos(); i++)
 			for (int d = FB_XFEN; d <= FB_SHREDDER; d++)
-				if (base(i)->role == ROLE_READ &&
+				if (fb_check_pos_read(i) &&
 				    !fb_check_pos_wide(i) &&
-				    (!base(i)->c960 || m) &&
+				    (!fb_check_pos_c960(i) || m) &&
 				    (d == FB_XFEN || !fb_check_pos_same(i)))
-					add(c, FB_CK_READ, i, m,
+					add_pos(c, FB_CK_READ, i, m,
 					    (enum fb_notation)d, FB_CASTLE_AUTO);
 		/* O-O is XBoard's form for FRC only: standard chess gets the
 		 * king's move and king takes rook. A form that cannot write
 		 * the castle (the king's move one file away) is left out. */
-		for (int i = 0; i < 2 * NPOS; i++)
+		for (int i = 0; i < fb_check_npos(); i++)
 			for (size_t f = 0; f < nforms; f++)
-				if (base(i)->role == ROLE_ACCEPT &&
-				    base(i)->c960 == m &&
+				if (!fb_check_pos_read(i) &&
+				    !fb_check_pos_wide(i) &&
+				    fb_check_pos_c960(i) == m &&
 				    (m || forms[f] != FB_CASTLE_OO) &&
-				    can_write(i, forms[f]))
-					add(c, FB_CK_ACCEPT, i, m, FB_XFEN,
+				    fb_check_can_write(i, forms[f]))
+					add_pos(c, FB_CK_ACCEPT, i, m, FB_XFEN,
 					    forms[f]);
 	}
-	if (!uci && positions_ok && has_960(c))
-		add(c, FB_CK_NEWNORMAL, P_STD_ACCEPT, false, FB_XFEN,
+	if (!uci && c->feat_setboard && has_960(c))
+		add(c, FB_CK_NEWNORMAL, FB_CHECK_P_STD_ACCEPT, false, FB_XFEN,
 		    FB_CASTLE_KING);
 	/* 10x8 if it lists capablanca or caparandom: which field it reads
-	 * there. */
-	for (int m = 0; positions_ok && m <= 1; m++)
-		for (int i = 0; (m ? c->var_capa : c->var_capab) && i < 2 * NPOS;
-		     i++)
+	 * there, which castle forms it takes (as in 8x8, O-O in caparandom
+	 * only). */
+	for (int m = 0; m <= 1; m++) {
+		bool listed = m ? c->var_capa : c->var_capab;
+		for (int i = 0; listed && i < fb_check_npos(); i++)
 			for (int d = FB_XFEN; d <= FB_SHREDDER; d++)
-				if (fb_check_pos_wide(i) &&
-				    (!base(i)->c960 || m) &&
+				if (fb_check_pos_read(i) &&
+				    fb_check_pos_wide(i) &&
+				    (!fb_check_pos_c960(i) || m) &&
 				    (d == FB_XFEN || !fb_check_pos_same(i)))
-					add(c, FB_CK_READ, i, m,
+					add_pos(c, FB_CK_READ, i, m,
 					    (enum fb_notation)d, FB_CASTLE_AUTO);
-	if (!uci && positions_ok && (c->var_capa || c->var_capab))
-		add(c, FB_CK_NEWNORMAL, P_STD_ACCEPT, false, FB_XFEN,
+		for (int i = 0; listed && i < fb_check_npos(); i++)
+			for (size_t f = 0; f < nforms; f++)
+				if (!fb_check_pos_read(i) &&
+				    fb_check_pos_wide(i) &&
+				    fb_check_pos_c960(i) == m &&
+				    (m || forms[f] != FB_CASTLE_OO) &&
+				    fb_check_can_write(i, forms[f]))
+					add_pos(c, FB_CK_ACCEPT, i, m, FB_XFEN,
+					    forms[f]);
+	}
+	if (!uci && c->feat_setboard && (c->var_capa || c->var_capab))
+		add(c, FB_CK_NEWNORMAL, FB_CHECK_P_STD_ACCEPT, false, FB_XFEN,
 		    FB_CASTLE_KING);
 	if (uci && c->opt_ponder) {
 		add(c, FB_CK_PONDERHIT, -2, false, FB_XFEN, FB_CASTLE_AUTO);
@@ -339,6 +206,15 @@ plan(struct fb_check *c)
 	}
 	if (uci && c->opt_multipv)
 		add(c, FB_CK_MULTIPV, -1, false, FB_XFEN, FB_CASTLE_AUTO);
+	/* XBoard pondering and analyze: ping tells when each setup is in. */
+	if (!uci && c->feat_ping) {
+		add(c, FB_CK_XB_PONDERHIT, -1, false, FB_XFEN, FB_CASTLE_AUTO);
+		add(c, FB_CK_XB_PONDERMISS, -1, false, FB_XFEN,
+		    FB_CASTLE_AUTO);
+		if (!c->feat_analyze_off)
+			add(c, FB_CK_ANALYZE, -1, false, FB_XFEN,
+			    FB_CASTLE_AUTO);
+	}
 	add(c, FB_CK_STOP, -1, false, FB_XFEN, FB_CASTLE_AUTO);
 	add(c, FB_CK_QUIT, -1, false, FB_XFEN, FB_CASTLE_AUTO);
 	c->at = 0;
@@ -500,7 +376,7 @@ setup_position(struct fb_check *c, const struct fb_check_step *s,
 
 	fen[n > 0 ? n : 0] = '\0';
 	if ((s->kind == FB_CK_ACCEPT || s->kind == FB_CK_NEWNORMAL) &&
-	    load(s->pos, &g) && castle_of(&g, &m)) {
+	    fb_check_load(s->pos, &g) && fb_check_castle_of(&g, &m)) {
 		int k = fb_game_print_castle(&g, &m, s->form, mv,
 					     sizeof mv - 1);
 		mv[k > 0 ? k : 0] = '\0';
@@ -523,7 +399,16 @@ setup_position(struct fb_check *c, const struct fb_check_step *s,
 		put(out, "new\nvariant fischerandom\n");
 	else
 		put(out, "new\n");
-	put(out, "force\nsetboard %s\n", fen);
+	if (s->edit) {
+		char ed[FB_CECP_EDIT_MAX];
+		int k = fb_check_load(s->pos, &g)
+				? fb_cecp_print_edit(&g, c->feat_usermove,
+						     false, ed, sizeof ed)
+				: -1;
+		put(out, "force\n%.*s", k > 0 ? k : 0, ed);
+	} else {
+		put(out, "force\nsetboard %s\n", fen);
+	}
 	if (mv[0])
 		put(out, "%s%s\n", c->feat_usermove ? "usermove " : "", mv);
 }
@@ -559,6 +444,20 @@ ask(struct fb_check *c, struct fb_check_out *out)
 		c->phase = PH_STOP_WAIT;
 		arm(out, STOP_AFTER_MS);
 		put(out, "go ponder wtime 2000 btime 2000\n");
+		break;
+	case FB_CK_XB_PONDERHIT:
+	case FB_CK_XB_PONDERMISS:
+		arm(out, c->search_ms);
+		c->xb_stage = 0;
+		c->xb_first[0] = c->xb_pv[0] = '\0';
+		put(out, "go\n");
+		break;
+	case FB_CK_ANALYZE:
+		c->phase = PH_STOP_WAIT;
+		arm(out, ANALYZE_MS);
+		c->xb_stage = 1;
+		c->saw_thinking = c->thinking_bad = false;
+		put(out, "analyze\n");
 		break;
 	case FB_CK_MULTIPV:
 		arm(out, c->search_ms);
@@ -634,6 +533,19 @@ start_step(struct fb_check *c, struct fb_check_out *out)
 		c->phase = PH_STEP_SETUP;
 		ping(c, out);
 		break;
+	case FB_CK_XB_PONDERHIT:
+	case FB_CK_XB_PONDERMISS:
+	case FB_CK_ANALYZE:
+		/* From the start: the engine plays White (pondering) or
+		 * analyses it. */
+		c->xb_stage = 0;
+		if (s->kind == FB_CK_ANALYZE)
+			put(out, "new\nforce\npost\n");
+		else
+			put(out, "new\nhard\npost\nsd %d\n", SEARCH_DEPTH);
+		c->phase = PH_STEP_SETUP;
+		ping(c, out);
+		break;
 	case FB_CK_QUIT:
 		c->phase = PH_STEP;
 		c->quitting = true;
@@ -668,7 +580,7 @@ multipv_line(struct fb_check *c, const char *text, size_t len)
 	c->multipv_seen |= 1u << k;
 	n = fb_proto_token(text + in.moves[FB_UCI_PV].off,
 			   in.moves[FB_UCI_PV].len, &pos, &start);
-	if (n > 0 && load(-1, &g) &&
+	if (n > 0 && fb_check_load(-1, &g) &&
 	    fb_moves_parse(&g, text + in.moves[FB_UCI_PV].off + start, n,
 			   &m) != 0)
 		c->multipv_bad = true;
@@ -702,7 +614,7 @@ judge_move(struct fb_check *c, const char *text, size_t len)
 	copy_text(s->got, sizeof s->got, text, len);
 	if (s->kind == FB_CK_STOP || s->kind == FB_CK_PONDERHIT ||
 	    s->kind == FB_CK_PONDERMISS || s->kind == FB_CK_MULTIPV) {
-		s->verdict = load(s->pos, &g) && fb_moves_parse(&g, text, len,
+		s->verdict = fb_check_load(s->pos, &g) && fb_moves_parse(&g, text, len,
 							       &m) == 0
 				     ? FB_CV_OK
 				     : FB_CV_ILLEGAL;
@@ -716,7 +628,7 @@ judge_move(struct fb_check *c, const char *text, size_t len)
 		}
 		return;
 	}
-	if (!load(s->pos, &g) || !castle_of(&g, &castle)) {
+	if (!fb_check_load(s->pos, &g) || !fb_check_castle_of(&g, &castle)) {
 		s->verdict = FB_CV_WRONG;
 		return;
 	}
@@ -743,6 +655,159 @@ judge_move(struct fb_check *c, const char *text, size_t len)
 		s->verdict = FB_CV_ILLEGAL;
 	else /* the one legal move there is the reply */
 		s->verdict = c->saw_error ? FB_CV_WRONG : FB_CV_OK;
+}
+
+/* Plays the first two moves of pv text[0..len) on g while they are legal
+ * there (move numbers skipped) into mv; returns how many. */
+static int
+play_pv(struct fb_game *g, const char *text, size_t len, struct fb_move mv[2])
+{
+	size_t pos = 0, start, n;
+	int k = 0;
+
+	while (k < 2 && (n = fb_proto_token(text, len, &pos, &start)) > 0) {
+		if (fb_moves_parse(g, text + start, n, &mv[k]) != 0) {
+			if (text[start + n - 1] == '.')
+				continue; /* 1. or 1... */
+			break;
+		}
+		fb_game_play(g, &mv[k++]);
+	}
+	return k;
+}
+
+static bool
+same_squares(const struct fb_move *a, const struct fb_move *b)
+{
+	return a->from_file == b->from_file && a->from_rank == b->from_rank &&
+	       a->to_file == b->to_file && a->to_rank == b->to_rank;
+}
+
+/* The start position after the engine's move (and ours: both). */
+static void
+xb_game(const struct fb_check *c, bool both, struct fb_game *g)
+{
+	struct fb_move m;
+
+	fb_check_load(-1, g);
+	if (fb_moves_parse(g, c->xb_first, strlen(c->xb_first), &m) == 0)
+		fb_game_play(g, &m);
+	if (both && fb_moves_parse(g, c->xb_reply, strlen(c->xb_reply), &m) ==
+			    0)
+		fb_game_play(g, &m);
+}
+
+/* XBoard pondering: the engine moved (hard, from the start); our reply:
+ * its ponder move (the second move of its last pv, if the first is the
+ * move it played) for a hit, else the first legal move that is not it. */
+static void
+xb_reply(struct fb_check *c, const struct fb_check_step *s,
+	 struct fb_check_out *out)
+{
+	struct fb_game g, p;
+	struct fb_move mv[FB_MOVES_MAX], pv[2], played;
+	bool hit = s->kind == FB_CK_XB_PONDERHIT, known;
+	size_t n, pick = 0;
+
+	fb_check_load(-1, &g);
+	fb_moves_parse(&g, c->xb_first, strlen(c->xb_first), &played);
+	fb_game_play(&g, &played);
+	fb_check_load(-1, &p);
+	known = play_pv(&p, c->xb_pv, strlen(c->xb_pv), pv) == 2 &&
+		same_squares(&pv[0], &played);
+	n = fb_moves_legal(&g, mv);
+	for (size_t i = 0; i < n; i++)
+		if ((known && same_squares(&mv[i], &pv[1])) == hit) {
+			pick = i;
+			break;
+		}
+	c->xb_known = known;
+	c->xb_reply[0] = '\0';
+	if (n > 0)
+		fb_moves_print_coord(&g, &mv[pick], FB_CASTLE_KING, c->xb_reply,
+				     sizeof c->xb_reply);
+	put(out, "%s%s\n", c->feat_usermove ? "usermove " : "", c->xb_reply);
+	c->xb_stage = 1;
+	arm(out, c->search_ms);
+}
+
+/* An XBoard line during the pondering and analyze steps; true when it
+ * was theirs. */
+static bool
+xb_ponder_line(struct fb_check *c, const struct fb_cecp_line *l,
+	       const char *text, struct fb_check_out *out)
+{
+	struct fb_check_step *s = cur(c);
+	struct fb_game g;
+	struct fb_move m, pv[2];
+	bool analyze = s->kind == FB_CK_ANALYZE;
+
+	if (l->kind == FB_CECP_E_THINKING && c->phase == PH_STEP &&
+	    !analyze && c->xb_stage == 0) {
+		copy_text(c->xb_pv, sizeof c->xb_pv, text + l->think.pv.off,
+			  l->think.pv.len);
+		return true;
+	}
+	if (l->kind == FB_CECP_E_THINKING && analyze && c->xb_stage == 1) {
+		fb_check_load(-1, &g);
+		c->saw_thinking = true;
+		if (play_pv(&g, text + l->think.pv.off, l->think.pv.len, pv) ==
+		    0)
+			c->thinking_bad = true;
+		return true;
+	}
+	if (l->kind == FB_CECP_E_PONG && analyze && c->xb_stage == 2) {
+		if (s->verdict == FB_CV_UNTESTED)
+			s->verdict = c->thinking_bad	? FB_CV_ILLEGAL
+				     : c->saw_thinking ? FB_CV_OK
+						       : FB_CV_WRONG;
+		if (s->verdict == FB_CV_WRONG && !s->got[0])
+			snprintf(s->got, sizeof s->got, "no thinking");
+		if (s->verdict == FB_CV_ILLEGAL)
+			snprintf(s->got, sizeof s->got, "illegal pv");
+		next_step(c, out);
+		return true;
+	}
+	if (l->kind != FB_CECP_E_MOVE)
+		return false;
+	if (analyze) {
+		/* A move in analyze mode: no move was asked for. */
+		s->verdict = FB_CV_WRONG;
+		snprintf(s->got, sizeof s->got, "moved");
+		return true;
+	}
+	if (c->phase != PH_STEP)
+		return false;
+	fb_check_load(-1, &g);
+	if (c->xb_stage == 0) {
+		copy_text(c->xb_first, sizeof c->xb_first, text + l->arg.off,
+			  l->arg.len);
+		if (fb_moves_parse(&g, c->xb_first, strlen(c->xb_first), &m) !=
+		    0) {
+			s->verdict = FB_CV_ILLEGAL;
+			copy_text(s->got, sizeof s->got, text + l->arg.off,
+				  l->arg.len);
+			put(out, "force\neasy\n");
+			next_step(c, out);
+			return true;
+		}
+		xb_reply(c, s, out);
+		return true;
+	}
+	/* Its answer to ours, after the two moves. */
+	xb_game(c, true, &g);
+	/* No pv with a second move: the hit was a guess. */
+	snprintf(s->got, sizeof s->got, "%s %s %.*s%s", c->xb_first,
+		 c->xb_reply, (int)(l->arg.len < 8 ? l->arg.len : 8),
+		 text + l->arg.off,
+		 c->xb_known || s->kind != FB_CK_XB_PONDERHIT ? ""
+							      : " (no pv)");
+	s->verdict = fb_moves_parse(&g, text + l->arg.off, l->arg.len, &m) == 0
+			     ? FB_CV_OK
+			     : FB_CV_ILLEGAL;
+	put(out, "force\neasy\n");
+	next_step(c, out);
+	return true;
 }
 
 void
@@ -841,7 +906,7 @@ fb_check_line(struct fb_check *c, const char *text, size_t len,
 	struct fb_cecp_feature f;
 	size_t pos = 0;
 
-	fb_cecp_parse_engine_command(text, len, &l);
+	fb_cecp_parse_engine(text, len, &l);
 	if (c->phase == PH_XB_FEATURE) {
 		if (l.kind != FB_CECP_E_FEATURE)
 			return;
@@ -865,6 +930,8 @@ fb_check_line(struct fb_check *c, const char *text, size_t len,
 				c->feat_usermove = on;
 			else if (fb_span_is(text, f.key, "ping"))
 				c->feat_ping = on;
+			else if (fb_span_is(text, f.key, "analyze"))
+				c->feat_analyze_off = !on;
 			else if (fb_span_is(text, f.key, "myname"))
 				copy_text(c->name, sizeof c->name,
 					  text + f.value.off, f.value.len);
@@ -889,6 +956,11 @@ fb_check_line(struct fb_check *c, const char *text, size_t len,
 		c->saw_error = true;
 	if (l.kind == FB_CECP_E_ERROR && fb_span_is(text, l.rejected, "?"))
 		c->q_rejected = true;
+	if (s != NULL && (s->kind == FB_CK_XB_PONDERHIT ||
+			  s->kind == FB_CK_XB_PONDERMISS ||
+			  s->kind == FB_CK_ANALYZE) &&
+	    xb_ponder_line(c, &l, text, out))
+		return;
 	if (l.kind == FB_CECP_E_PONG && c->phase == PH_STEP_SETUP &&
 	    s != NULL && s->kind == FB_CK_STOP) {
 		if (c->q_rejected) {
@@ -970,6 +1042,14 @@ fb_check_timeout(struct fb_check *c, struct fb_check_out *out)
 	case PH_STOP_WAIT:
 		c->phase = PH_STEP;
 		arm(out, c->timeout_ms);
+		if (s != NULL && s->kind == FB_CK_ANALYZE) {
+			/* Enough: exit, and the pong says it is over. */
+			c->phase = PH_STEP_SETUP;
+			c->xb_stage = 2;
+			put(out, "exit\n");
+			ping(c, out);
+			return;
+		}
 		if (s != NULL && s->kind == FB_CK_PONDERHIT) {
 			/* Now a search on the clock: up to its time. */
 			arm(out, c->search_ms);

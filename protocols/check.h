@@ -41,8 +41,8 @@ enum fb_check_verdict {
 };
 
 #define FB_CHECK_OUT_MAX 2048
-#define FB_CHECK_REPORT_MAX 16384
-#define FB_CHECK_STEPS_MAX 64
+#define FB_CHECK_REPORT_MAX 32768
+#define FB_CHECK_STEPS_MAX 96
 #define FB_CHECK_NAME_MAX 96
 
 /* What the driver is to do after a call. */
@@ -64,6 +64,8 @@ struct fb_check_step {
 	bool c960;                  /* in the engine's Chess960 mode */
 	enum fb_notation dialect;   /* the FEN's castling field */
 	enum fb_castle_notation form; /* a castle sent in this form */
+	bool edit;                  /* XBoard without setboard: the position
+				       through edit (no castling field) */
 	enum fb_check_verdict verdict;
 	char got[32];               /* the engine's answer (a move), or "" */
 };
@@ -95,6 +97,16 @@ struct fb_check {
 	unsigned long lines; /* engine lines seen */
 	unsigned multipv_seen; /* bit N: a line with multipv N came */
 	bool multipv_bad;      /* one's pv began with an illegal move */
+	bool feat_analyze_off; /* XBoard: analyze=0 */
+	int xb_stage;        /* XBoard pondering: 0 the engine's move awaited,
+				1 its answer to ours; analyze: 1 thinking,
+				2 exit sent, pong awaited */
+	char xb_first[16];   /* XBoard pondering: the engine's move */
+	char xb_reply[16];   /* and ours */
+	bool xb_known;       /* its pv gave its ponder move */
+	char xb_pv[96];      /* the last thinking line's pv */
+	bool saw_thinking, thinking_bad; /* analyze: a thinking line came;
+					    one's pv began illegally */
 	bool saw_error;      /* an Error/Illegal line during this step */
 	bool q_rejected;     /* XBoard: Error for ? during this step */
 	unsigned exit_status; /* the engine's last exit */

@@ -59,6 +59,15 @@ mode_name(bool c960)
 	return c960 ? "Chess960" : "standard";
 }
 
+/* The mode of a step with a position: 10x8 ones by their variant. */
+static const char *
+step_mode(const struct fb_check_step *s)
+{
+	if (!fb_check_pos_wide(s->pos))
+		return mode_name(s->c960);
+	return s->c960 ? "caparandom" : "capablanca";
+}
+
 /* The step's own line: what was asked. */
 static void
 describe(const struct fb_check *c, const struct fb_check_step *s,
@@ -78,16 +87,13 @@ describe(const struct fb_check *c, const struct fb_check_step *s,
 	case FB_CK_READ:
 		n = fb_check_position(s->pos, s->dialect, fen, sizeof fen - 1);
 		fen[n > 0 ? n : 0] = '\0';
-		fb_text_say(t, "%s mode, %s (%s%s): castles in %s",
-		    !fb_check_pos_wide(s->pos) ? mode_name(s->c960)
-		    : s->c960                  ? "caparandom"
-					       : "capablanca",
-		    dialect_name(s->dialect),
+		fb_text_say(t, "%s mode, %s (%s%s): castles in %s", step_mode(s),
+		    s->edit ? "edit" : dialect_name(s->dialect),
 		    fb_check_pos_what(s->pos), fb_check_pos_black(s->pos) ? ", Black" : "", fen);
 		break;
 	case FB_CK_ACCEPT:
 		fb_text_say(t, "%s mode: accepts a castle as %s (%s%s)",
-		    mode_name(s->c960), form_name(s->form), fb_check_pos_what(s->pos),
+		    step_mode(s), form_name(s->form), fb_check_pos_what(s->pos),
 		    fb_check_pos_black(s->pos) ? ", Black" : "");
 		break;
 	case FB_CK_STOP:
@@ -110,6 +116,15 @@ describe(const struct fb_check *c, const struct fb_check_step *s,
 		    s > c->step && fb_check_pos_wide(s[-1].pos)
 			    ? (s[-1].c960 ? "caparandom" : "capablanca")
 			    : "fischerandom");
+		break;
+	case FB_CK_XB_PONDERHIT:
+		fb_text_say(t, "hard: its move, then its ponder move: a legal answer");
+		break;
+	case FB_CK_XB_PONDERMISS:
+		fb_text_say(t, "hard: its move, then another (a miss): a legal answer");
+		break;
+	case FB_CK_ANALYZE:
+		fb_text_say(t, "analyze: thinking with legal pvs; exit, then pong");
 		break;
 	case FB_CK_QUIT:
 		fb_text_say(t, "quit: exits");
@@ -134,7 +149,8 @@ reads(const struct fb_check *c, enum fb_notation d, int c960, bool *tested)
 	for (size_t i = 0; i < c->nsteps; i++) {
 		const struct fb_check_step *s = &c->step[i];
 		if (s->kind != FB_CK_READ || fb_check_pos_same(s->pos) ||
-		    s->dialect != d || (c960 >= 0 && s->c960 != (c960 > 0)))
+		    s->edit || s->dialect != d ||
+		    (c960 >= 0 && s->c960 != (c960 > 0)))
 			continue;
 		*tested = true;
 		ok = ok && s->verdict == FB_CV_OK;
@@ -200,14 +216,17 @@ findings(const struct fb_check *c, struct fb_text *t)
 				 s->kind == FB_CK_PONDERHIT ||
 				 s->kind == FB_CK_PONDERMISS ||
 				 s->kind == FB_CK_MULTIPV ||
+				 s->kind == FB_CK_ANALYZE ||
 				 s->kind == FB_CK_NEWNORMAL) &&
 				s->verdict == FB_CV_WRONG) ||
-			       (s->kind == FB_CK_READ && fb_check_pos_same(s->pos) &&
+			       (s->kind == FB_CK_READ &&
+				(fb_check_pos_same(s->pos) || s->edit) &&
 				s->verdict == FB_CV_WRONG);
 		/* A castle form the engine does not take (or misreads) is no
 		 * finding: its protocol may not have it, and engine-castling
 		 * picks one it takes; nor is a misread dialect while the
-		 * other one works (engine-fen): both below. */
+		 * other one works (engine-fen): both below. A castle missed
+		 * through edit is: there is no other way to say the right. */
 		if (!finding)
 			continue;
 		n++;
@@ -262,7 +281,9 @@ ini_lines(const struct fb_check *c, struct fb_text *t)
 	if (!tx && !ts)
 		fb_text_say(t, "# engine-fen: not tested (%s)\n",
 		    c->proto == FB_CHECK_XBOARD && !c->feat_setboard
-			    ? "no setboard: positions only through edit"
+			    ? "no setboard: positions through edit, whose "
+			      "rights are a corner rook with the king on its "
+			      "start square"
 			    : "no position was answered");
 	else if (x && sh)
 		fb_text_say(t, "engine-fen = auto\n# reads both dialects\n");

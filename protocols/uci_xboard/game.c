@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cecp_edit.h"
 #include "fenbridge/movegen.h"
 #include "uci_xboard.h"
 
@@ -66,68 +67,20 @@ send_move(struct uxb *x, const struct fb_move *m, const struct fb_sink *out)
 	return true;
 }
 
-/*
- * What CECP edit cannot say about g, or NULL: it has no field for an
- * en-passant square nor for castling rights, which an engine then infers
- * from a king and rook on their start squares (Fairy-Max takes such pieces
- * as unmoved).
- */
-static const char *
-edit_loses(const struct fb_game *g)
-{
-	int kf = g->width == 10 ? 5 : 4;
-
-	if (g->ep_file >= 0) {
-		int r = g->side == FB_WHITE ? 4 : 3;
-		char p = g->side == FB_WHITE ? 'P' : 'p';
-		for (int f = g->ep_file - 1; f <= g->ep_file + 1; f += 2)
-			if (f >= 0 && f < (int)g->width && g->board[r][f] == p)
-				return "the en-passant capture";
-	}
-	for (int c = 0; c < 2; c++) {
-		int r = c == 0 ? 0 : 7;
-		char k = c == 0 ? 'K' : 'k', rook = c == 0 ? 'R' : 'r';
-		if (g->board[r][kf] != k)
-			continue;
-		for (int wing = 0; wing < 2; wing++) {
-			int f = wing == FB_HSIDE ? (int)g->width - 1 : 0;
-			if (g->board[r][f] == rook && g->castle[c][wing] != f)
-				return "that a castling right is gone";
-		}
-	}
-	return NULL;
-}
-
-/*
- * The engine's board for an engine without setboard: CECP edit (`#`
- * clears, a piece letter and square each, `c` toggles the colour, `.`
- * ends; XBoard writes the letters of any variant's pieces the same way,
- * and Fairy-Max 5.0b reads A and C on 10x8). edit keeps the side to move,
- * which after `new` is White; for Black, CECP's own way is a White move
- * first (XBoard sends a2a3: legal from every start fenbridge follows).
- */
+/* The engine's board for an engine without setboard: CECP edit (see
+ * cecp_edit.h), and a warning for what edit cannot say. */
 static void
 send_edit(struct uxb *x, const struct fb_game *g, const struct fb_sink *out)
 {
-	const char *lost = edit_loses(g);
+	const char *lost = fb_cecp_edit_loses(g);
+	char buf[FB_CECP_EDIT_MAX];
+	int n = fb_cecp_print_edit(g, x->f.usermove, x->f.san, buf, sizeof buf);
 
-	if (g->side == FB_BLACK)
-		fb_proto_engine(out, "%s%s", x->f.usermove ? "usermove " : "",
-				x->f.san ? "a3" : "a2a3");
-	fb_proto_engine(out, "edit");
-	fb_proto_engine(out, "#");
-	for (int c = 0; c < 2; c++) {
-		if (c == 1)
-			fb_proto_engine(out, "c");
-		for (int r = 0; r < FB_FEN_RANKS; r++)
-			for (int f = 0; f < (int)g->width; f++) {
-				char p = g->board[r][f];
-				if (p != 0 && (p >= 'a') == (c == 1))
-					fb_proto_engine(out, "%c%c%d", p & ~0x20,
-							'a' + f, r + 1);
-			}
+	for (int at = 0, end; at < n; at = end + 1) {
+		for (end = at; buf[end] != '\n'; end++)
+			;
+		fb_proto_engine(out, "%.*s", end - at, buf + at);
 	}
-	fb_proto_engine(out, ".");
 	if (lost != NULL) {
 		fb_proto_report(out, FB_LOG_WARN,
 				"the engine has no setboard, and edit cannot "

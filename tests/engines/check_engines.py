@@ -4,7 +4,8 @@
 
 Each engine's report goes to the test log. The findings asserted are those
 the experiments give (README "fenbridge check"): Stockfish passes, reads both
-dialects and takes the castle forms of its mode; Toga II dies (status 1) on a
+dialects (also in DFRC: both colours' rights) and takes the castle forms
+of its mode; Toga II dies (status 1) on a
 Shredder-FEN castling field and gets engine-fen = xfen; Glaurung misses the
 castle on X-FEN `K` for a rook off the corner in Chess960 and gets
 engine-fen = shredder, also under another `id name` (a wrapper renames it:
@@ -12,7 +13,8 @@ the report is the same but for its first line); Fairy-Stockfish in XBoard
 mode refuses O-O in Chess960 (king takes rook works), stays in
 fischerandom after `new`, and dies of an 8x8 setboard after `new` that
 follows `variant caparandom`;
-Fairy-Max has no setboard and answers `?` with Error; Sjaak II ignores
+Fairy-Max has no setboard (its positions go through edit, and it castles
+from them) and answers `?` with Error; Sjaak II ignores
 `stop` during `go infinite` in UCI and passes in XBoard mode; a wrapper that makes Stockfish exit on a file
 letter in the castling field gives exit status 1 with that finding.
 Usage errors exit 2. An engine that is missing skips its checks; 77 when
@@ -35,8 +37,8 @@ HERE = os.path.abspath(__file__)
 def wrap(argv):
     """A relay in front of a real engine: renames its id name / myname,
     and with --die-on-letter exits 1 on a castling field with a file
-    letter (as Toga II does), like an engine of another name or a worse
-    one."""
+    letter in standard chess (as Toga II does), like an engine of another
+    name or a worse one."""
     name, die = None, False
     while argv and argv[0].startswith("--"):
         a = argv.pop(0)
@@ -56,9 +58,14 @@ def wrap(argv):
         os._exit(eng.wait() or 0)
 
     threading.Thread(target=out, daemon=True).start()
+    c960 = False
     for line in sys.stdin:
         m = re.match(r"position fen \S+ [wb] (\S+)", line)
-        if die and m and re.search(r"[A-HJa-hj]", m.group(1).replace(
+        if line.startswith("setoption name UCI_Chess960 value "):
+            c960 = line.split()[-1] == "true"
+        # Standard chess only, as Toga II (which has no Chess960 mode):
+        # in Chess960 the letter is X-FEN too (inner rook, DFRC).
+        if die and m and not c960 and re.search(r"[A-HJa-hj]", m.group(1).replace(
                 "K", "").replace("Q", "").replace("k", "").replace("q", "")):
             eng.kill()
             os._exit(1)
@@ -110,6 +117,21 @@ def line(out, pattern):
     return re.search("^" + pattern, out, re.M) is not None
 
 
+def dfrc(out):
+    """The DFRC steps (both colours' rights, White's on an inner rook):
+    read in both dialects, for White and for Black."""
+    return len(re.findall(r"^ok +Chess960 mode, \S+ \(DFRC, ", out,
+                          re.M)) == 4
+
+
+def xb_ponder_analyze(out):
+    """XBoard: hard, its move, then its ponder move and another one, each
+    answered with a legal move; analyze gives thinking and exit ends it."""
+    return (line(out, r"ok +hard: its move, then its ponder move") and
+            line(out, r"ok +hard: its move, then another \(a miss\)") and
+            line(out, r"ok +analyze: thinking with legal pvs"))
+
+
 def present(exe):
     return os.access(os.path.join(GAMES, exe), os.X_OK)
 
@@ -143,6 +165,7 @@ def main():
             check("stockfish: reads %s in Chess960" % d,
                   line(out, r"ok +Chess960 mode, %s \(960, rook off" % d))
         check("stockfish: both dialects", has(out, "engine-fen = auto\n"))
+        check("stockfish: DFRC in both dialects", dfrc(out))
         check("stockfish: auto castling", has(out,
                                             "engine-castling = auto\n"))
         check("stockfish: emits king takes rook in Chess960",
@@ -176,7 +199,8 @@ def main():
         check("toga2: exit 1 (dies on Shredder-FEN)", rc == 1)
         check("toga2: DIED on HAha-style field",
               line(out, r"DIED +standard mode, Shredder-FEN.*: status 1"))
-        check("toga2: no Chess960 steps", "Chess960 mode" not in out)
+        check("toga2: no Chess960 steps (nor DFRC)",
+              "Chess960 mode" not in out)
         check("toga2: engine-fen = xfen", has(out, "engine-fen = xfen\n"))
 
     if present("glaurung"):
@@ -188,6 +212,9 @@ def main():
               line(out, r"ok +Chess960 mode, Shredder-FEN \(960, rook off"))
         check("glaurung: engine-fen = shredder",
               has(out, "engine-fen = shredder\n"))
+        # Its misreading is X-FEN K for a rook off the corner only: the
+        # inner rook's B and Black's k / h it reads.
+        check("glaurung: DFRC in both dialects", dfrc(out))
         first = out
         rc, out, _ = run(fb, ["--", sys.executable, HERE, "--wrap",
                               "--name=Renamed", gl])
@@ -216,6 +243,17 @@ def main():
               line(out, r"ok +caparandom mode, X-FEN \(10x8, rook off") and
               line(out, r"ok +caparandom mode, Shredder-FEN \(10x8, rook "
                    r"off"))
+        check("fairy-stockfish xboard: DFRC in both dialects", dfrc(out))
+        check("fairy-stockfish xboard: pondering and analyze",
+              xb_ponder_analyze(out))
+        check("fairy-stockfish xboard: 10x8 castles as in 8x8: the king's "
+              "move in capablanca, only king takes rook in caparandom",
+              line(out, r"ok +capablanca mode: accepts a castle as king "
+                   r"move") and
+              line(out, r"ok +caparandom mode: accepts a castle as king "
+                   r"takes rook") and
+              line(out, r"wrong +caparandom mode: accepts a castle as O-O.*"
+                   r": refused"))
         # Fairy-Stockfish 11.1 stays in caparandom after new: the
         # 8x8 setboard that follows kills it (SIGSEGV).
         check("fairy-stockfish xboard: new after caparandom (exit 1)",
@@ -224,6 +262,16 @@ def main():
         check("fairy-stockfish uci: passes, caparandom through UCI_Variant",
               rc == 0 and has(out, "caparandom)") and
               line(out, r"ok +caparandom mode, Shredder-FEN \(10x8, corner"))
+        check("fairy-stockfish uci: DFRC in both dialects", dfrc(out))
+        check("fairy-stockfish uci: 10x8 castles: the king's move in "
+              "capablanca (king takes rook dropped), king takes rook in "
+              "caparandom",
+              line(out, r"ok +capablanca mode: accepts a castle as king "
+                   r"move") and
+              line(out, r"wrong +capablanca mode: accepts a castle as king "
+                   r"takes rook") and
+              line(out, r"ok +caparandom mode: accepts a castle as king "
+                   r"takes rook"))
 
     if present("fairymax"):
         any_engine = True
@@ -233,6 +281,18 @@ def main():
         check("fairymax: no setboard reported",
               has(out, "setboard no") and
               has(out, "# engine-fen: not tested (no setboard"))
+        # No setboard: the positions through edit, whose rights it infers
+        # from a king and rook on their start squares (8x8 and capablanca).
+        check("fairymax: castles after edit (standard chess, capablanca)",
+              len(re.findall(r"^ok +standard mode, edit ", out, re.M)) == 4
+              and len(re.findall(r"^ok +capablanca mode, edit ", out,
+                                 re.M)) == 2)
+        check("fairymax: pondering and analyze", xb_ponder_analyze(out))
+        check("fairymax: takes the king's move, refuses king takes rook",
+              line(out, r"ok +standard mode: accepts a castle as king move")
+              and line(out, r"wrong +standard mode: accepts a castle as "
+                       r"king takes rook.*: refused") and
+              has(out, "engine-castling = auto\n"))
         # It moves when its own search ends: within the timeout (then
         # its Error for ? comes before the pong) or not, by the load.
         check("fairymax: ? is an unknown command to it (exit 1)",
@@ -250,6 +310,13 @@ def main():
         check("sjaakii: UCI, both dialects in Chess960",
               has(out, "protocol: UCI\n") and
               has(out, "engine-fen = auto\n"))
+        check("sjaakii: DFRC in both dialects", dfrc(out))
+        check("sjaakii: capablanca castles as the king's move and as king "
+              "takes rook",
+              line(out, r"ok +capablanca mode: accepts a castle as king "
+                   r"move \(10x8, corner rook, Black\)") and
+              line(out, r"ok +capablanca mode: accepts a castle as king "
+                   r"takes rook \(10x8, corner rook, Black\)"))
         check("sjaakii: capablanca through UCI_Variant",
               line(out, r"ok +capablanca mode, Shredder-FEN \(10x8, corner"))
         check("sjaakii: stop during go infinite not answered",
@@ -260,6 +327,12 @@ def main():
               rc == 0 and has(out, "engine-castling = auto\n") and
               has(out, "emits castles in Chess960 mode as O-O") and
               line(out, r"ok +\? \(move now\) answered"))
+        check("sjaakii xboard: DFRC in both dialects", dfrc(out))
+        check("sjaakii xboard: pondering and analyze",
+              xb_ponder_analyze(out))
+        check("sjaakii xboard: caparandom castles in every form",
+              len(re.findall(r"^ok +caparandom mode: accepts a castle as ",
+                             out, re.M)) == 6)
 
     print("%d passed, %d failed" % (passed, failed))
     if not any_engine:

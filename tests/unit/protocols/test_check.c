@@ -3,7 +3,8 @@
  * `fenbridge check`'s script (protocols/check.c) against simulated engines
  * written here: a correct UCI engine, one that dies on a file letter in the
  * castling field, one that reads K/Q as the corner rooks in Chess960
- * (Glaurung's misreading), the same under another id name, an XBoard engine
+ * (Glaurung's misreading), the same under another id name, one that knows
+ * no DFRC (different back ranks), an XBoard engine
  * without setboard, a silent one. The simulated engines play with
  * fenbridge's own move generator: the mate in one when there is one, else
  * their first legal move. The test positions' properties (the castle is the
@@ -34,6 +35,16 @@ enum sim_kind {
 	SIM_EARLY_PONDER, /* ends go ponder at once; MultiPV gives one line */
 	SIM_XB,          /* XBoard with setboard: O-O and KxR in FRC */
 	SIM_XB_STICKY,   /* the same, but new keeps fischerandom */
+	SIM_XB_EDIT,     /* XBoard, setboard=0: positions through edit, the
+			    rights from the king and rooks on their squares */
+	SIM_XB_EDIT_MOVED, /* the same, but takes edited pieces as moved:
+			      no castling after edit */
+	SIM_XB_PONDER_BAD, /* SIM_XB, but hard: hangs when our reply is not
+			      its ponder move; analyze: no thinking */
+	SIM_SYMMETRIC,   /* SIM_GOOD, but in 960 mode it drops the castling
+			    rights when the two colours' kings or castling
+			    rooks stand on different files (it takes
+			    Black's setup from White's) */
 };
 
 struct sim {
@@ -44,7 +55,10 @@ struct sim {
 	bool searching_infinite;
 	bool thinking;   /* XBoard: go after st 60, until ? */
 	bool long_think;
+	bool hard, force; /* XBoard: pondering on; in force mode */
+	char predicted[16]; /* the reply its last pv predicted */
 	int multipv;
+	bool editing, edit_black; /* in edit; placing Black's pieces */
 	struct fb_game g;
 	struct fb_check ck;
 	unsigned starts;
@@ -97,6 +111,31 @@ best(struct sim *s, char *mv, size_t cap)
 			     s->c960 ? FB_CASTLE_KXR : FB_CASTLE_KING, mv, cap);
 }
 
+/* The file of king k, or -1. */
+static int
+king_file(const struct fb_game *g, char k)
+{
+	for (int r = 0; r < FB_FEN_RANKS; r++)
+		for (unsigned f = 0; f < g->width; f++)
+			if (g->board[r][f] == k)
+				return (int)f;
+	return -1;
+}
+
+/* True unless both colours have rights and their kings or castling rooks
+ * stand on different files: a DFRC position. */
+static bool
+symmetric(const struct fb_game *g)
+{
+	bool w = g->castle[FB_WHITE][0] >= 0 || g->castle[FB_WHITE][1] >= 0;
+	bool b = g->castle[FB_BLACK][0] >= 0 || g->castle[FB_BLACK][1] >= 0;
+
+	return !w || !b ||
+	       (king_file(g, 'K') == king_file(g, 'k') &&
+		memcmp(g->castle[FB_WHITE], g->castle[FB_BLACK],
+		       sizeof g->castle[0]) == 0);
+}
+
 static void
 position(struct sim *s, const char *fen_and_moves, int depth)
 {
@@ -116,6 +155,8 @@ position(struct sim *s, const char *fen_and_moves, int depth)
 	if (s->kind == SIM_KQ_CORNER && s->c960 && castling[0] == 'K' &&
 	    s->g.board[0][7] != 'R')
 		s->g.castle[FB_WHITE][FB_HSIDE] = -1; /* no rook on h1 */
+	if (s->kind == SIM_SYMMETRIC && s->c960 && !symmetric(&s->g))
+		memset(s->g.castle, 0xff, sizeof s->g.castle);
 	if (mv != NULL) {
 		struct fb_move m;
 		const char *t = mv + 7;
@@ -135,6 +176,65 @@ position(struct sim *s, const char *fen_and_moves, int depth)
 	}
 }
 
+/* One line inside edit: # clears, c toggles the colour, . ends (the
+ * rights from a king and rook on their start squares), else a piece. */
+static void
+edit_line(struct sim *s, const char *line)
+{
+	struct fb_game *g = &s->g;
+
+	if (strcmp(line, "#") == 0) {
+		memset(g->board, 0, sizeof g->board);
+	} else if (strcmp(line, "c") == 0) {
+		s->edit_black = !s->edit_black;
+	} else if (strcmp(line, ".") == 0) {
+		s->editing = false;
+		g->ep_file = -1;
+		for (int c = 0; c < 2; c++) {
+			int r = c == 0 ? 0 : 7;
+			bool k = g->board[r][4] == (c == 0 ? 'K' : 'k');
+			char rook = c == 0 ? 'R' : 'r';
+			g->castle[c][FB_HSIDE] =
+				k && g->board[r][7] == rook ? 7 : -1;
+			g->castle[c][FB_ASIDE] =
+				k && g->board[r][0] == rook ? 0 : -1;
+			if (s->kind == SIM_XB_EDIT_MOVED)
+				g->castle[c][0] = g->castle[c][1] = -1;
+		}
+	} else {
+		assert_int_equal(strlen(line), 3);
+		g->board[line[2] - '1'][line[1] - 'a'] =
+			(char)(s->edit_black ? line[0] | 0x20 : line[0]);
+	}
+}
+
+/* An XBoard engine's move: thinking (its move and the reply it expects),
+ * then the move, played. */
+static void
+xb_move(struct sim *s, int depth)
+{
+	struct fb_move m, r[FB_MOVES_MAX];
+	struct fb_game a;
+	char mv[16], buf[96];
+
+	best(s, mv, sizeof mv);
+	s->predicted[0] = '\0';
+	a = s->g;
+	if (fb_game_parse_move(&a, mv, strlen(mv), &m) == 0) {
+		fb_game_play(&a, &m);
+		if (fb_moves_legal(&a, r) > 0)
+			fb_moves_print_coord(&a, &r[0], FB_CASTLE_KING,
+					     s->predicted,
+					     sizeof s->predicted);
+	}
+	snprintf(buf, sizeof buf, " 3 0 0 10 %s %s", mv, s->predicted);
+	reply(s, buf, depth);
+	snprintf(buf, sizeof buf, "move %s", mv);
+	if (fb_game_parse_move(&s->g, mv, strlen(mv), &m) == 0)
+		fb_game_play(&s->g, &m);
+	reply(s, buf, depth);
+}
+
 /* The XBoard engines: castles as O-O or king takes rook in fischerandom,
  * as the king's move otherwise; `Error` for a castle in another form. */
 static void
@@ -144,18 +244,54 @@ xb_command(struct sim *s, const char *line, int depth)
 	struct fb_fen fen;
 	struct fb_move m;
 
-	if (strcmp(line, "protover 2") == 0) {
-		reply(s, "feature myname=\"XSim\" setboard=1 usermove=1 ping=1 "
-			 "variants=\"normal,fischerandom\" done=1", depth);
+	if (s->editing) {
+		edit_line(s, line);
+		return;
+	}
+	if (strcmp(line, "edit") == 0) {
+		s->editing = true;
+		s->edit_black = false;
+		return;
+	}
+	if (strcmp(line, "protover 2") == 0 && s->kind != SIM_XB &&
+	    s->kind != SIM_XB_STICKY && s->kind != SIM_XB_PONDER_BAD) {
+		reply(s, "feature myname=\"ESim\" setboard=0 usermove=1 "
+			 "ping=1 variants=\"normal\" done=1", depth);
+	} else if (strcmp(line, "protover 2") == 0) {
+		reply(s, s->kind == SIM_XB
+				 ? "feature myname=\"XSim\" setboard=1 "
+				   "usermove=1 ping=1 variants=\"normal,"
+				   "fischerandom,capablanca,caparandom\" done=1"
+				 : "feature myname=\"XSim\" setboard=1 "
+				   "usermove=1 ping=1 variants=\"normal,"
+				   "fischerandom\" done=1",
+		      depth);
 	} else if (strncmp(line, "ping ", 5) == 0) {
 		snprintf(buf, sizeof buf, "pong %s", line + 5);
 		reply(s, buf, depth);
 	} else if (strcmp(line, "new") == 0) {
 		s->c960 = s->c960 && s->kind == SIM_XB_STICKY;
 		s->long_think = false;
+		s->hard = s->force = false;
 		fb_game_start(&s->g, "RNBQKBNR");
-	} else if (strcmp(line, "variant fischerandom") == 0) {
+	} else if (strcmp(line, "force") == 0) {
+		s->force = true;
+	} else if (strcmp(line, "hard") == 0 || strcmp(line, "easy") == 0) {
+		s->hard = line[0] == 'h';
+	} else if (strcmp(line, "analyze") == 0) {
+		struct fb_move r[FB_MOVES_MAX];
+		if (s->kind != SIM_XB_PONDER_BAD &&
+		    fb_moves_legal(&s->g, r) > 0) {
+			fb_moves_print_coord(&s->g, &r[0], FB_CASTLE_KING, mv,
+					     sizeof mv);
+			snprintf(buf, sizeof buf, " 1 0 0 1 %s", mv);
+			reply(s, buf, depth);
+		}
+	} else if (strcmp(line, "variant fischerandom") == 0 ||
+		   strcmp(line, "variant caparandom") == 0) {
 		s->c960 = true;
+	} else if (strcmp(line, "variant capablanca") == 0) {
+		s->c960 = false;
 	} else if (strncmp(line, "setboard ", 9) == 0) {
 		assert_int_equal(fb_fen_parse(&fen, line + 9, strlen(line + 9),
 					      NULL),
@@ -173,9 +309,15 @@ xb_command(struct sim *s, const char *line, int depth)
 						  form, sizeof form);
 		if (fb_game_parse_move(&s->g, t, strlen(t), &m) == 0 &&
 		    (m.castle < 0 || fb_game_parse_oo(t, strlen(t), &fl) ||
-		     (fl == (int)strlen(t) && memcmp(form, t, strlen(t)) == 0)))
+		     (fl == (int)strlen(t) && memcmp(form, t, strlen(t)) == 0))) {
 			fb_game_play(&s->g, &m);
-		else {
+			/* Out of force mode: its answer (a miss hangs the
+			 * bad one). */
+			if (!s->force &&
+			    !(s->kind == SIM_XB_PONDER_BAD && s->hard &&
+			      strcmp(t, s->predicted) != 0))
+				xb_move(s, depth);
+		} else {
 			snprintf(buf, sizeof buf, "Error (unknown command): %s",
 				 t);
 			reply(s, buf, depth);
@@ -187,9 +329,8 @@ xb_command(struct sim *s, const char *line, int depth)
 	} else if (strcmp(line, "go") == 0 ||
 		   (strcmp(line, "?") == 0 && s->thinking)) {
 		s->thinking = false;
-		best(s, mv, sizeof mv);
-		snprintf(buf, sizeof buf, "move %s", mv);
-		reply(s, buf, depth);
+		s->force = false;
+		xb_move(s, depth);
 	} else if (strcmp(line, "quit") == 0) {
 		die(s, 0, depth);
 	} else if (strcmp(line, "uci") == 0 ||
@@ -206,7 +347,9 @@ command(struct sim *s, const char *line, int depth)
 
 	if (s->kind == SIM_SILENT)
 		return;
-	if (s->kind == SIM_XB || s->kind == SIM_XB_STICKY) {
+	if (s->kind == SIM_XB || s->kind == SIM_XB_STICKY ||
+	    s->kind == SIM_XB_PONDER_BAD ||
+	    s->kind == SIM_XB_EDIT || s->kind == SIM_XB_EDIT_MOVED) {
 		xb_command(s, line, depth);
 		return;
 	}
@@ -235,6 +378,10 @@ command(struct sim *s, const char *line, int depth)
 		if (s->kind != SIM_DIE_LETTER)
 			reply(s, "option name UCI_Chess960 type check default "
 				 "false", depth);
+		if (s->kind == SIM_GOOD)
+			reply(s, "option name UCI_Variant type combo default "
+				 "chess var chess var capablanca var caparandom",
+			      depth);
 		reply(s, "option name Ponder type check default false", depth);
 		reply(s, "option name MultiPV type spin default 1 min 1 max 9",
 		      depth);
@@ -432,6 +579,52 @@ test_check_960_position_differs_by_dialect(void **state)
 }
 
 static void
+test_check_dfrc_position_has_both_colours_rights(void **state)
+{
+	char x[FB_GAME_FEN_MAX + 1], sh[FB_GAME_FEN_MAX + 1];
+	int found = 0, white = 0, black = 0;
+
+	(void)state;
+	/* A 960 position whose two back ranks differ (the castling rooks on
+	 * other files), both colours with rights, White's on an inner rook (a file
+	 * letter in X-FEN too); the dialects differ in Black's right. */
+	for (int i = 0; fb_check_position(i, FB_XFEN, x, sizeof x - 1) > 0;
+	     i++) {
+		int nx = fb_check_position(i, FB_XFEN, x, sizeof x - 1);
+		int ns = fb_check_position(i, FB_SHREDDER, sh, sizeof sh - 1);
+		struct fb_fen f;
+		x[nx] = sh[ns] = '\0';
+		assert_int_equal(fb_fen_parse(&f, x, (size_t)nx, NULL), 0);
+		if (symmetric(&f.pos))
+			continue;
+		white += strstr(x, " w Bk ") && strstr(sh, " w Bh ");
+		black += strstr(x, " b Kb ") && strstr(sh, " b Hb ");
+		found++;
+	}
+	assert_int_equal(white, 1);
+	assert_int_equal(black, 1); /* mirrored */
+	assert_int_equal(found, 2);
+}
+
+static void
+test_check_engine_without_dfrc_reads_no_960_field(void **state)
+{
+	struct sim *s = *state;
+
+	/* The other 960 positions give one colour rights: only the DFRC
+	 * steps show it, in both dialects, for White and for Black. */
+	assert_int_equal(run(s, SIM_SYMMETRIC, "Sim", FB_CHECK_UCI), 1);
+	assert_true(has(s, "wrong    Chess960 mode, X-FEN (DFRC, inner rook, "
+			   "both colours' rights): castles in "
+			   "3k3r/2p1p3/B5B1/8/8/8/8/RR1K4 w Bk - 0 1"));
+	assert_true(has(s, "wrong    Chess960 mode, Shredder-FEN (DFRC, "
+			   "inner rook, both colours' rights, Black)"));
+	assert_true(has(s, "ok       Chess960 mode, X-FEN (960, inner rook)"));
+	assert_true(has(s, "  - Chess960 mode: reads neither X-FEN nor "
+			   "Shredder-FEN castling rights\n"));
+}
+
+static void
 test_check_good_engine_passes(void **state)
 {
 	struct sim *s = *state;
@@ -451,6 +644,20 @@ test_check_good_engine_passes(void **state)
 	assert_true(has(s, "ok       go ponder, then ponderhit"));
 	assert_true(has(s, "ok       go ponder, then stop"));
 	assert_true(has(s, "ok       MultiPV 3"));
+	/* 10x8: the king's move in capablanca, king takes rook in
+	 * caparandom, as in 8x8. */
+	assert_true(has(s, "ok       capablanca mode: accepts a castle as king "
+			   "move (10x8, corner rook): "));
+	assert_true(has(s, "wrong    capablanca mode: accepts a castle as king "
+			   "takes rook (10x8, corner rook, Black)"));
+	assert_true(has(s, "ok       caparandom mode: accepts a castle as king "
+			   "takes rook (10x8, inner rook, Black): "));
+	assert_non_null(strstr(s->sent, "ucinewgame\nposition fen "
+					"7k2/10/4B1B2P/p9/10/10/10/1K4R2R w G - "
+					"0 1 moves b1g1\n"));
+	assert_true(has(s, "ok       Chess960 mode, Shredder-FEN (DFRC, inner "
+			   "rook, both colours' rights, Black): castles in "
+			   "rr1k4/8/8/8/8/b5b1/2P1P3/3K3R b Hb - 0 1: d8b8\n"));
 	assert_non_null(strstr(s->sent, "go ponder wtime 2000 btime 2000\n"
 					"ponderhit\n"));
 }
@@ -519,6 +726,42 @@ test_check_xboard_without_setboard(void **state)
 }
 
 static void
+test_check_xboard_edit_engine_reads_rights_from_the_pieces(void **state)
+{
+	struct sim *s = *state;
+
+	/* Standard chess only (no fischerandom): the positions whose rights
+	 * edit can carry, once each (no castling field to vary). */
+	assert_int_equal(run(s, SIM_XB_EDIT, "", FB_CHECK_XBOARD), 0);
+	assert_true(has(s, "ok       standard mode, edit (standard, h-rook): "
+			   "castles in 8/8/8/2q5/B5p1/3pR3/7Q/2k1K2R w K - 0 "
+			   "1: e1g1\n"));
+	assert_true(has(s, "ok       standard mode, edit (standard, a-rook, "
+			   "Black)"));
+	assert_true(has(s, "ok       standard mode: accepts a castle as king "
+			   "move (standard, a-rook, Black)"));
+	assert_true(has(s, "# engine-fen: not tested (no setboard: positions "
+			   "through edit"));
+	assert_null(strstr(s->report, "Shredder-FEN"));
+	assert_null(strstr(s->sent, "setboard"));
+	/* Black to move: a White move first, then edit. */
+	assert_non_null(strstr(s->sent, "new\nforce\nusermove a2a3\nedit\n#\n"
+					"Qc4\nPg5\nPd6\nKc8\nc\n"));
+}
+
+static void
+test_check_xboard_edit_engine_without_castling_is_a_finding(void **state)
+{
+	struct sim *s = *state;
+
+	/* 4 read steps miss the castle; the accept ones find no castle to
+	 * take in any form. */
+	assert_int_equal(run(s, SIM_XB_EDIT_MOVED, "", FB_CHECK_XBOARD), 5);
+	assert_true(has(s, "  - wrong: standard mode, edit (standard, h-rook)"));
+	assert_true(has(s, "  - standard mode: takes a castle in no form"));
+}
+
+static void
 test_check_xboard_engine_passes(void **state)
 {
 	struct sim *s = *state;
@@ -529,11 +772,41 @@ test_check_xboard_engine_passes(void **state)
 	assert_true(has(s, "wrong    Chess960 mode: accepts a castle as king "
 			   "move (960, inner rook): refused"));
 	assert_true(has(s, "ok       new after variant fischerandom"));
+	assert_true(has(s, "ok       caparandom mode: accepts a castle as O-O "
+			   "(10x8, inner rook): "));
+	assert_true(has(s, "ok       capablanca mode: accepts a castle as king "
+			   "move (10x8, corner rook, Black): "));
+	assert_true(has(s, "wrong    caparandom mode: accepts a castle as king "
+			   "move (10x8, inner rook): refused"));
+	assert_true(has(s, "ok       new after variant caparandom"));
 	assert_true(has(s, "ok       ? (move now) answered"));
+	assert_true(has(s, "ok       hard: its move, then its ponder move: a "
+			   "legal answer: b1c3 a7a6 "));
+	assert_true(has(s, "ok       hard: its move, then another (a miss): a "
+			   "legal answer: b1c3 a7a5 "));
+	assert_true(has(s, "ok       analyze: thinking with legal pvs; exit, "
+			   "then pong\n"));
+	assert_non_null(strstr(s->sent, "new\nhard\npost\nsd 3\nping "));
+	assert_non_null(strstr(s->sent, "analyze\nexit\nping "));
 	assert_true(has(s, "engine-castling = auto\n"));
 	assert_non_null(strstr(s->sent, "usermove O-O\n"));
 	assert_non_null(strstr(s->sent, "variant fischerandom\nforce\n"
 					"setboard "));
+}
+
+static void
+test_check_xboard_ponder_miss_and_analyze_without_thinking(void **state)
+{
+	struct sim *s = *state;
+
+	assert_int_equal(run(s, SIM_XB_PONDER_BAD, "", FB_CHECK_XBOARD), 2);
+	assert_true(has(s, "  - SILENT: hard: its move, then another (a "
+			   "miss): a legal answer\n"));
+	assert_true(has(s, "  - wrong: analyze: thinking with legal pvs; "
+			   "exit, then pong: no thinking\n"));
+	/* The hit: the reply its pv predicted. */
+	assert_true(has(s, "ok       hard: its move, then its ponder move: a "
+			   "legal answer: b1c3 a7a6 "));
 }
 
 static void
@@ -640,14 +913,22 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_check_positions_have_one_castle_that_mates),
 		cmocka_unit_test(test_check_960_position_differs_by_dialect),
+		cmocka_unit_test(test_check_dfrc_position_has_both_colours_rights),
 		cmocka_unit_test(test_check_good_engine_passes),
+		cmocka_unit_test(test_check_engine_without_dfrc_reads_no_960_field),
 		cmocka_unit_test(test_check_death_on_file_letter_is_a_finding),
 		cmocka_unit_test(
 			test_check_kq_misreader_gets_shredder_whatever_its_name),
 		cmocka_unit_test(test_check_xboard_without_setboard),
 		cmocka_unit_test(test_check_xboard_engine_passes),
 		cmocka_unit_test(
+			test_check_xboard_edit_engine_reads_rights_from_the_pieces),
+		cmocka_unit_test(
+			test_check_xboard_edit_engine_without_castling_is_a_finding),
+		cmocka_unit_test(
 			test_check_xboard_new_that_keeps_the_variant_is_a_finding),
+		cmocka_unit_test(
+			test_check_xboard_ponder_miss_and_analyze_without_thinking),
 		cmocka_unit_test(test_check_silent_engine_has_no_handshake),
 		cmocka_unit_test(test_check_ignored_stop_is_a_finding),
 		cmocka_unit_test(
