@@ -76,31 +76,69 @@ fb_referee_line(struct fb_referee *r, enum fb_referee_side side,
 		fb_ref_cecp_line(r, side, command, text, len, now);
 }
 
+static const char *
+wait_name(const struct fb_ref_wire *w, const struct fb_ref_wait *t)
+{
+	return t->id != 0 || w->proto == FB_REF_CECP ? "ping" : "isready";
+}
+
+/* An answer owed on the engine wire that is judged by the clock: the
+ * engine was free to answer at once, has not quit, was not told yet. */
+static bool
+timed(const struct fb_ref_wire *w, const struct fb_ref_wait *t)
+{
+	return t->judged && !t->said && !w->quit;
+}
+
 void
 fb_referee_finish(struct fb_referee *r, uint64_t now)
 {
-	for (int s = 0; s < 2; s++) {
-		struct fb_ref_wire *w = &r->wire[s];
-		if (s != FB_REF_ENGINE) {
-			w->nwait = 0;
-			continue;
+	struct fb_ref_wire *w = &r->wire[FB_REF_ENGINE];
+
+	for (unsigned i = 0; i < w->nwait; i++)
+		if (timed(w, &w->wait[i]) && now - w->wait[i].at > FB_REF_LATE_MS) {
+			fb_ref_find(r, FB_REF_ENGINE, FB_REF_PROTOCOL, NULL,
+				    "%s never answered (asked %llu ms before "
+				    "the end)",
+				    wait_name(w, &w->wait[i]),
+				    (unsigned long long)(now - w->wait[i].at));
+			break;
 		}
-		for (unsigned i = 0; i < w->nwait; i++)
-			if (w->wait[i].judged && !w->quit &&
-			    now - w->wait[i].at > FB_REF_LATE_MS) {
-				fb_ref_find(r, (enum fb_referee_side)s,
-					    FB_REF_PROTOCOL, NULL,
-					    "%s never answered (asked %llu ms "
-					    "before the end)",
-					    w->wait[i].id != 0 || w->proto ==
-							FB_REF_CECP
-						    ? "ping"
-						    : "isready",
-					    (unsigned long long)(now -
-								 w->wait[i].at));
-				break;
-			}
-		w->nwait = 0;
+	w->nwait = 0;
+	r->wire[FB_REF_GUI].nwait = 0;
+}
+
+uint64_t
+fb_referee_next_deadline(const struct fb_referee *r)
+{
+	const struct fb_ref_wire *w = &r->wire[FB_REF_ENGINE];
+
+	/* Answers come in order: the oldest timed one is the first due. */
+	for (unsigned i = 0; i < w->nwait; i++)
+		if (timed(w, &w->wait[i]))
+			return w->wait[i].at + FB_REF_LATE_MS + 1;
+	return 0;
+}
+
+void
+fb_referee_tick(struct fb_referee *r, uint64_t now)
+{
+	struct fb_ref_wire *w = &r->wire[FB_REF_ENGINE];
+
+	for (unsigned i = 0; i < w->nwait; i++) {
+		struct fb_ref_wait *t = &w->wait[i];
+		if (!timed(w, t) || now - t->at <= FB_REF_LATE_MS)
+			continue;
+		/* One finding for the wait and those queued behind it: an
+		 * engine that hangs owes them all. */
+		for (unsigned j = i; j < w->nwait; j++)
+			w->wait[j].said = true;
+		fb_ref_find(r, FB_REF_ENGINE, FB_REF_PROTOCOL, NULL,
+			    "%s not answered after %llu ms (more than %d s; "
+			    "still waiting)",
+			    wait_name(w, t), (unsigned long long)(now - t->at),
+			    FB_REF_LATE_MS / 1000);
+		return;
 	}
 }
 
@@ -249,7 +287,7 @@ fb_ref_wait_push(struct fb_ref_wire *w, long long id, uint64_t now,
 			(FB_REF_PINGS - 1) * sizeof w->wait[0]);
 		w->nwait--;
 	}
-	w->wait[w->nwait++] = (struct fb_ref_wait){id, now, judged};
+	w->wait[w->nwait++] = (struct fb_ref_wait){id, now, judged, false};
 }
 
 bool
@@ -267,7 +305,7 @@ fb_ref_wait_answer(struct fb_referee *r, enum fb_referee_side side,
 		w->busy = false; /* whatever was asked before is done */
 	/* Judged on the engine wire only: the GUI wire sees the same
 	 * answer, later by a relay's hop. */
-	if (side == FB_REF_ENGINE && w->wait[i].judged &&
+	if (side == FB_REF_ENGINE && w->wait[i].judged && !w->wait[i].said &&
 	    now - w->wait[i].at > FB_REF_LATE_MS)
 		fb_ref_find(r, side, FB_REF_PROTOCOL, NULL,
 			    "%s came %llu ms after it was asked (more than "

@@ -67,6 +67,7 @@ struct fb_ref_wait {
 	long long id;  /* ping's number (0 for isready) */
 	uint64_t at;   /* when it was sent */
 	bool judged;   /* the engine was free to answer at once */
+	bool said;     /* reported while still owed (fb_referee_tick) */
 };
 
 /* The moves of the last pv judged, and the board after each: the next pv
@@ -160,6 +161,20 @@ fb_referee_line(struct fb_referee *r, enum fb_referee_side side,
 /* The session ends at now: answers owed for too long are findings. */
 void
 fb_referee_finish(struct fb_referee *r, uint64_t now);
+
+/*
+ * When the referee next needs the clock: the time (the caller's clock, ms)
+ * at which an answer still owed becomes late, or 0 when none is owed. An
+ * engine that hangs is killed by its GUI before it answers or the session
+ * ends: the caller runs a timer for this and calls fb_referee_tick.
+ */
+uint64_t
+fb_referee_next_deadline(const struct fb_referee *r);
+
+/* The clock is now: each answer owed for more than FB_REF_LATE_MS is a
+ * finding (once: not again when it comes, or at the end). */
+void
+fb_referee_tick(struct fb_referee *r, uint64_t now);
 
 /* The number of findings so far. */
 unsigned

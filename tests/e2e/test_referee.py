@@ -95,7 +95,8 @@ CASES = {
         # not judged; the one during a search is
         [b"uci\n", b"isready\n", 6.0, b"position startpos\n",
          b"go infinite\n", b"isready\n", 6.5],
-        "protocol", "readyok came", None),
+        # judged at 5 s, before it came
+        "protocol", "isready not answered after", None),
     "uci_after_quit": (
         "uci", (),
         UCI_OPEN + [b"fake-sleep 2600\nfake-line info string late\n"
@@ -177,7 +178,7 @@ CASES = {
         "xboard", ["--answer-delay=5600"],
         XB_OPEN + [b"new\n", b"force\n", b"ping 6\n", 6.5,
                    b"usermove e2e4\n", b"ping 7\n", 6.5],
-        "protocol", "pong came", None),
+        "protocol", "ping not answered after", None),
     "xb_castle_kxr_in_normal": (
         "xboard", (), XB_OPEN + [b"new\n", b"force\n",
                                  ("setboard %s\n" % CASTLES).encode(),
@@ -318,6 +319,60 @@ def ini_key(ctx):
     eq(rc, 3, "exit status with the INI's referee = strict")
     check(b"referee: protocol: bestmove without go" in b.stderr(),
           b.stderr())
+
+
+def hung_session(ctx, proto, lines, needle):
+    """The fake engine hangs (fake-sleep) before the last of lines, which
+    it thus never answers; the GUI kills fenbridge with SIGKILL (as
+    cutechess does) once the finding is in: (GUI output, stderr)."""
+    b = ctx.bridge(["--referee=strict", "--engine-protocol=" + proto])
+    for line in lines:
+        if isinstance(line, float):
+            time.sleep(line * fbtest.SLOW)
+        elif line.startswith(b"="):
+            b.expect(line[1:])
+        else:
+            b.send(line)
+    out = b.expect(needle, timeout=15).decode("latin-1")
+    out += b.expect(b"\n").decode("latin-1")
+    err = ""
+    deadline = time.monotonic() + 5 * fbtest.SLOW
+    while "flight record" not in err and time.monotonic() < deadline:
+        time.sleep(0.05)
+        err = b.stderr().decode("latin-1")
+    b.kill()
+    return out, err
+
+
+@test(timeout=40)
+def hung_readyok_judged_while_pending(ctx):
+    """An isready never answered is a finding at 5 s, while the engine
+    hangs, before the GUI kills fenbridge; strict mode writes the flight
+    record then."""
+    t0 = time.monotonic()
+    out, err = hung_session(
+        ctx, "uci", [b"uci\n", b"isready\n", b"=readyok",
+                     b"position startpos\n", b"go infinite\n",
+                     b"fake-sleep 60000\nisready\n"],
+        b"info string fenbridge: referee: protocol: ")
+    took = time.monotonic() - t0
+    check("isready not answered after" in out, out)
+    check(took >= 5.0, "judged after %.1f s, not before 5 s" % took)
+    check("referee: protocol: isready not answered" in err, err)
+    records = glob.glob(ctx.path("fenbridge-*.txt"))
+    eq(len(records), 1, "flight records: " + err)
+    with open(records[0], encoding="latin-1") as f:
+        check("isready" in f.read(), "the record holds the isready")
+
+
+@test(timeout=40)
+def hung_pong_judged_while_pending(ctx):
+    out, err = hung_session(
+        ctx, "xboard", XB_OPEN + [b"new\n", b"force\n", b"ping 1\n",
+                                  b"=pong 1", b"fake-sleep 60000\nping 2\n"],
+        b"telluser fenbridge: referee: protocol: ")
+    check("ping not answered after" in out, out)
+    eq(len(glob.glob(ctx.path("fenbridge-*.txt"))), 1, "flight records")
 
 
 @test(timeout=30)

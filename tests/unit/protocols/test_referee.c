@@ -559,6 +559,56 @@ test_referee_cecp_answers(void **state)
 }
 
 /* Each wire in its own protocol: a UCI GUI, an XBoard engine. */
+/* An answer that never comes is judged while it is owed: the referee
+ * names its deadline and judges at the tick, once. */
+static void
+test_referee_pending_answers(void **state)
+{
+	struct fb_referee r;
+	struct found f;
+
+	(void)state;
+	start(&r, &f);
+	assert_int_equal(fb_referee_next_deadline(&r), 0);
+	run(&r, &f, FB_REF_UCI, FB_REF_UCI,
+	    "@0 E<uci\n@100 E>uciok\n@100 E<isready\n@200 E>readyok\n"
+	    "@1000 E<isready\n");
+	assert_int_equal(fb_referee_next_deadline(&r), 6001);
+	fb_referee_tick(&r, 6000);
+	expect_none(&f);
+	fb_referee_tick(&r, 6001);
+	expect_one(&f, FB_REF_PROTOCOL,
+		   "isready not answered after 5001 ms");
+	assert_int_equal(fb_referee_next_deadline(&r), 0);
+	fb_referee_tick(&r, 9000);
+	run(&r, &f, FB_REF_UCI, FB_REF_UCI, "@9000 E>readyok\n");
+	fb_referee_finish(&r, 20000);
+	expect_one(&f, FB_REF_PROTOCOL, "still waiting");
+	/* Never answered: one finding at the tick, none at the end */
+	start(&r, &f);
+	run(&r, &f, FB_REF_CECP, FB_REF_CECP,
+	    "@0 E<new\n@0 E<force\n@0 E<ping 1\n@10 E>pong 1\n"
+	    "@500 E<ping 7\n@600 E<ping 8\n");
+	assert_int_equal(fb_referee_next_deadline(&r), 5501);
+	fb_referee_tick(&r, 5501);
+	expect_one(&f, FB_REF_PROTOCOL, "ping not answered after 5001 ms");
+	assert_int_equal(fb_referee_next_deadline(&r), 0);
+	fb_referee_finish(&r, 20000);
+	assert_int_equal(f.n, 1);
+	/* No deadline for an answer that may take long, nor after quit */
+	start(&r, &f);
+	run(&r, &f, FB_REF_UCI, FB_REF_UCI,
+	    "@0 E<uci\n@0 E<isready\n");
+	assert_int_equal(fb_referee_next_deadline(&r), 0);
+	start(&r, &f);
+	run(&r, &f, FB_REF_CECP, FB_REF_CECP,
+	    "@0 E<new\n@0 E<force\n@0 E<ping 1\n@10 E>pong 1\n"
+	    "@10 E<ping 2\n@10 E<quit\n");
+	assert_int_equal(fb_referee_next_deadline(&r), 0);
+	fb_referee_tick(&r, 9000);
+	expect_none(&f);
+}
+
 static void
 test_referee_translating_pair(void **state)
 {
@@ -602,6 +652,7 @@ main(void)
 		cmocka_unit_test(test_referee_cecp_moves),
 		cmocka_unit_test(test_referee_cecp_thinking),
 		cmocka_unit_test(test_referee_cecp_answers),
+		cmocka_unit_test(test_referee_pending_answers),
 		cmocka_unit_test(test_referee_translating_pair),
 	};
 
