@@ -32,7 +32,7 @@ wire_reset(struct fb_ref_wire *w, enum fb_referee_proto proto)
 {
 	memset(w, 0, sizeof *w);
 	w->proto = proto;
-	fb_ref_start(&w->pos);
+	fb_ref_start(w, &w->pos);
 	w->prev = w->pos;
 	/* Both protocols start a session in the standard start position
 	 * (CECP: as if after `new`, UCI: until the first `position`). */
@@ -53,9 +53,26 @@ fb_referee_init(struct fb_referee *r, enum fb_referee_mode mode,
 }
 
 void
-fb_ref_start(struct fb_game *g)
+fb_ref_start(const struct fb_ref_wire *w, struct fb_game *g)
 {
-	fb_game_start(g, "RNBQKBNR");
+	fb_game_start(g, fb_variant_start_row(w->variant != NULL
+						      ? w->variant
+						      : fb_variant_normal));
+}
+
+const struct fb_variant *
+fb_ref_set_variant(struct fb_ref_wire *w, const char *name, size_t n)
+{
+	const struct fb_variant *v = fb_variant_find(name, n);
+
+	if (v == NULL || !v->follow) {
+		w->unsupported = true;
+		w->known = false;
+		return NULL;
+	}
+	w->unsupported = false;
+	w->variant = v == fb_variant_normal ? NULL : v;
+	return v;
 }
 
 void

@@ -24,6 +24,7 @@
 #include <stdint.h>
 
 #include "fenbridge/game.h"
+#include "fenbridge/variant.h"
 
 enum fb_referee_mode {
 	FB_REFEREE_OFF,
@@ -88,6 +89,9 @@ struct fb_ref_wire {
 	bool known;       /* pos follows the game (a position was seen) */
 	bool chess960;    /* UCI_Chess960 on / variant fischerandom */
 	bool unsupported; /* a variant the referee does not follow */
+	/* The variant followed (UCI_Variant, CECP variant): NULL for normal
+	 * chess; one of the table's that game.c follows (8x8, 10x8). */
+	const struct fb_variant *variant;
 	struct fb_game pos;  /* the position the peer was last given */
 	struct fb_game prev; /* CECP: before the last move given */
 	char moves[FB_REF_MOVES_MAX]; /* the moves since pos's base */

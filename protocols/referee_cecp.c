@@ -37,12 +37,31 @@ new_game(struct fb_ref_wire *w)
 {
 	struct fb_game g;
 
-	fb_ref_start(&g);
+	w->variant = NULL;
+	fb_ref_start(w, &g);
 	fb_ref_set_pos(w, &g);
 	w->chess960 = w->unsupported = false;
 	w->force = w->analyze = w->race = false;
 	w->engine_side = FB_BLACK;
 	w->last_move[0] = w->announced[0] = '\0';
+}
+
+/* `variant NAME`: a fixed start (capablanca, gothic) is the position
+ * now; a random one (fischerandom, caparandom) is not known until its
+ * setboard. */
+static void
+variant(struct fb_ref_wire *w, const char *text, struct fb_span arg)
+{
+	const struct fb_variant *v =
+		fb_ref_set_variant(w, text + arg.off, arg.len);
+	struct fb_game g;
+
+	if (v == NULL)
+		return;
+	w->chess960 = v->random;
+	fb_ref_start(w, &g);
+	fb_ref_set_pos(w, &g);
+	w->known = v->start != NULL;
 }
 
 static void
@@ -132,10 +151,7 @@ command(struct fb_referee *r, enum fb_referee_side side, bool check,
 		w->busy = true;
 		break;
 	case FB_CECP_G_VARIANT:
-		if (fb_span_is(text, c.arg, "fischerandom"))
-			w->chess960 = true;
-		else if (!fb_span_is(text, c.arg, "normal"))
-			w->unsupported = true, w->known = false;
+		variant(w, text, c.arg);
 		break;
 	case FB_CECP_G_SETBOARD:
 		setboard(r, side, check, text, c.arg);

@@ -60,9 +60,17 @@ bool
 fb_ref_wait_answer(struct fb_referee *r, enum fb_referee_side side,
 		   long long id, uint64_t now, const char *what);
 
-/* The standard start position. */
+/* The start position of the wire's variant (a random one: its board's
+ * standard start, until the position comes). */
 void
-fb_ref_start(struct fb_game *g);
+fb_ref_start(const struct fb_ref_wire *w, struct fb_game *g);
+
+/* The peer was told to play the variant named name[0..n): the wire
+ * follows it when the variant table knows it and game.c follows its
+ * castling (normal, Chess960, capablanca, caparandom, gothic), else stops
+ * judging moves (unsupported). Returns the variant followed, or NULL. */
+const struct fb_variant *
+fb_ref_set_variant(struct fb_ref_wire *w, const char *name, size_t n);
 
 void
 fb_ref_uci_line(struct fb_referee *r, enum fb_referee_side side,

@@ -14,6 +14,8 @@ from fbtest import check, eq, test
 
 START_E4 = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
 CASTLES = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"
+CRC = "rnbckqbanr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNBCKQBANR w KQkq - 0 1"
+CRC_E4 = "rnbckqbanr/pppppppppp/10/10/4P5/10/PPPP1PPPPP/RNBCKQBANR b"
 UCI_OPEN = [b"uci\n", b"isready\n"]
 XB_OPEN = [b"xboard\n", b"protover 2\n", 0.3]
 
@@ -149,6 +151,18 @@ CASES = {
         [b"uci\n", 0.2, b"ucinewgame\n", b"isready\n",
          b"position startpos\n", b"go depth 1\n", 2.5],
         "gui", "go before the readyok", None),
+    "uci_crc_illegal_bestmove": (
+        "uci", go_answer("bestmove e8e6"),
+        UCI_OPEN + [b"setoption name UCI_Variant value caparandom\n",
+                    ("position fen %s moves e2e4\n" % CRC).encode(),
+                    b"go depth 3\n"],
+        "illegal", "bestmove 'e8e6' is not legal", CRC_E4),
+    "xb_crc_illegal_move": (
+        "xboard", (), XB_OPEN + [b"new\n", b"variant caparandom\n",
+                                 b"force\n", ("setboard %s\n" % CRC).encode(),
+                                 b"usermove e2e4\n", b"go\n", 0.2,
+                                 b"fake-line move e8e6\n"],
+        "illegal", "move 'e8e6' is not legal", CRC_E4),
     "xb_move_in_force_mode": (
         "xboard", (), XB_OPEN + [b"new\n", b"force\n", b"usermove e2e4\n",
                                  0.2, b"fake-line move e7e5\n"],

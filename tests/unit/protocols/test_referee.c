@@ -609,6 +609,63 @@ test_referee_pending_answers(void **state)
 	expect_none(&f);
 }
 
+/* 10x8 variants of the variant table are followed: moves judged on a
+ * board of ten files, castles too. */
+static void
+test_referee_10x8(void **state)
+{
+	struct fb_referee r;
+	struct found f;
+
+	(void)state;
+	start(&r, &f);
+	run(&r, &f, FB_REF_UCI, FB_REF_UCI,
+	    "E<setoption name UCI_Variant value caparandom\n"
+	    "E<position fen rnbckqbanr/pppppppppp/10/10/10/10/PPPPPPPPPP/"
+	    "RNBCKQBANR w KQkq - 0 1 moves e2e4 e7e5\n"
+	    "E<go depth 3\n"
+	    "E>info depth 2 score cp 5 pv h1i3 h8i6 d1e3\n"
+	    "E>bestmove h1i3 ponder h8i6\n"
+	    "E<position fen rnbckqbanr/pppppppppp/10/10/10/10/PPPPPPPPPP/"
+	    "RNBCKQBANR w KQkq - 0 1 moves e2e4 e7e5 h1i3\n"
+	    "E<go depth 3\n"
+	    "E>bestmove e8e6\n");
+	expect_one(&f, FB_REF_ILLEGAL, "bestmove 'e8e6' is not legal");
+	assert_non_null(strstr(f.text[0], "rnbckqbanr/pppp1ppppp/10/4p5/"
+					  "4P5/8A1/PPPP1PPPPP/RNBCKQB1NR b"));
+	/* The king's move to i1 is a castle; with UCI_Chess960 on it is the
+	 * wrong notation */
+	start(&r, &f);
+	run(&r, &f, FB_REF_UCI, FB_REF_UCI,
+	    "E<setoption name UCI_Variant value caparandom\n"
+	    "E<setoption name UCI_Chess960 value true\n"
+	    "E<position fen r3k4r/pppppppppp/10/10/10/10/PPPPPPPPPP/"
+	    "R3K4R w KQkq - 0 1\n"
+	    "E<go depth 3\nE>bestmove e1j1\n"
+	    "E<go depth 3\nE>bestmove e1i1\n");
+	expect_one(&f, FB_REF_CASTLING, "bestmove 'e1i1' is a castle");
+	/* CECP: capablanca starts in its own position */
+	start(&r, &f);
+	run(&r, &f, FB_REF_CECP, FB_REF_CECP,
+	    "E<new\nE<variant capablanca\nE<usermove e2e4\n"
+	    "E>move h8i6\nE<usermove c1b3\nE>move i6g4\n");
+	expect_one(&f, FB_REF_ILLEGAL, "move 'i6g4' is not legal");
+	/* caparandom: not known until its setboard */
+	start(&r, &f);
+	run(&r, &f, FB_REF_CECP, FB_REF_CECP,
+	    "E<new\nE<variant caparandom\nE<usermove e2e4\n"
+	    "E>move a7a3\nE<new\nE<variant caparandom\nE<force\n"
+	    "E<setboard rnbckqbanr/pppppppppp/10/10/10/10/PPPPPPPPPP/"
+	    "RNBCKQBANR w KQkq - 0 1\nE<usermove e2e4\nE<go\n"
+	    "E>move h8i6\nE<usermove e1i1\n");
+	expect_none(&f);
+	/* A variant the table does not follow (janus) is not judged */
+	start(&r, &f);
+	run(&r, &f, FB_REF_CECP, FB_REF_CECP,
+	    "E<new\nE<variant janus\nE<usermove e2e4\nE>move a7a3\n");
+	expect_none(&f);
+}
+
 static void
 test_referee_translating_pair(void **state)
 {
@@ -653,6 +710,7 @@ main(void)
 		cmocka_unit_test(test_referee_cecp_thinking),
 		cmocka_unit_test(test_referee_cecp_answers),
 		cmocka_unit_test(test_referee_pending_answers),
+		cmocka_unit_test(test_referee_10x8),
 		cmocka_unit_test(test_referee_translating_pair),
 	};
 
