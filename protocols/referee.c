@@ -223,9 +223,111 @@ fb_ref_find(struct fb_referee *r, enum fb_referee_side side,
 		r->report(r->ctx, kind, text, r->count[kind] == 1);
 }
 
+static uint64_t
+pos_key(const struct fb_game *g)
+{
+	uint64_t h = 14695981039346656037ull; /* FNV-1a */
+	const unsigned char *b = (const unsigned char *)g->board;
+
+	for (size_t i = 0; i < sizeof g->board; i++)
+		h = (h ^ b[i]) * 1099511628211ull;
+	h = (h ^ (unsigned)g->side) * 1099511628211ull;
+	for (int c = 0; c < 2; c++)
+		for (int k = 0; k < 2; k++)
+			h = (h ^ (unsigned)(g->castle[c][k] + 1)) *
+			    1099511628211ull;
+	return h;
+}
+
+static void
+hist_push(struct fb_ref_hist *h, const struct fb_game *g)
+{
+	if (g->halfmove == 0) {
+		h->n = 0;
+		h->complete = true;
+	}
+	if (h->n == FB_REF_HIST) {
+		memmove(h->key, h->key + 1, (FB_REF_HIST - 1) * sizeof h->key[0]);
+		h->n--;
+		h->complete = false;
+	}
+	h->key[h->n++] = pos_key(g);
+}
+
+void
+fb_ref_hist_pop(struct fb_ref_wire *w)
+{
+	if (w->hist.n > 1)
+		w->hist.n--;
+	else
+		w->hist.complete = false;
+}
+
+unsigned
+fb_ref_repetitions(const struct fb_ref_wire *w)
+{
+	uint64_t k = pos_key(&w->pos);
+	unsigned n = 0;
+
+	if (!w->hist.complete)
+		return 0;
+	for (unsigned i = 0; i < w->hist.n; i++)
+		n += w->hist.key[i] == k;
+	return n;
+}
+
+int
+fb_ref_material(const struct fb_game *g)
+{
+	unsigned minors = 0, knights = 0, bishop_colours = 0;
+
+	for (int r = 0; r < FB_FEN_RANKS; r++)
+		for (unsigned f = 0; f < g->width; f++) {
+			char c = g->board[r][f];
+			switch (c) {
+			case 0:
+			case 'K':
+			case 'k':
+				break;
+			case 'N':
+			case 'n':
+				minors++, knights++;
+				break;
+			case 'B':
+			case 'b':
+				minors++;
+				bishop_colours |= 1u << ((r + (int)f) % 2);
+				break;
+			default:
+				return -1;
+			}
+		}
+	return minors <= 1 || (knights == 0 && bishop_colours != 3) ? 1 : 0;
+}
+
+const char *
+fb_ref_drawn(const struct fb_game *root, const struct fb_game *g,
+	     unsigned ply)
+{
+	if (ply == 0)
+		return NULL;
+	if (g->halfmove >= 100 && root->halfmove < 100)
+		return "the 50-move rule";
+	if (g->halfmove == 0 && fb_ref_material(g) == 1)
+		return "dead material";
+	return NULL;
+}
+
 void
 fb_ref_set_pos(struct fb_ref_wire *w, const struct fb_game *g)
 {
+	w->hist.n = 0;
+	w->hist.complete = false;
+	hist_push(&w->hist, g);
+	/* A base with its clock at 0 may follow moves not seen, but none
+	 * that repeats it or what comes after (the move before it was
+	 * irreversible); the peer was told no more either. */
+	w->hist.complete = g->halfmove == 0;
 	w->pos = *g;
 	w->prev = *g;
 	w->known = true;
@@ -238,6 +340,7 @@ fb_ref_add_move(struct fb_ref_wire *w, const char *text, size_t n)
 {
 	size_t need = n + (w->nmoves > 0);
 
+	hist_push(&w->hist, &w->pos);
 	if (need >= sizeof w->moves)
 		return;
 	if (w->nmoves + need >= sizeof w->moves) {

@@ -83,6 +83,19 @@ struct fb_ref_pvcache {
 	struct fb_game after[FB_REF_PV_CACHE];
 };
 
+/* The positions since the last capture or pawn move, for repetitions:
+ * keys of board, side and castling rights (not the en-passant square, so
+ * a count is never too low). */
+#define FB_REF_HIST 128
+struct fb_ref_hist {
+	uint64_t key[FB_REF_HIST];
+	unsigned n;
+	/* Every position since the last irreversible move is here: the
+	 * base position's clock was 0 or a move seen set it to 0, and none
+	 * was dropped. */
+	bool complete;
+};
+
 /* What one wire has seen; private to referee*.c, plain data. */
 struct fb_ref_wire {
 	enum fb_referee_proto proto;
@@ -95,6 +108,7 @@ struct fb_ref_wire {
 	struct fb_game pos;  /* the position the peer was last given */
 	struct fb_game prev; /* CECP: before the last move given */
 	char moves[FB_REF_MOVES_MAX]; /* the moves since pos's base */
+	struct fb_ref_hist hist;      /* pos's and those before it */
 	size_t nmoves;
 	char last[FB_REF_CMD_MAX]; /* the last command sent toward the engine */
 	bool quit;

@@ -277,6 +277,7 @@ check_pv(struct fb_referee *r, const char *text, struct fb_span s,
 	unsigned ply = 0;
 	bool cached = c->search == w->search_id[0];
 	enum fb_game_end e;
+	const char *dr;
 
 	while ((n = fb_proto_token(text, end, &pos, &start)) > 0) {
 		struct fb_move m;
@@ -288,6 +289,15 @@ check_pv(struct fb_referee *r, const char *text, struct fb_span s,
 		if (cached && ply < c->n)
 			c->n = ply; /* the pvs part here */
 		cached = false;
+		if ((dr = fb_ref_drawn(&w->search[0], &g, ply)) != NULL &&
+		    fb_moves_end(&g) == FB_END_NONE) {
+			/* (Mate or stalemate on the same move: below.) */
+			fb_ref_find(r, FB_REF_ENGINE, FB_REF_ILLEGAL, &g,
+				    "the %s goes on after a draw by %s: move "
+				    "%u '%.*s'",
+				    what, dr, ply + 1, (int)n, text + start);
+			return;
+		}
 		ply++;
 		if (!fb_ref_legal(&g, text + start, n, false, &m)) {
 			/* A move that is legal is no move after the end:

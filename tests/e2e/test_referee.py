@@ -188,6 +188,21 @@ CASES = {
         "xboard", (), XB_OPEN + [b"new\n", b"usermove e2e4\n", 0.2,
                                  b"fake-line 1-0 {White mates}\n"],
         "protocol", "a wrong result claim", START_E4),
+    "xb_wrong_repetition_claim": (
+        "xboard", (), XB_OPEN + [b"new\n", b"usermove g1f3\n", 0.1,
+                                 b"fake-line move g8f6\n", 0.1,
+                                 b"usermove f3g1\n", 0.1,
+                                 b"fake-line move f6g8\n", 0.1,
+                                 b"fake-line 1/2-1/2 {Draw by repetition}\n"],
+        "protocol", "a wrong result claim: '1/2-1/2 {Draw by repetition}",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 4 3"),
+    "uci_pv_after_50_moves": (
+        "uci", go_answer("info depth 2 score cp 500 pv a1a2 e6e5 a2a3|"
+                         "bestmove a1a2"),
+        UCI_OPEN + [b"position fen 8/8/4k3/8/8/8/4K3/R7 w - - 98 80\n",
+                    b"go depth 3\n"],
+        "illegal", "the pv goes on after a draw by the 50-move rule: move 3",
+        "8/8/8/4k3/8/8/R3K3/8 w - - 100 81"),
     "xb_late_pong": (
         "xboard", ["--answer-delay=5600"],
         XB_OPEN + [b"new\n", b"force\n", b"ping 6\n", 6.5,

@@ -666,6 +666,89 @@ test_referee_10x8(void **state)
 	expect_none(&f);
 }
 
+#define KNIGHTS_BACK "E<usermove g1f3\nE>move g8f6\nE<usermove f3g1\nE>move f6g8\n"
+
+/* Result claims by rule (repetition, 50 moves, material) and pvs that go
+ * on after a draw by rule, judged with the board's history; what the
+ * board cannot say for sure is no finding. */
+static void
+test_referee_draw_rules(void **state)
+{
+	struct fb_referee r;
+	struct found f;
+
+	(void)state;
+	/* The start position three times: a true claim */
+	start(&r, &f);
+	run(&r, &f, FB_REF_CECP, FB_REF_CECP,
+	    "E<new\n" KNIGHTS_BACK KNIGHTS_BACK
+	    "E>1/2-1/2 {Draw by repetition}\n");
+	expect_none(&f);
+	/* Twice only */
+	start(&r, &f);
+	run(&r, &f, FB_REF_CECP, FB_REF_CECP,
+	    "E<new\n" KNIGHTS_BACK "E>1/2-1/2 {Draw by repetition}\n");
+	expect_one(&f, FB_REF_PROTOCOL, "a wrong result claim: '1/2-1/2 {Draw");
+	/* Positions before the setboard not seen (its clock is not 0) */
+	start(&r, &f);
+	run(&r, &f, FB_REF_CECP, FB_REF_CECP,
+	    "E<new\nE<setboard rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w "
+	    "KQkq - 8 5\n" KNIGHTS_BACK "E>1/2-1/2 {3-fold repetition}\n");
+	expect_none(&f);
+	/* The 50-move rule: the clock at 100, or not */
+	start(&r, &f);
+	run(&r, &f, FB_REF_CECP, FB_REF_CECP,
+	    "E<new\nE<setboard 8/8/4k3/8/8/8/4K3/R7 w - - 98 80\n"
+	    "E<usermove a1a2\nE>move e6e5\nE>1/2-1/2 {50 move rule}\n");
+	expect_none(&f);
+	start(&r, &f);
+	run(&r, &f, FB_REF_CECP, FB_REF_CECP,
+	    "E<new\nE<setboard 8/8/4k3/8/8/8/4K3/R7 w - - 40 80\n"
+	    "E<usermove a1a2\nE>move e6e5\nE>1/2-1/2 {50 move rule}\n");
+	expect_one(&f, FB_REF_PROTOCOL, "{50 move rule}");
+	/* Material: a rook can mate; a lone king cannot ("material" is
+	 * no mate claim); knight against knight is not judged */
+	start(&r, &f);
+	run(&r, &f, FB_REF_CECP, FB_REF_CECP,
+	    "E<new\nE<setboard 8/8/4k3/8/8/8/4K3/R7 w - - 0 80\n"
+	    "E<usermove a1a2\nE>move e6e5\n"
+	    "E>1/2-1/2 {Insufficient material}\n");
+	expect_one(&f, FB_REF_PROTOCOL, "{Insufficient material}");
+	start(&r, &f);
+	run(&r, &f, FB_REF_CECP, FB_REF_CECP,
+	    "E<new\nE<setboard 8/8/4k3/8/8/4n3/4K3/8 w - - 0 80\n"
+	    "E<usermove e2e3\nE>1/2-1/2 {Insufficient material}\n"
+	    "E<new\nE<setboard 8/8/4k3/3n4/8/4N3/4K3/8 w - - 0 80\n"
+	    "E<usermove e2f2\nE>1/2-1/2 {Insufficient material}\n");
+	expect_none(&f);
+	/* UCI pvs after a draw by rule */
+	start(&r, &f);
+	run(&r, &f, FB_REF_UCI, FB_REF_UCI,
+	    "E<position fen 8/8/4k3/8/8/8/4K3/R7 w - - 98 80\n"
+	    "E<go depth 5\n"
+	    "E>info depth 1 score cp 500 pv a1a2 e6e5\n"
+	    "E>info depth 2 score cp 500 pv a1a2 e6e5 a2a3\n"
+	    "E>bestmove a1a2\n");
+	expect_one(&f, FB_REF_ILLEGAL,
+		   "the pv goes on after a draw by the 50-move rule: move 3 "
+		   "'a2a3'");
+	start(&r, &f);
+	run(&r, &f, FB_REF_UCI, FB_REF_UCI,
+	    "E<position fen 8/8/4k3/8/8/4n3/4K3/8 w - - 3 80\n"
+	    "E<go depth 5\n"
+	    "E>info depth 2 score cp 0 pv e2e3 e6e5\n"
+	    "E>bestmove e2e3\n");
+	expect_one(&f, FB_REF_ILLEGAL,
+		   "goes on after a draw by dead material: move 2 'e6e5'");
+	/* CECP thinking too */
+	start(&r, &f);
+	run(&r, &f, FB_REF_CECP, FB_REF_CECP,
+	    "E<new\nE<force\nE<setboard 8/8/4k3/8/8/4n3/4K3/8 w - - 3 80\n"
+	    "E<go\nE>2 0 5 100 Kxe3 Ke5\n");
+	expect_one(&f, FB_REF_ILLEGAL,
+		   "the thinking pv goes on after dead material: move 2");
+}
+
 static void
 test_referee_translating_pair(void **state)
 {
@@ -711,6 +794,7 @@ main(void)
 		cmocka_unit_test(test_referee_cecp_answers),
 		cmocka_unit_test(test_referee_pending_answers),
 		cmocka_unit_test(test_referee_10x8),
+		cmocka_unit_test(test_referee_draw_rules),
 		cmocka_unit_test(test_referee_translating_pair),
 	};
 
