@@ -12,7 +12,11 @@ and XBoard, sjaakii), uci_xboard.py (a UCI GUI with sjaakii, GNU Chess,
 Fairy-Max, fairy-stockfish as XBoard engines) and xboard_uci.py (an XBoard
 GUI with stockfish in normal chess and fischerandom, toga2,
 fairy-stockfish), and a self-play game of stockfish in standard chess
-with ponder, ponderhit and stop. Each session's findings and its summary
+with ponder, ponderhit and stop; then, with --referee=strict,
+referee_variants.py: short games from random Chess960, DFRC and CRC (10x8)
+starts for stockfish, fairy-stockfish (UCI and XBoard), sjaakii, toga2 and
+GNU Chess, native and through the translating pairs (exit status 3
+exactly for the sessions with a finding). Each session's findings and its summary
 are read from that stderr: a clean engine gives no finding, so any finding fails the
 test, but for those listed in KNOWN, real engine defects shown there with
 their evidence. A control shows the tap at work with a real engine: a GUI
@@ -32,6 +36,8 @@ import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import referee_variants  # noqa: E402
 STOCKFISH = "/usr/games/stockfish"
 
 # Real engines' defects, each with its evidence.
@@ -67,11 +73,13 @@ def findings(path):
     return sums, found
 
 
-def wrapper(tmp, fenbridge, out, name="fenbridge"):
+def wrapper(tmp, fenbridge, out, name="fenbridge", mode="warn"):
+    """A fenbridge with --referee=mode whose stderr goes to out (strict
+    mode's flight records to tmp)."""
     path = os.path.join(tmp, name)
     with open(path, "w") as f:
-        f.write('#!/bin/sh\nexec "%s" --referee=warn "$@" 2>>"%s"\n'
-                % (fenbridge, out))
+        f.write('#!/bin/sh\nTMPDIR="%s" exec "%s" --referee=%s "$@" '
+                '2>>"%s"\n' % (tmp, fenbridge, mode, out))
     os.chmod(path, 0o755)
     return path
 
@@ -170,7 +178,24 @@ def main():
         tail = (p.stdout.strip().splitlines() or [""])[-1]
         print("%s: exit %d (%s), %d sessions" % (
             name, p.returncode, tail, len(findings(out)[0]) - before))
+    # Random starts (Chess960, DFRC, CRC) with --referee=strict: exit
+    # status 3 exactly for the sessions with a finding.
+    sout = os.path.join(tmp, "strict.txt")
+    games, n, statuses = referee_variants.run(
+        wrapper(tmp, fenbridge, sout, "fenbridge-strict", "strict"))
+    ssums, sfound = findings(sout)
+    with_finding = len([x for x in ssums if " 0 findings" not in x])
+    threes = len([rc for _, rc in statuses if rc == 3])
+    bad = [(label, rc) for label, rc in statuses if rc not in (0, 3)]
+    print("strict, random starts: %d games, %d sessions, %d with findings, "
+          "%d exit 3, other: %r" % (games, len(ssums), with_finding, threes,
+                                    bad))
+    if bad or threes != with_finding or len(ssums) != n or games < 24:
+        print("FAIL: strict sessions: exit statuses or counts")
+        ok = False
     sums, found = findings(out)
+    sums += ssums
+    found += sfound
     unknown = []
     for f in found:
         why = [w for rx, w in KNOWN if rx.search(f)]
