@@ -102,6 +102,30 @@ def control(fenbridge, tmp):
     return ok
 
 
+CRC = "rnbckqbanr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNBCKQBANR w KQkq - 0 1"
+
+
+def control_crc(fenbridge, tmp):
+    """fairy-stockfish in caparandom, strict: the archbishop's knight
+    jumps are followed on 10x8, a king's jump is the one finding (the CRC
+    wire is judged, not skipped); exit status 3."""
+    out = os.path.join(tmp, "control-crc.txt")
+    p = subprocess.run(
+        [wrapper(tmp, fenbridge, out, "fenbridge-control-crc", "strict"),
+         "--", referee_variants.FAIRY],
+        input=b"uci\nsetoption name UCI_Variant value caparandom\n"
+              b"isready\nposition fen " + CRC.encode() +
+              b" moves h1i3 h8i6 e1e3\ngo depth 2\nisready\nquit\n",
+        capture_output=True, timeout=60)
+    sums, found = findings(out)
+    ok = (len(sums) == 1 and len(found) == 1 and p.returncode == 3 and
+          "move 3 'e1e3' is not legal" in found[0])
+    print("control (fairy-stockfish caparandom, a GUI move that is not "
+          "legal): %s %r exit %d" % ("ok" if ok else "FAIL", found,
+                                     p.returncode))
+    return ok
+
+
 def read_until(p, word, timeout=30):
     """The engine's lines up to the first starting with word."""
     deadline = time.monotonic() + timeout
@@ -168,6 +192,8 @@ def main():
     out = os.path.join(tmp, "stderr.txt")
     fb = wrapper(tmp, fenbridge, out)
     ok = control(fenbridge, tmp)
+    if os.access(referee_variants.FAIRY, os.X_OK):
+        ok = control_crc(fenbridge, tmp) and ok
     print("stockfish self-play, standard chess: %d plies, %d sessions" % (
         selfplay(fb), len(findings(out)[0])))
     for name, args in DRIVERS:
