@@ -426,6 +426,8 @@ result(struct fb_referee *r, const char *text, size_t len, size_t start)
 		ok = fb_moves_end(&w->pos) == FB_END_STALEMATE;
 		break;
 	case C_MATE:
+		if (fb_proto_is(text, start, 7, "1/2-1/2"))
+			return; /* "neither side can mate": no mate claim */
 		e = fb_moves_end(&w->pos);
 		ok = e == FB_END_CHECKMATE &&
 		     fb_proto_is(text, start, 3,

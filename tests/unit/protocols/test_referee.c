@@ -719,7 +719,8 @@ test_referee_draw_rules(void **state)
 	    "E<new\nE<setboard 8/8/4k3/8/8/4n3/4K3/8 w - - 0 80\n"
 	    "E<usermove e2e3\nE>1/2-1/2 {Insufficient material}\n"
 	    "E<new\nE<setboard 8/8/4k3/3n4/8/4N3/4K3/8 w - - 0 80\n"
-	    "E<usermove e2f2\nE>1/2-1/2 {Insufficient material}\n");
+	    "E<usermove e2f2\nE>1/2-1/2 {Insufficient material}\n"
+	    "E>1/2-1/2 {Neither side can mate}\n");
 	expect_none(&f);
 	/* UCI pvs after a draw by rule */
 	start(&r, &f);
