@@ -32,7 +32,7 @@ wire_reset(struct fb_ref_wire *w, enum fb_referee_proto proto)
 {
 	memset(w, 0, sizeof *w);
 	w->proto = proto;
-	fb_ref_start(&w->pos);
+	fb_ref_start(w, &w->pos);
 	w->prev = w->pos;
 	/* Both protocols start a session in the standard start position
 	 * (CECP: as if after `new`, UCI: until the first `position`). */
@@ -53,9 +53,26 @@ fb_referee_init(struct fb_referee *r, enum fb_referee_mode mode,
 }
 
 void
-fb_ref_start(struct fb_game *g)
+fb_ref_start(const struct fb_ref_wire *w, struct fb_game *g)
 {
-	fb_game_start(g, "RNBQKBNR");
+	fb_game_start(g, fb_variant_start_row(w->variant != NULL
+						      ? w->variant
+						      : fb_variant_normal));
+}
+
+const struct fb_variant *
+fb_ref_set_variant(struct fb_ref_wire *w, const char *name, size_t n)
+{
+	const struct fb_variant *v = fb_variant_find(name, n);
+
+	if (v == NULL || !v->follow) {
+		w->unsupported = true;
+		w->known = false;
+		return NULL;
+	}
+	w->unsupported = false;
+	w->variant = v == fb_variant_normal ? NULL : v;
+	return v;
 }
 
 void
@@ -76,31 +93,69 @@ fb_referee_line(struct fb_referee *r, enum fb_referee_side side,
 		fb_ref_cecp_line(r, side, command, text, len, now);
 }
 
+static const char *
+wait_name(const struct fb_ref_wire *w, const struct fb_ref_wait *t)
+{
+	return t->id != 0 || w->proto == FB_REF_CECP ? "ping" : "isready";
+}
+
+/* An answer owed on the engine wire that is judged by the clock: the
+ * engine was free to answer at once, has not quit, was not told yet. */
+static bool
+timed(const struct fb_ref_wire *w, const struct fb_ref_wait *t)
+{
+	return t->judged && !t->said && !w->quit;
+}
+
 void
 fb_referee_finish(struct fb_referee *r, uint64_t now)
 {
-	for (int s = 0; s < 2; s++) {
-		struct fb_ref_wire *w = &r->wire[s];
-		if (s != FB_REF_ENGINE) {
-			w->nwait = 0;
-			continue;
+	struct fb_ref_wire *w = &r->wire[FB_REF_ENGINE];
+
+	for (unsigned i = 0; i < w->nwait; i++)
+		if (timed(w, &w->wait[i]) && now - w->wait[i].at > FB_REF_LATE_MS) {
+			fb_ref_find(r, FB_REF_ENGINE, FB_REF_PROTOCOL, NULL,
+				    "%s never answered (asked %llu ms before "
+				    "the end)",
+				    wait_name(w, &w->wait[i]),
+				    (unsigned long long)(now - w->wait[i].at));
+			break;
 		}
-		for (unsigned i = 0; i < w->nwait; i++)
-			if (w->wait[i].judged && !w->quit &&
-			    now - w->wait[i].at > FB_REF_LATE_MS) {
-				fb_ref_find(r, (enum fb_referee_side)s,
-					    FB_REF_PROTOCOL, NULL,
-					    "%s never answered (asked %llu ms "
-					    "before the end)",
-					    w->wait[i].id != 0 || w->proto ==
-							FB_REF_CECP
-						    ? "ping"
-						    : "isready",
-					    (unsigned long long)(now -
-								 w->wait[i].at));
-				break;
-			}
-		w->nwait = 0;
+	w->nwait = 0;
+	r->wire[FB_REF_GUI].nwait = 0;
+}
+
+uint64_t
+fb_referee_next_deadline(const struct fb_referee *r)
+{
+	const struct fb_ref_wire *w = &r->wire[FB_REF_ENGINE];
+
+	/* Answers come in order: the oldest timed one is the first due. */
+	for (unsigned i = 0; i < w->nwait; i++)
+		if (timed(w, &w->wait[i]))
+			return w->wait[i].at + FB_REF_LATE_MS + 1;
+	return 0;
+}
+
+void
+fb_referee_tick(struct fb_referee *r, uint64_t now)
+{
+	struct fb_ref_wire *w = &r->wire[FB_REF_ENGINE];
+
+	for (unsigned i = 0; i < w->nwait; i++) {
+		struct fb_ref_wait *t = &w->wait[i];
+		if (!timed(w, t) || now - t->at <= FB_REF_LATE_MS)
+			continue;
+		/* One finding for the wait and those queued behind it: an
+		 * engine that hangs owes them all. */
+		for (unsigned j = i; j < w->nwait; j++)
+			w->wait[j].said = true;
+		fb_ref_find(r, FB_REF_ENGINE, FB_REF_PROTOCOL, NULL,
+			    "%s not answered after %llu ms (more than %d s; "
+			    "still waiting)",
+			    wait_name(w, t), (unsigned long long)(now - t->at),
+			    FB_REF_LATE_MS / 1000);
+		return;
 	}
 }
 
@@ -168,9 +223,111 @@ fb_ref_find(struct fb_referee *r, enum fb_referee_side side,
 		r->report(r->ctx, kind, text, r->count[kind] == 1);
 }
 
+static uint64_t
+pos_key(const struct fb_game *g)
+{
+	uint64_t h = 14695981039346656037ull; /* FNV-1a */
+	const unsigned char *b = (const unsigned char *)g->board;
+
+	for (size_t i = 0; i < sizeof g->board; i++)
+		h = (h ^ b[i]) * 1099511628211ull;
+	h = (h ^ (unsigned)g->side) * 1099511628211ull;
+	for (int c = 0; c < 2; c++)
+		for (int k = 0; k < 2; k++)
+			h = (h ^ (unsigned)(g->castle[c][k] + 1)) *
+			    1099511628211ull;
+	return h;
+}
+
+static void
+hist_push(struct fb_ref_hist *h, const struct fb_game *g)
+{
+	if (g->halfmove == 0) {
+		h->n = 0;
+		h->complete = true;
+	}
+	if (h->n == FB_REF_HIST) {
+		memmove(h->key, h->key + 1, (FB_REF_HIST - 1) * sizeof h->key[0]);
+		h->n--;
+		h->complete = false;
+	}
+	h->key[h->n++] = pos_key(g);
+}
+
+void
+fb_ref_hist_pop(struct fb_ref_wire *w)
+{
+	if (w->hist.n > 1)
+		w->hist.n--;
+	else
+		w->hist.complete = false;
+}
+
+unsigned
+fb_ref_repetitions(const struct fb_ref_wire *w)
+{
+	uint64_t k = pos_key(&w->pos);
+	unsigned n = 0;
+
+	if (!w->hist.complete)
+		return 0;
+	for (unsigned i = 0; i < w->hist.n; i++)
+		n += w->hist.key[i] == k;
+	return n;
+}
+
+int
+fb_ref_material(const struct fb_game *g)
+{
+	unsigned minors = 0, knights = 0, bishop_colours = 0;
+
+	for (int r = 0; r < FB_FEN_RANKS; r++)
+		for (unsigned f = 0; f < g->width; f++) {
+			char c = g->board[r][f];
+			switch (c) {
+			case 0:
+			case 'K':
+			case 'k':
+				break;
+			case 'N':
+			case 'n':
+				minors++, knights++;
+				break;
+			case 'B':
+			case 'b':
+				minors++;
+				bishop_colours |= 1u << ((r + (int)f) % 2);
+				break;
+			default:
+				return -1;
+			}
+		}
+	return minors <= 1 || (knights == 0 && bishop_colours != 3) ? 1 : 0;
+}
+
+const char *
+fb_ref_drawn(const struct fb_game *root, const struct fb_game *g,
+	     unsigned ply)
+{
+	if (ply == 0)
+		return NULL;
+	if (g->halfmove >= 100 && root->halfmove < 100)
+		return "the 50-move rule";
+	if (g->halfmove == 0 && fb_ref_material(g) == 1)
+		return "dead material";
+	return NULL;
+}
+
 void
 fb_ref_set_pos(struct fb_ref_wire *w, const struct fb_game *g)
 {
+	w->hist.n = 0;
+	w->hist.complete = false;
+	hist_push(&w->hist, g);
+	/* A base with its clock at 0 may follow moves not seen, but none
+	 * that repeats it or what comes after (the move before it was
+	 * irreversible); the peer was told no more either. */
+	w->hist.complete = g->halfmove == 0;
 	w->pos = *g;
 	w->prev = *g;
 	w->known = true;
@@ -183,6 +340,7 @@ fb_ref_add_move(struct fb_ref_wire *w, const char *text, size_t n)
 {
 	size_t need = n + (w->nmoves > 0);
 
+	hist_push(&w->hist, &w->pos);
 	if (need >= sizeof w->moves)
 		return;
 	if (w->nmoves + need >= sizeof w->moves) {
@@ -249,7 +407,7 @@ fb_ref_wait_push(struct fb_ref_wire *w, long long id, uint64_t now,
 			(FB_REF_PINGS - 1) * sizeof w->wait[0]);
 		w->nwait--;
 	}
-	w->wait[w->nwait++] = (struct fb_ref_wait){id, now, judged};
+	w->wait[w->nwait++] = (struct fb_ref_wait){id, now, judged, false};
 }
 
 bool
@@ -267,7 +425,7 @@ fb_ref_wait_answer(struct fb_referee *r, enum fb_referee_side side,
 		w->busy = false; /* whatever was asked before is done */
 	/* Judged on the engine wire only: the GUI wire sees the same
 	 * answer, later by a relay's hop. */
-	if (side == FB_REF_ENGINE && w->wait[i].judged &&
+	if (side == FB_REF_ENGINE && w->wait[i].judged && !w->wait[i].said &&
 	    now - w->wait[i].at > FB_REF_LATE_MS)
 		fb_ref_find(r, side, FB_REF_PROTOCOL, NULL,
 			    "%s came %llu ms after it was asked (more than "

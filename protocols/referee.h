@@ -24,6 +24,7 @@
 #include <stdint.h>
 
 #include "fenbridge/game.h"
+#include "fenbridge/variant.h"
 
 enum fb_referee_mode {
 	FB_REFEREE_OFF,
@@ -67,6 +68,7 @@ struct fb_ref_wait {
 	long long id;  /* ping's number (0 for isready) */
 	uint64_t at;   /* when it was sent */
 	bool judged;   /* the engine was free to answer at once */
+	bool said;     /* reported while still owed (fb_referee_tick) */
 };
 
 /* The moves of the last pv judged, and the board after each: the next pv
@@ -81,15 +83,32 @@ struct fb_ref_pvcache {
 	struct fb_game after[FB_REF_PV_CACHE];
 };
 
+/* The positions since the last capture or pawn move, for repetitions:
+ * keys of board, side and castling rights (not the en-passant square, so
+ * a count is never too low). */
+#define FB_REF_HIST 128
+struct fb_ref_hist {
+	uint64_t key[FB_REF_HIST];
+	unsigned n;
+	/* Every position since the last irreversible move is here: the
+	 * base position's clock was 0 or a move seen set it to 0, and none
+	 * was dropped. */
+	bool complete;
+};
+
 /* What one wire has seen; private to referee*.c, plain data. */
 struct fb_ref_wire {
 	enum fb_referee_proto proto;
 	bool known;       /* pos follows the game (a position was seen) */
 	bool chess960;    /* UCI_Chess960 on / variant fischerandom */
 	bool unsupported; /* a variant the referee does not follow */
+	/* The variant followed (UCI_Variant, CECP variant): NULL for normal
+	 * chess; one of the table's that game.c follows (8x8, 10x8). */
+	const struct fb_variant *variant;
 	struct fb_game pos;  /* the position the peer was last given */
 	struct fb_game prev; /* CECP: before the last move given */
 	char moves[FB_REF_MOVES_MAX]; /* the moves since pos's base */
+	struct fb_ref_hist hist;      /* pos's and those before it */
 	size_t nmoves;
 	char last[FB_REF_CMD_MAX]; /* the last command sent toward the engine */
 	bool quit;
@@ -160,6 +179,20 @@ fb_referee_line(struct fb_referee *r, enum fb_referee_side side,
 /* The session ends at now: answers owed for too long are findings. */
 void
 fb_referee_finish(struct fb_referee *r, uint64_t now);
+
+/*
+ * When the referee next needs the clock: the time (the caller's clock, ms)
+ * at which an answer still owed becomes late, or 0 when none is owed. An
+ * engine that hangs is killed by its GUI before it answers or the session
+ * ends: the caller runs a timer for this and calls fb_referee_tick.
+ */
+uint64_t
+fb_referee_next_deadline(const struct fb_referee *r);
+
+/* The clock is now: each answer owed for more than FB_REF_LATE_MS is a
+ * finding (once: not again when it comes, or at the end). */
+void
+fb_referee_tick(struct fb_referee *r, uint64_t now);
 
 /* The number of findings so far. */
 unsigned

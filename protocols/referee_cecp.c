@@ -37,12 +37,31 @@ new_game(struct fb_ref_wire *w)
 {
 	struct fb_game g;
 
-	fb_ref_start(&g);
+	w->variant = NULL;
+	fb_ref_start(w, &g);
 	fb_ref_set_pos(w, &g);
 	w->chess960 = w->unsupported = false;
 	w->force = w->analyze = w->race = false;
 	w->engine_side = FB_BLACK;
 	w->last_move[0] = w->announced[0] = '\0';
+}
+
+/* `variant NAME`: a fixed start (capablanca, gothic) is the position
+ * now; a random one (fischerandom, caparandom) is not known until its
+ * setboard. */
+static void
+variant(struct fb_ref_wire *w, const char *text, struct fb_span arg)
+{
+	const struct fb_variant *v =
+		fb_ref_set_variant(w, text + arg.off, arg.len);
+	struct fb_game g;
+
+	if (v == NULL)
+		return;
+	w->chess960 = v->random;
+	fb_ref_start(w, &g);
+	fb_ref_set_pos(w, &g);
+	w->known = v->start != NULL;
 }
 
 static void
@@ -132,10 +151,7 @@ command(struct fb_referee *r, enum fb_referee_side side, bool check,
 		w->busy = true;
 		break;
 	case FB_CECP_G_VARIANT:
-		if (fb_span_is(text, c.arg, "fischerandom"))
-			w->chess960 = true;
-		else if (!fb_span_is(text, c.arg, "normal"))
-			w->unsupported = true, w->known = false;
+		variant(w, text, c.arg);
 		break;
 	case FB_CECP_G_SETBOARD:
 		setboard(r, side, check, text, c.arg);
@@ -200,16 +216,18 @@ command(struct fb_referee *r, enum fb_referee_side side, bool check,
  * Reads the thinking pv text[s] on a copy of g. Move numbers (12. 12...
  * 1.e4) are skipped; SAN and coordinates are read; the first other token
  * ends it. Returns 0, or the ply of the first coordinate move that is not
- * legal or comes after the game's end (*mated says which), with its token;
- * *read counts the moves read.
+ * legal or comes after the game's end, or of a move after a draw by rule
+ * (*after says which: NULL for a move not legal), with its token; *read
+ * counts the moves read.
  */
 static unsigned
 read_pv(const struct fb_game *g0, const char *text, struct fb_span s,
-	bool *mated, struct fb_span *tok, unsigned *read)
+	const char **after, struct fb_span *tok, unsigned *read)
 {
 	struct fb_game g = *g0;
 	size_t pos = s.off, end = s.off + s.len, start, n;
 	unsigned ply = 0;
+	const char *dr;
 
 	*read = 0;
 	while ((n = fb_proto_token(text, end, &pos, &start)) > 0) {
@@ -224,21 +242,25 @@ read_pv(const struct fb_game *g0, const char *text, struct fb_span s,
 		t += k, n -= k;
 		if (n == 0)
 			continue;
+		*tok = (struct fb_span){(size_t)(t - text), n};
+		dr = fb_ref_drawn(g0, &g, ply);
 		ply++;
 		if (fb_moves_end(&g) != FB_END_NONE) {
-			*mated = true;
-			*tok = (struct fb_span){(size_t)(t - text), n};
+			*after = "the game's end";
 			return coordinates(t, n) ? ply : 0;
 		}
 		if (fb_moves_parse(&g, t, n, &m) == 0) {
+			if (dr != NULL) {
+				*after = dr; /* a move for sure */
+				return ply;
+			}
 			fb_game_play(&g, &m);
 			++*read;
 			continue;
 		}
 		/* Sure only of coordinates that name a move: SAN that does
 		 * not read may be ours to misread. */
-		*mated = false;
-		*tok = (struct fb_span){(size_t)(t - text), n};
+		*after = NULL;
 		return coordinates(t, n) &&
 				       fb_game_parse_move(&g, t, n, &m) == 0
 			       ? ply
@@ -253,24 +275,23 @@ thinking(struct fb_referee *r, const char *text,
 {
 	struct fb_ref_wire *w = &r->wire[FB_REF_ENGINE];
 	struct fb_span tok, t2;
-	bool mated, m2;
+	const char *after, *a2;
 	unsigned ply, read, read2;
 
 	if (!w->known || !(on_move(w) || w->analyze))
 		return; /* pondering: its pv may start after a guess */
-	if ((ply = read_pv(&w->pos, text, th->pv, &mated, &tok, &read)) == 0)
+	if ((ply = read_pv(&w->pos, text, th->pv, &after, &tok, &read)) == 0)
 		return;
 	/* Thinking about the position before the move just given, still
 	 * in the pipe when the move went: no offence. */
 	if (memcmp(&w->prev, &w->pos, sizeof w->pos) != 0 &&
-	    read_pv(&w->prev, text, th->pv, &m2, &t2, &read2) == 0 &&
+	    read_pv(&w->prev, text, th->pv, &a2, &t2, &read2) == 0 &&
 	    read2 > 0)
 		return;
-	if (mated)
+	if (after != NULL)
 		fb_ref_find(r, FB_REF_ENGINE, FB_REF_ILLEGAL, NULL,
-			    "the thinking pv goes on after the game's end: "
-			    "move %u '%.*s'",
-			    ply, (int)tok.len, text + tok.off);
+			    "the thinking pv goes on after %s: move %u '%.*s'",
+			    after, ply, (int)tok.len, text + tok.off);
 	else
 		fb_ref_find(r, FB_REF_ENGINE, FB_REF_ILLEGAL, NULL,
 			    "thinking pv move %u '%.*s' is not legal", ply,
@@ -350,27 +371,71 @@ contains_nocase(const char *text, size_t len, const char *word)
 	return false;
 }
 
-/* `1-0 {White mates}`, `1/2-1/2 {Stalemate}`: claims movegen can judge. */
+/* A draw claim in a result comment, by its rule: the words engines use
+ * (`{Draw by repetition}`, `{3-fold repetition}`, `{50 move rule}`,
+ * `{fifty moves}`, `{Insufficient material}`). */
+enum claim { C_NONE, C_REPETITION, C_FIFTY, C_MATERIAL, C_STALEMATE, C_MATE };
+
+static enum claim
+claim_of(const char *c, size_t n)
+{
+	if (contains_nocase(c, n, "repetition") ||
+	    contains_nocase(c, n, "3-fold") || contains_nocase(c, n, "threefold"))
+		return C_REPETITION;
+	if (contains_nocase(c, n, "50") || contains_nocase(c, n, "fifty"))
+		return C_FIFTY;
+	/* Before "mate": "material" holds it. */
+	if (contains_nocase(c, n, "material"))
+		return C_MATERIAL;
+	if (contains_nocase(c, n, "stalemate"))
+		return C_STALEMATE;
+	if (contains_nocase(c, n, "mate"))
+		return C_MATE;
+	return C_NONE;
+}
+
+/* `1-0 {White mates}`, `1/2-1/2 {Draw by repetition}`: the claims the
+ * board can judge (mate, stalemate, repetition, the 50-move rule,
+ * material), each wrong only when the board says so for sure: a
+ * repetition with the positions since the last capture or pawn move all
+ * followed, material that can mate for sure. */
 static void
 result(struct fb_referee *r, const char *text, size_t len, size_t start)
 {
 	struct fb_ref_wire *w = &r->wire[FB_REF_ENGINE];
 	const char *brace = memchr(text + start, '{', len - start);
-	enum fb_game_end e = fb_moves_end(&w->pos);
+	enum fb_game_end e;
 	size_t cl;
+	unsigned reps;
 	bool ok;
 
 	if (!w->known || brace == NULL)
 		return;
 	cl = len - (size_t)(brace - text);
-	if (contains_nocase(brace, cl, "stalemate"))
-		ok = e == FB_END_STALEMATE;
-	else if (contains_nocase(brace, cl, "mate"))
+	switch (claim_of(brace, cl)) {
+	case C_REPETITION:
+		ok = (reps = fb_ref_repetitions(w)) == 0 || reps >= 3;
+		break;
+	case C_FIFTY:
+		ok = w->pos.halfmove >= 100;
+		break;
+	case C_MATERIAL:
+		ok = fb_ref_material(&w->pos) >= 0;
+		break;
+	case C_STALEMATE:
+		ok = fb_moves_end(&w->pos) == FB_END_STALEMATE;
+		break;
+	case C_MATE:
+		if (fb_proto_is(text, start, 7, "1/2-1/2"))
+			return; /* "neither side can mate": no mate claim */
+		e = fb_moves_end(&w->pos);
 		ok = e == FB_END_CHECKMATE &&
 		     fb_proto_is(text, start, 3,
 				 w->pos.side == FB_WHITE ? "0-1" : "1-0");
-	else
+		break;
+	default:
 		return;
+	}
 	if (!ok)
 		fb_ref_find(r, FB_REF_ENGINE, FB_REF_PROTOCOL, NULL,
 			    "a wrong result claim: '%.*s'",
@@ -482,6 +547,7 @@ reply(struct fb_referee *r, enum fb_referee_side side, bool check,
 				    "'Illegal move' for the legal move %s",
 				    w->last_move);
 			w->pos = w->prev;
+			fb_ref_hist_pop(w);
 			w->last_move[0] = '\0';
 		}
 		break;

@@ -27,9 +27,34 @@ fb_ref_find(struct fb_referee *r, enum fb_referee_side side,
 void
 fb_ref_set_pos(struct fb_ref_wire *w, const struct fb_game *g);
 
-/* Adds a move's text to the moves so far (the oldest go when full). */
+/* A move was just played on w->pos: adds its text to the moves so far
+ * (the oldest go when full) and the position to the history. */
 void
 fb_ref_add_move(struct fb_ref_wire *w, const char *text, size_t n);
+
+/* The last position of the history is taken back (`Illegal move`). */
+void
+fb_ref_hist_pop(struct fb_ref_wire *w);
+
+/* How often w->pos stands in its history (itself included), or 0 when
+ * the history is not complete. */
+unsigned
+fb_ref_repetitions(const struct fb_ref_wire *w);
+
+/* The material of g: 1 when neither side can mate by any moves (FIDE's
+ * dead positions of material: kings with at most one knight or bishop, or
+ * bishops on one colour only), -1 when there is a pawn, rook, queen or
+ * fairy piece, 0 otherwise (minor pieces only, which rules count
+ * differently). */
+int
+fb_ref_material(const struct fb_game *g);
+
+/* g, reached in a pv from root at ply (1 and on), ends the game by a rule
+ * the pv then goes on after: "the 50-move rule" (the clock at 100 in this
+ * pv) or "dead material" (a capture left a dead position); else NULL. */
+const char *
+fb_ref_drawn(const struct fb_game *root, const struct fb_game *g,
+	     unsigned ply);
 
 /* Keeps text[0..len) as the last command toward the engine. */
 void
@@ -60,9 +85,17 @@ bool
 fb_ref_wait_answer(struct fb_referee *r, enum fb_referee_side side,
 		   long long id, uint64_t now, const char *what);
 
-/* The standard start position. */
+/* The start position of the wire's variant (a random one: its board's
+ * standard start, until the position comes). */
 void
-fb_ref_start(struct fb_game *g);
+fb_ref_start(const struct fb_ref_wire *w, struct fb_game *g);
+
+/* The peer was told to play the variant named name[0..n): the wire
+ * follows it when the variant table knows it and game.c follows its
+ * castling (normal, Chess960, capablanca, caparandom, gothic), else stops
+ * judging moves (unsupported). Returns the variant followed, or NULL. */
+const struct fb_variant *
+fb_ref_set_variant(struct fb_ref_wire *w, const char *name, size_t n);
 
 void
 fb_ref_uci_line(struct fb_referee *r, enum fb_referee_side side,

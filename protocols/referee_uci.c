@@ -31,6 +31,15 @@ want(const struct fb_ref_wire *w)
 	return w->chess960 ? FB_CASTLE_KXR : FB_CASTLE_KING;
 }
 
+/* A random variant (caparandom) with UCI_Chess960 off: engines write its
+ * castles either way (Fairy-Stockfish: king takes rook, its variant being
+ * 960-like); the notation is not judged. */
+static bool
+judge_castle(const struct fb_ref_wire *w)
+{
+	return w->chess960 || w->variant == NULL || !w->variant->random;
+}
+
 static const char *
 want_name(const struct fb_ref_wire *w)
 {
@@ -74,7 +83,7 @@ position(struct fb_referee *r, enum fb_referee_side side, bool check,
 		goto moves;
 	}
 	if (p.startpos) {
-		fb_ref_start(&g);
+		fb_ref_start(w, &g);
 	} else {
 		struct fb_fen fen;
 		struct fb_fen_report rep;
@@ -128,10 +137,7 @@ setoption(struct fb_ref_wire *w, const char *text, size_t len)
 						 s.value.len, "true");
 	else if (fb_proto_is_nocase(text, s.name.off, s.name.len,
 				    "UCI_Variant"))
-		w->unsupported = !fb_proto_is_nocase(text, s.value.off,
-						     s.value.len, "chess") &&
-				 !fb_proto_is_nocase(text, s.value.off,
-						     s.value.len, "fischerandom");
+		(void)fb_ref_set_variant(w, text + s.value.off, s.value.len);
 }
 
 /* The oldest search is answered (or forgotten). */
@@ -271,6 +277,7 @@ check_pv(struct fb_referee *r, const char *text, struct fb_span s,
 	unsigned ply = 0;
 	bool cached = c->search == w->search_id[0];
 	enum fb_game_end e;
+	const char *dr;
 
 	while ((n = fb_proto_token(text, end, &pos, &start)) > 0) {
 		struct fb_move m;
@@ -282,6 +289,15 @@ check_pv(struct fb_referee *r, const char *text, struct fb_span s,
 		if (cached && ply < c->n)
 			c->n = ply; /* the pvs part here */
 		cached = false;
+		if ((dr = fb_ref_drawn(&w->search[0], &g, ply)) != NULL &&
+		    fb_moves_end(&g) == FB_END_NONE) {
+			/* (Mate or stalemate on the same move: below.) */
+			fb_ref_find(r, FB_REF_ENGINE, FB_REF_ILLEGAL, &g,
+				    "the %s goes on after a draw by %s: move "
+				    "%u '%.*s'",
+				    what, dr, ply + 1, (int)n, text + start);
+			return;
+		}
 		ply++;
 		if (!fb_ref_legal(&g, text + start, n, false, &m)) {
 			/* A move that is legal is no move after the end:
@@ -301,7 +317,8 @@ check_pv(struct fb_referee *r, const char *text, struct fb_span s,
 					    what, ply, (int)n, text + start);
 			return;
 		}
-		if (fb_ref_wrong_castle(&g, &m, text + start, n, want(w))) {
+		if (judge_castle(w) &&
+		    fb_ref_wrong_castle(&g, &m, text + start, n, want(w))) {
 			fb_ref_find(r, FB_REF_ENGINE, FB_REF_CASTLING, &g,
 				    "%s move %u '%.*s' is a castle not "
 				    "written as %s",
@@ -406,7 +423,8 @@ bestmove(struct fb_referee *r, bool check, const char *text, size_t len)
 			    text + bm.move.off);
 		return;
 	}
-	if (fb_ref_wrong_castle(&g, &m, text + bm.move.off, bm.move.len,
+	if (judge_castle(w) &&
+	    fb_ref_wrong_castle(&g, &m, text + bm.move.off, bm.move.len,
 				want(w)))
 		fb_ref_find(r, FB_REF_ENGINE, FB_REF_CASTLING, &g,
 			    "bestmove '%.*s' is a castle not written as %s",

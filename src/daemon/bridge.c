@@ -95,6 +95,8 @@ journal_tap(struct fb_bridge *b, bool to_engine, const char *p, size_t n)
 	return fb_journal_from_engine(b->journal, p, n, br_since_start(b));
 }
 
+static void ref_arm(struct fb_bridge *b);
+
 /*
  * The referee's tap (--referee): the whole lines of text[0..len) on one
  * wire (referee.h), from its peer or sent to it; queued bytes are whole
@@ -121,6 +123,7 @@ wire_line(struct fb_bridge *b, enum fb_referee_side side, bool from_peer,
 	if (from_peer) {
 		fb_referee_line(&b->ref, side, true, proto, text, len,
 				uv_now(b->loop));
+		ref_arm(b);
 		return;
 	}
 	while (text < end) {
@@ -136,6 +139,40 @@ wire_line(struct fb_bridge *b, enum fb_referee_side side, bool from_peer,
 			e++;
 		text = e;
 	}
+	ref_arm(b);
+}
+
+/* The referee's clock: an answer owed is now late (fb_referee_tick). */
+static void
+on_ref_timer(uv_timer_t *t)
+{
+	struct fb_bridge *b = t->data;
+
+	b->ref_deadline = 0;
+	fb_referee_tick(&b->ref, uv_now(b->loop));
+	ref_arm(b);
+	br_outq_flush(&b->down.q);
+}
+
+/* Sets the referee's timer for its next deadline, when that changed. */
+static void
+ref_arm(struct fb_bridge *b)
+{
+	uint64_t at = b->ref_done ? 0 : fb_referee_next_deadline(&b->ref);
+	uint64_t now = uv_now(b->loop);
+	uv_timer_t *t = &b->ref_timer;
+	int rc;
+
+	if (at == b->ref_deadline || uv_handle_get_type((uv_handle_t *)t) ==
+					     UV_UNKNOWN_HANDLE ||
+	    uv_is_closing((uv_handle_t *)t))
+		return;
+	b->ref_deadline = at;
+	rc = at == 0 ? uv_timer_stop(t)
+		     : uv_timer_start(t, on_ref_timer, at > now ? at - now : 1,
+				      0);
+	if (rc < 0)
+		fb_log_msg(FB_LOG_ERROR, "referee timer: %s", uv_strerror(rc));
 }
 
 static void queue_own_line(struct direction *d, const char *data,

@@ -154,6 +154,10 @@ struct fb_bridge {
 	uv_signal_t sig[3];
 	uv_timer_t timer;
 	uv_timer_t filter_timer; /* the filter's (fb_sink.timer) */
+	/* The referee's (only when b->ref_on): set for ref_deadline, when
+	 * an answer owed becomes late (fb_referee_next_deadline). */
+	uv_timer_t ref_timer;
+	uint64_t ref_deadline;
 	enum bridge_state state;
 	/* The engine's end is no news to the GUI: the GUI quit or left, or
 	 * fenbridge forwarded a signal the engine may die of. Whatever the

@@ -68,12 +68,12 @@ timer_stop(struct fb_bridge *b)
 void
 br_close_own_handles(struct fb_bridge *b)
 {
-	uv_handle_t *h[5] = {
+	uv_handle_t *h[6] = {
 		(uv_handle_t *)&b->timer, (uv_handle_t *)&b->filter_timer,
 		(uv_handle_t *)&b->sig[0], (uv_handle_t *)&b->sig[1],
-		(uv_handle_t *)&b->sig[2]};
+		(uv_handle_t *)&b->sig[2], (uv_handle_t *)&b->ref_timer};
 
-	for (int i = 0; i < 5; i++)
+	for (int i = 0; i < 6; i++)
 		if (uv_handle_get_type(h[i]) != UV_UNKNOWN_HANDLE &&
 		    !uv_is_closing(h[i]))
 			uv_close(h[i], NULL);
@@ -303,6 +303,16 @@ br_own_handles_init(struct fb_bridge *b)
 		return rc;
 	}
 	b->filter_timer.data = b;
+	if (b->ref_on) {
+		if ((rc = uv_timer_init(b->loop, &b->ref_timer)) < 0) {
+			fb_log_msg(FB_LOG_ERROR, "uv_timer_init: %s",
+				   uv_strerror(rc));
+			return rc;
+		}
+		b->ref_timer.data = b;
+		/* It judges; it never keeps a session alive. */
+		uv_unref((uv_handle_t *)&b->ref_timer);
+	}
 	for (int i = 0; i < NFORWARDED; i++) {
 		if ((rc = uv_signal_init(b->loop, &b->sig[i])) < 0) {
 			fb_log_msg(FB_LOG_ERROR, "uv_signal_init: %s",

@@ -14,6 +14,8 @@ from fbtest import check, eq, test
 
 START_E4 = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
 CASTLES = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"
+CRC = "rnbckqbanr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNBCKQBANR w KQkq - 0 1"
+CRC_E4 = "rnbckqbanr/pppppppppp/10/10/4P5/10/PPPP1PPPPP/RNBCKQBANR b"
 UCI_OPEN = [b"uci\n", b"isready\n"]
 XB_OPEN = [b"xboard\n", b"protover 2\n", 0.3]
 
@@ -95,7 +97,8 @@ CASES = {
         # not judged; the one during a search is
         [b"uci\n", b"isready\n", 6.0, b"position startpos\n",
          b"go infinite\n", b"isready\n", 6.5],
-        "protocol", "readyok came", None),
+        # judged at 5 s, before it came
+        "protocol", "isready not answered after", None),
     "uci_after_quit": (
         "uci", (),
         UCI_OPEN + [b"fake-sleep 2600\nfake-line info string late\n"
@@ -148,6 +151,18 @@ CASES = {
         [b"uci\n", 0.2, b"ucinewgame\n", b"isready\n",
          b"position startpos\n", b"go depth 1\n", 2.5],
         "gui", "go before the readyok", None),
+    "uci_crc_illegal_bestmove": (
+        "uci", go_answer("bestmove e8e6"),
+        UCI_OPEN + [b"setoption name UCI_Variant value caparandom\n",
+                    ("position fen %s moves e2e4\n" % CRC).encode(),
+                    b"go depth 3\n"],
+        "illegal", "bestmove 'e8e6' is not legal", CRC_E4),
+    "xb_crc_illegal_move": (
+        "xboard", (), XB_OPEN + [b"new\n", b"variant caparandom\n",
+                                 b"force\n", ("setboard %s\n" % CRC).encode(),
+                                 b"usermove e2e4\n", b"go\n", 0.2,
+                                 b"fake-line move e8e6\n"],
+        "illegal", "move 'e8e6' is not legal", CRC_E4),
     "xb_move_in_force_mode": (
         "xboard", (), XB_OPEN + [b"new\n", b"force\n", b"usermove e2e4\n",
                                  0.2, b"fake-line move e7e5\n"],
@@ -173,11 +188,26 @@ CASES = {
         "xboard", (), XB_OPEN + [b"new\n", b"usermove e2e4\n", 0.2,
                                  b"fake-line 1-0 {White mates}\n"],
         "protocol", "a wrong result claim", START_E4),
+    "xb_wrong_repetition_claim": (
+        "xboard", (), XB_OPEN + [b"new\n", b"usermove g1f3\n", 0.1,
+                                 b"fake-line move g8f6\n", 0.1,
+                                 b"usermove f3g1\n", 0.1,
+                                 b"fake-line move f6g8\n", 0.1,
+                                 b"fake-line 1/2-1/2 {Draw by repetition}\n"],
+        "protocol", "a wrong result claim: '1/2-1/2 {Draw by repetition}",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 4 3"),
+    "uci_pv_after_50_moves": (
+        "uci", go_answer("info depth 2 score cp 500 pv a1a2 e6e5 a2a3|"
+                         "bestmove a1a2"),
+        UCI_OPEN + [b"position fen 8/8/4k3/8/8/8/4K3/R7 w - - 98 80\n",
+                    b"go depth 3\n"],
+        "illegal", "the pv goes on after a draw by the 50-move rule: move 3",
+        "8/8/8/4k3/8/8/R3K3/8 w - - 100 81"),
     "xb_late_pong": (
         "xboard", ["--answer-delay=5600"],
         XB_OPEN + [b"new\n", b"force\n", b"ping 6\n", 6.5,
                    b"usermove e2e4\n", b"ping 7\n", 6.5],
-        "protocol", "pong came", None),
+        "protocol", "ping not answered after", None),
     "xb_castle_kxr_in_normal": (
         "xboard", (), XB_OPEN + [b"new\n", b"force\n",
                                  ("setboard %s\n" % CASTLES).encode(),
@@ -318,6 +348,60 @@ def ini_key(ctx):
     eq(rc, 3, "exit status with the INI's referee = strict")
     check(b"referee: protocol: bestmove without go" in b.stderr(),
           b.stderr())
+
+
+def hung_session(ctx, proto, lines, needle):
+    """The fake engine hangs (fake-sleep) before the last of lines, which
+    it thus never answers; the GUI kills fenbridge with SIGKILL (as
+    cutechess does) once the finding is in: (GUI output, stderr)."""
+    b = ctx.bridge(["--referee=strict", "--engine-protocol=" + proto])
+    for line in lines:
+        if isinstance(line, float):
+            time.sleep(line * fbtest.SLOW)
+        elif line.startswith(b"="):
+            b.expect(line[1:])
+        else:
+            b.send(line)
+    out = b.expect(needle, timeout=15).decode("latin-1")
+    out += b.expect(b"\n").decode("latin-1")
+    err = ""
+    deadline = time.monotonic() + 5 * fbtest.SLOW
+    while "flight record" not in err and time.monotonic() < deadline:
+        time.sleep(0.05)
+        err = b.stderr().decode("latin-1")
+    b.kill()
+    return out, err
+
+
+@test(timeout=40)
+def hung_readyok_judged_while_pending(ctx):
+    """An isready never answered is a finding at 5 s, while the engine
+    hangs, before the GUI kills fenbridge; strict mode writes the flight
+    record then."""
+    t0 = time.monotonic()
+    out, err = hung_session(
+        ctx, "uci", [b"uci\n", b"isready\n", b"=readyok",
+                     b"position startpos\n", b"go infinite\n",
+                     b"fake-sleep 60000\nisready\n"],
+        b"info string fenbridge: referee: protocol: ")
+    took = time.monotonic() - t0
+    check("isready not answered after" in out, out)
+    check(took >= 5.0, "judged after %.1f s, not before 5 s" % took)
+    check("referee: protocol: isready not answered" in err, err)
+    records = glob.glob(ctx.path("fenbridge-*.txt"))
+    eq(len(records), 1, "flight records: " + err)
+    with open(records[0], encoding="latin-1") as f:
+        check("isready" in f.read(), "the record holds the isready")
+
+
+@test(timeout=40)
+def hung_pong_judged_while_pending(ctx):
+    out, err = hung_session(
+        ctx, "xboard", XB_OPEN + [b"new\n", b"force\n", b"ping 1\n",
+                                  b"=pong 1", b"fake-sleep 60000\nping 2\n"],
+        b"telluser fenbridge: referee: protocol: ")
+    check("ping not answered after" in out, out)
+    eq(len(glob.glob(ctx.path("fenbridge-*.txt"))), 1, "flight records")
 
 
 @test(timeout=30)

@@ -12,7 +12,11 @@ and XBoard, sjaakii), uci_xboard.py (a UCI GUI with sjaakii, GNU Chess,
 Fairy-Max, fairy-stockfish as XBoard engines) and xboard_uci.py (an XBoard
 GUI with stockfish in normal chess and fischerandom, toga2,
 fairy-stockfish), and a self-play game of stockfish in standard chess
-with ponder, ponderhit and stop. Each session's findings and its summary
+with ponder, ponderhit and stop; then, with --referee=strict,
+referee_variants.py: short games from random Chess960, DFRC and CRC (10x8)
+starts for stockfish, fairy-stockfish (UCI and XBoard), sjaakii, toga2 and
+GNU Chess, native and through the translating pairs (exit status 3
+exactly for the sessions with a finding). Each session's findings and its summary
 are read from that stderr: a clean engine gives no finding, so any finding fails the
 test, but for those listed in KNOWN, real engine defects shown there with
 their evidence. A control shows the tap at work with a real engine: a GUI
@@ -32,6 +36,8 @@ import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import referee_variants  # noqa: E402
 STOCKFISH = "/usr/games/stockfish"
 
 # Real engines' defects, each with its evidence.
@@ -67,11 +73,13 @@ def findings(path):
     return sums, found
 
 
-def wrapper(tmp, fenbridge, out, name="fenbridge"):
+def wrapper(tmp, fenbridge, out, name="fenbridge", mode="warn"):
+    """A fenbridge with --referee=mode whose stderr goes to out (strict
+    mode's flight records to tmp)."""
     path = os.path.join(tmp, name)
     with open(path, "w") as f:
-        f.write('#!/bin/sh\nexec "%s" --referee=warn "$@" 2>>"%s"\n'
-                % (fenbridge, out))
+        f.write('#!/bin/sh\nTMPDIR="%s" exec "%s" --referee=%s "$@" '
+                '2>>"%s"\n' % (tmp, fenbridge, mode, out))
     os.chmod(path, 0o755)
     return path
 
@@ -91,6 +99,30 @@ def control(fenbridge, tmp):
           b"info string fenbridge: referee: gui: " in p.stdout)
     print("control (stockfish, a GUI move that is not legal): %s %r"
           % ("ok" if ok else "FAIL", found))
+    return ok
+
+
+CRC = "rnbckqbanr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNBCKQBANR w KQkq - 0 1"
+
+
+def control_crc(fenbridge, tmp):
+    """fairy-stockfish in caparandom, strict: the archbishop's knight
+    jumps are followed on 10x8, a king's jump is the one finding (the CRC
+    wire is judged, not skipped); exit status 3."""
+    out = os.path.join(tmp, "control-crc.txt")
+    p = subprocess.run(
+        [wrapper(tmp, fenbridge, out, "fenbridge-control-crc", "strict"),
+         "--", referee_variants.FAIRY],
+        input=b"uci\nsetoption name UCI_Variant value caparandom\n"
+              b"isready\nposition fen " + CRC.encode() +
+              b" moves h1i3 h8i6 e1e3\ngo depth 2\nisready\nquit\n",
+        capture_output=True, timeout=60)
+    sums, found = findings(out)
+    ok = (len(sums) == 1 and len(found) == 1 and p.returncode == 3 and
+          "move 3 'e1e3' is not legal" in found[0])
+    print("control (fairy-stockfish caparandom, a GUI move that is not "
+          "legal): %s %r exit %d" % ("ok" if ok else "FAIL", found,
+                                     p.returncode))
     return ok
 
 
@@ -160,6 +192,8 @@ def main():
     out = os.path.join(tmp, "stderr.txt")
     fb = wrapper(tmp, fenbridge, out)
     ok = control(fenbridge, tmp)
+    if os.access(referee_variants.FAIRY, os.X_OK):
+        ok = control_crc(fenbridge, tmp) and ok
     print("stockfish self-play, standard chess: %d plies, %d sessions" % (
         selfplay(fb), len(findings(out)[0])))
     for name, args in DRIVERS:
@@ -170,7 +204,24 @@ def main():
         tail = (p.stdout.strip().splitlines() or [""])[-1]
         print("%s: exit %d (%s), %d sessions" % (
             name, p.returncode, tail, len(findings(out)[0]) - before))
+    # Random starts (Chess960, DFRC, CRC) with --referee=strict: exit
+    # status 3 exactly for the sessions with a finding.
+    sout = os.path.join(tmp, "strict.txt")
+    games, n, statuses = referee_variants.run(
+        wrapper(tmp, fenbridge, sout, "fenbridge-strict", "strict"))
+    ssums, sfound = findings(sout)
+    with_finding = len([x for x in ssums if " 0 findings" not in x])
+    threes = len([rc for _, rc in statuses if rc == 3])
+    bad = [(label, rc) for label, rc in statuses if rc not in (0, 3)]
+    print("strict, random starts: %d games, %d sessions, %d with findings, "
+          "%d exit 3, other: %r" % (games, len(ssums), with_finding, threes,
+                                    bad))
+    if bad or threes != with_finding or len(ssums) != n or games < 24:
+        print("FAIL: strict sessions: exit statuses or counts")
+        ok = False
     sums, found = findings(out)
+    sums += ssums
+    found += sfound
     unknown = []
     for f in found:
         why = [w for rx, w in KNOWN if rx.search(f)]

@@ -4,7 +4,8 @@
  * both wires. The input is lines; each line's first byte chooses the wire,
  * the way, each wire's protocol and how far the clock moves. Properties:
  * no crash, no overrun (ASan/UBSan), every finding is one line of text
- * that names its position, the counts add up to the findings reported.
+ * that names its position, the counts add up to the findings reported,
+ * and after a tick the next deadline is none or still to come.
  */
 #include "fuzz_common.h"
 
@@ -49,6 +50,12 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			now += (uint64_t)(c >> 4) * 700;
 			fb_referee_line(&r, side, from_peer, proto, p + 1,
 					n - 1, now);
+			if (c & 0x10) {
+				uint64_t at;
+				fb_referee_tick(&r, now);
+				at = fb_referee_next_deadline(&r);
+				CHECK(at == 0 || at > now);
+			}
 		}
 		p += n + (e != NULL);
 	}

@@ -559,6 +559,197 @@ test_referee_cecp_answers(void **state)
 }
 
 /* Each wire in its own protocol: a UCI GUI, an XBoard engine. */
+/* An answer that never comes is judged while it is owed: the referee
+ * names its deadline and judges at the tick, once. */
+static void
+test_referee_pending_answers(void **state)
+{
+	struct fb_referee r;
+	struct found f;
+
+	(void)state;
+	start(&r, &f);
+	assert_int_equal(fb_referee_next_deadline(&r), 0);
+	run(&r, &f, FB_REF_UCI, FB_REF_UCI,
+	    "@0 E<uci\n@100 E>uciok\n@100 E<isready\n@200 E>readyok\n"
+	    "@1000 E<isready\n");
+	assert_int_equal(fb_referee_next_deadline(&r), 6001);
+	fb_referee_tick(&r, 6000);
+	expect_none(&f);
+	fb_referee_tick(&r, 6001);
+	expect_one(&f, FB_REF_PROTOCOL,
+		   "isready not answered after 5001 ms");
+	assert_int_equal(fb_referee_next_deadline(&r), 0);
+	fb_referee_tick(&r, 9000);
+	run(&r, &f, FB_REF_UCI, FB_REF_UCI, "@9000 E>readyok\n");
+	fb_referee_finish(&r, 20000);
+	expect_one(&f, FB_REF_PROTOCOL, "still waiting");
+	/* Never answered: one finding at the tick, none at the end */
+	start(&r, &f);
+	run(&r, &f, FB_REF_CECP, FB_REF_CECP,
+	    "@0 E<new\n@0 E<force\n@0 E<ping 1\n@10 E>pong 1\n"
+	    "@500 E<ping 7\n@600 E<ping 8\n");
+	assert_int_equal(fb_referee_next_deadline(&r), 5501);
+	fb_referee_tick(&r, 5501);
+	expect_one(&f, FB_REF_PROTOCOL, "ping not answered after 5001 ms");
+	assert_int_equal(fb_referee_next_deadline(&r), 0);
+	fb_referee_finish(&r, 20000);
+	assert_int_equal(f.n, 1);
+	/* No deadline for an answer that may take long, nor after quit */
+	start(&r, &f);
+	run(&r, &f, FB_REF_UCI, FB_REF_UCI,
+	    "@0 E<uci\n@0 E<isready\n");
+	assert_int_equal(fb_referee_next_deadline(&r), 0);
+	start(&r, &f);
+	run(&r, &f, FB_REF_CECP, FB_REF_CECP,
+	    "@0 E<new\n@0 E<force\n@0 E<ping 1\n@10 E>pong 1\n"
+	    "@10 E<ping 2\n@10 E<quit\n");
+	assert_int_equal(fb_referee_next_deadline(&r), 0);
+	fb_referee_tick(&r, 9000);
+	expect_none(&f);
+}
+
+/* 10x8 variants of the variant table are followed: moves judged on a
+ * board of ten files, castles too. */
+static void
+test_referee_10x8(void **state)
+{
+	struct fb_referee r;
+	struct found f;
+
+	(void)state;
+	start(&r, &f);
+	run(&r, &f, FB_REF_UCI, FB_REF_UCI,
+	    "E<setoption name UCI_Variant value caparandom\n"
+	    "E<position fen rnbckqbanr/pppppppppp/10/10/10/10/PPPPPPPPPP/"
+	    "RNBCKQBANR w KQkq - 0 1 moves e2e4 e7e5\n"
+	    "E<go depth 3\n"
+	    "E>info depth 2 score cp 5 pv h1i3 h8i6 d1e3\n"
+	    "E>bestmove h1i3 ponder h8i6\n"
+	    "E<position fen rnbckqbanr/pppppppppp/10/10/10/10/PPPPPPPPPP/"
+	    "RNBCKQBANR w KQkq - 0 1 moves e2e4 e7e5 h1i3\n"
+	    "E<go depth 3\n"
+	    "E>bestmove e8e6\n");
+	expect_one(&f, FB_REF_ILLEGAL, "bestmove 'e8e6' is not legal");
+	assert_non_null(strstr(f.text[0], "rnbckqbanr/pppp1ppppp/10/4p5/"
+					  "4P5/8A1/PPPP1PPPPP/RNBCKQB1NR b"));
+	/* The king's move to i1 is a castle; with UCI_Chess960 on it is the
+	 * wrong notation */
+	start(&r, &f);
+	run(&r, &f, FB_REF_UCI, FB_REF_UCI,
+	    "E<setoption name UCI_Variant value caparandom\n"
+	    "E<setoption name UCI_Chess960 value true\n"
+	    "E<position fen r3k4r/pppppppppp/10/10/10/10/PPPPPPPPPP/"
+	    "R3K4R w KQkq - 0 1\n"
+	    "E<go depth 3\nE>bestmove e1j1\n"
+	    "E<go depth 3\nE>bestmove e1i1\n");
+	expect_one(&f, FB_REF_CASTLING, "bestmove 'e1i1' is a castle");
+	/* CECP: capablanca starts in its own position */
+	start(&r, &f);
+	run(&r, &f, FB_REF_CECP, FB_REF_CECP,
+	    "E<new\nE<variant capablanca\nE<usermove e2e4\n"
+	    "E>move h8i6\nE<usermove c1b3\nE>move i6g4\n");
+	expect_one(&f, FB_REF_ILLEGAL, "move 'i6g4' is not legal");
+	/* caparandom: not known until its setboard */
+	start(&r, &f);
+	run(&r, &f, FB_REF_CECP, FB_REF_CECP,
+	    "E<new\nE<variant caparandom\nE<usermove e2e4\n"
+	    "E>move a7a3\nE<new\nE<variant caparandom\nE<force\n"
+	    "E<setboard rnbckqbanr/pppppppppp/10/10/10/10/PPPPPPPPPP/"
+	    "RNBCKQBANR w KQkq - 0 1\nE<usermove e2e4\nE<go\n"
+	    "E>move h8i6\nE<usermove e1i1\n");
+	expect_none(&f);
+	/* A variant the table does not follow (janus) is not judged */
+	start(&r, &f);
+	run(&r, &f, FB_REF_CECP, FB_REF_CECP,
+	    "E<new\nE<variant janus\nE<usermove e2e4\nE>move a7a3\n");
+	expect_none(&f);
+}
+
+#define KNIGHTS_BACK "E<usermove g1f3\nE>move g8f6\nE<usermove f3g1\nE>move f6g8\n"
+
+/* Result claims by rule (repetition, 50 moves, material) and pvs that go
+ * on after a draw by rule, judged with the board's history; what the
+ * board cannot say for sure is no finding. */
+static void
+test_referee_draw_rules(void **state)
+{
+	struct fb_referee r;
+	struct found f;
+
+	(void)state;
+	/* The start position three times: a true claim */
+	start(&r, &f);
+	run(&r, &f, FB_REF_CECP, FB_REF_CECP,
+	    "E<new\n" KNIGHTS_BACK KNIGHTS_BACK
+	    "E>1/2-1/2 {Draw by repetition}\n");
+	expect_none(&f);
+	/* Twice only */
+	start(&r, &f);
+	run(&r, &f, FB_REF_CECP, FB_REF_CECP,
+	    "E<new\n" KNIGHTS_BACK "E>1/2-1/2 {Draw by repetition}\n");
+	expect_one(&f, FB_REF_PROTOCOL, "a wrong result claim: '1/2-1/2 {Draw");
+	/* Positions before the setboard not seen (its clock is not 0) */
+	start(&r, &f);
+	run(&r, &f, FB_REF_CECP, FB_REF_CECP,
+	    "E<new\nE<setboard rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w "
+	    "KQkq - 8 5\n" KNIGHTS_BACK "E>1/2-1/2 {3-fold repetition}\n");
+	expect_none(&f);
+	/* The 50-move rule: the clock at 100, or not */
+	start(&r, &f);
+	run(&r, &f, FB_REF_CECP, FB_REF_CECP,
+	    "E<new\nE<setboard 8/8/4k3/8/8/8/4K3/R7 w - - 98 80\n"
+	    "E<usermove a1a2\nE>move e6e5\nE>1/2-1/2 {50 move rule}\n");
+	expect_none(&f);
+	start(&r, &f);
+	run(&r, &f, FB_REF_CECP, FB_REF_CECP,
+	    "E<new\nE<setboard 8/8/4k3/8/8/8/4K3/R7 w - - 40 80\n"
+	    "E<usermove a1a2\nE>move e6e5\nE>1/2-1/2 {50 move rule}\n");
+	expect_one(&f, FB_REF_PROTOCOL, "{50 move rule}");
+	/* Material: a rook can mate; a lone king cannot ("material" is
+	 * no mate claim); knight against knight is not judged */
+	start(&r, &f);
+	run(&r, &f, FB_REF_CECP, FB_REF_CECP,
+	    "E<new\nE<setboard 8/8/4k3/8/8/8/4K3/R7 w - - 0 80\n"
+	    "E<usermove a1a2\nE>move e6e5\n"
+	    "E>1/2-1/2 {Insufficient material}\n");
+	expect_one(&f, FB_REF_PROTOCOL, "{Insufficient material}");
+	start(&r, &f);
+	run(&r, &f, FB_REF_CECP, FB_REF_CECP,
+	    "E<new\nE<setboard 8/8/4k3/8/8/4n3/4K3/8 w - - 0 80\n"
+	    "E<usermove e2e3\nE>1/2-1/2 {Insufficient material}\n"
+	    "E<new\nE<setboard 8/8/4k3/3n4/8/4N3/4K3/8 w - - 0 80\n"
+	    "E<usermove e2f2\nE>1/2-1/2 {Insufficient material}\n"
+	    "E>1/2-1/2 {Neither side can mate}\n");
+	expect_none(&f);
+	/* UCI pvs after a draw by rule */
+	start(&r, &f);
+	run(&r, &f, FB_REF_UCI, FB_REF_UCI,
+	    "E<position fen 8/8/4k3/8/8/8/4K3/R7 w - - 98 80\n"
+	    "E<go depth 5\n"
+	    "E>info depth 1 score cp 500 pv a1a2 e6e5\n"
+	    "E>info depth 2 score cp 500 pv a1a2 e6e5 a2a3\n"
+	    "E>bestmove a1a2\n");
+	expect_one(&f, FB_REF_ILLEGAL,
+		   "the pv goes on after a draw by the 50-move rule: move 3 "
+		   "'a2a3'");
+	start(&r, &f);
+	run(&r, &f, FB_REF_UCI, FB_REF_UCI,
+	    "E<position fen 8/8/4k3/8/8/4n3/4K3/8 w - - 3 80\n"
+	    "E<go depth 5\n"
+	    "E>info depth 2 score cp 0 pv e2e3 e6e5\n"
+	    "E>bestmove e2e3\n");
+	expect_one(&f, FB_REF_ILLEGAL,
+		   "goes on after a draw by dead material: move 2 'e6e5'");
+	/* CECP thinking too */
+	start(&r, &f);
+	run(&r, &f, FB_REF_CECP, FB_REF_CECP,
+	    "E<new\nE<force\nE<setboard 8/8/4k3/8/8/4n3/4K3/8 w - - 3 80\n"
+	    "E<go\nE>2 0 5 100 Kxe3 Ke5\n");
+	expect_one(&f, FB_REF_ILLEGAL,
+		   "the thinking pv goes on after dead material: move 2");
+}
+
 static void
 test_referee_translating_pair(void **state)
 {
@@ -602,6 +793,9 @@ main(void)
 		cmocka_unit_test(test_referee_cecp_moves),
 		cmocka_unit_test(test_referee_cecp_thinking),
 		cmocka_unit_test(test_referee_cecp_answers),
+		cmocka_unit_test(test_referee_pending_answers),
+		cmocka_unit_test(test_referee_10x8),
+		cmocka_unit_test(test_referee_draw_rules),
 		cmocka_unit_test(test_referee_translating_pair),
 	};
 
