@@ -604,9 +604,18 @@ probe_engine_line(struct fb_filter *f, const char *text, size_t len,
 		choose_later(f, f->gui, "it refused the probe", out);
 	} else if (f->probe != FB_PROBE_ANSWERING &&
 		   f->probe != FB_PROBE_RESTART &&
-		   !held_add(&f->early, text, len, term, flags)) {
-		report(out, FB_LOG_WARN, "too many engine lines before it "
-		       "answered the probe: line dropped");
+		   (f->early_pass ||
+		    !held_add(&f->early, text, len, term, flags))) {
+		/* More than a banner before its answer: no line is dropped,
+		 * so what is held goes to the GUI as it came, and the rest
+		 * with it until the answer tells the protocol. */
+		if (!f->early_pass)
+			report(out, FB_LOG_INFO, "more than 64 KiB from the "
+			       "engine before it answered the probe: passed "
+			       "on as it came");
+		flush_early_here(f, out);
+		f->early_pass = true;
+		out->to_gui(out->ctx, text, len + term);
 	}
 }
 

@@ -606,6 +606,36 @@ test_probe_banner_before_the_gui(void **state)
 	stop(s);
 }
 
+/* More than the 64 KiB of early lines fenbridge keeps while it waits for
+ * the engine's answer: none is dropped; the lines go on to the GUI as they
+ * came, in order, and the answer after them too. */
+static void
+test_probe_long_banner_is_not_dropped(void **state)
+{
+	struct session *s = start();
+	char line[1002], want[100 * 1001 + 64];
+	size_t n = 0;
+
+	(void)state;
+	gui(s, "uci\n");
+	memset(line, 'y', 1000);
+	for (int i = 0; i < 100; i++) {
+		line[0] = (char)('0' + i % 10);
+		line[1000] = '\n';
+		line[1001] = '\0';
+		engine(s, line);
+		memcpy(want + n, line, 1001);
+		n += 1001;
+	}
+	engine(s, "id name Banner\n");
+	memcpy(want + n, "id name Banner\n", 15);
+	n += 15;
+	assert_int_equal(s->ngui, n);
+	assert_memory_equal(s->gui, want, n);
+	assert_ptr_equal(fb_filter_engine_protocol(&s->f), &fb_protocol_uci);
+	stop(s);
+}
+
 /* An engine that writes and exits before the GUI says anything, or a GUI
  * that starts without a handshake: the engine's lines are the GUI's. */
 static void
@@ -724,6 +754,7 @@ main(void)
 		cmocka_unit_test(test_probe_uciok_wait_is_bounded),
 		cmocka_unit_test(test_probe_quit_during_the_uciok_wait),
 		cmocka_unit_test(test_probe_off_chooses_at_once),
+		cmocka_unit_test(test_probe_long_banner_is_not_dropped),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
