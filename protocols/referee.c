@@ -330,6 +330,7 @@ fb_ref_set_pos(struct fb_ref_wire *w, const struct fb_game *g)
 	w->hist.complete = g->halfmove == 0;
 	w->pos = *g;
 	w->prev = *g;
+	w->nrecent = 0;
 	w->known = true;
 	w->nmoves = 0;
 	w->moves[0] = '\0';

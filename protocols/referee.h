@@ -97,6 +97,9 @@ struct fb_ref_hist {
 };
 
 /* What one wire has seen; private to referee*.c, plain data. */
+/* How many positions back a CECP engine's thinking may lag. */
+#define FB_REF_RECENT 8
+
 struct fb_ref_wire {
 	enum fb_referee_proto proto;
 	bool known;       /* pos follows the game (a position was seen) */
@@ -107,6 +110,11 @@ struct fb_ref_wire {
 	const struct fb_variant *variant;
 	struct fb_game pos;  /* the position the peer was last given */
 	struct fb_game prev; /* CECP: before the last move given */
+	/* CECP: the positions before the last moves given, newest first:
+	 * thinking about one of them may still be in the pipe (in analyze
+	 * mode the GUI gives moves while the engine thinks). */
+	struct fb_game recent[FB_REF_RECENT];
+	unsigned nrecent;
 	char moves[FB_REF_MOVES_MAX]; /* the moves since pos's base */
 	struct fb_ref_hist hist;      /* pos's and those before it */
 	size_t nmoves;

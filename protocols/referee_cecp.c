@@ -32,6 +32,19 @@ on_move(const struct fb_ref_wire *w)
 	       w->engine_side == w->pos.side;
 }
 
+/* Before a move is played on w: the position it leaves is prev, and the
+ * newest of the recent ones. */
+static void
+remember(struct fb_ref_wire *w)
+{
+	unsigned n = w->nrecent < FB_REF_RECENT ? w->nrecent : FB_REF_RECENT - 1;
+
+	w->prev = w->pos;
+	memmove(&w->recent[1], &w->recent[0], n * sizeof w->recent[0]);
+	w->recent[0] = w->pos;
+	w->nrecent = n + 1;
+}
+
 static void
 new_game(struct fb_ref_wire *w)
 {
@@ -106,7 +119,7 @@ given_move(struct fb_referee *r, enum fb_referee_side side, bool check,
 		w->known = false;
 		return;
 	}
-	w->prev = w->pos;
+	remember(w);
 	fb_game_play(&w->pos, &m);
 	fb_ref_add_move(w, text + mv.off, mv.len);
 	memcpy(w->last_move, text + mv.off, n);
@@ -282,12 +295,13 @@ thinking(struct fb_referee *r, const char *text,
 		return; /* pondering: its pv may start after a guess */
 	if ((ply = read_pv(&w->pos, text, th->pv, &after, &tok, &read)) == 0)
 		return;
-	/* Thinking about the position before the move just given, still
-	 * in the pipe when the move went: no offence. */
-	if (memcmp(&w->prev, &w->pos, sizeof w->pos) != 0 &&
-	    read_pv(&w->prev, text, th->pv, &a2, &t2, &read2) == 0 &&
-	    read2 > 0)
-		return;
+	/* Thinking about a position before the moves just given, still in
+	 * the pipe when they went: no offence. */
+	for (unsigned i = 0; i < w->nrecent; i++)
+		if (read_pv(&w->recent[i], text, th->pv, &a2, &t2, &read2) ==
+			    0 &&
+		    read2 > 0)
+			return;
 	if (after != NULL)
 		fb_ref_find(r, FB_REF_ENGINE, FB_REF_ILLEGAL, NULL,
 			    "the thinking pv goes on after %s: move %u '%.*s'",
@@ -354,7 +368,7 @@ engine_move(struct fb_referee *r, enum fb_referee_side side, bool check,
 					  "(variant fischerandom)"
 					: "the king's destination or O-O "
 					  "(normal chess)");
-	w->prev = w->pos;
+	remember(w);
 	fb_game_play(&w->pos, &m);
 	fb_ref_add_move(w, text + mv.off, mv.len);
 	w->last_move[0] = '\0';

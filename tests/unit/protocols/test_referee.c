@@ -514,6 +514,18 @@ test_referee_cecp_thinking(void **state)
 	    "E<new\nE<usermove f2f3\nE>move e7e5\nE<usermove g2g4\n"
 	    "E>2 100000 5 100 Qh4# a2a3\n");
 	expect_one(&f, FB_REF_ILLEGAL, "after the game's end");
+	/* Analysis takes the GUI's moves as it thinks: a pv of a position
+	 * two moves back is still in the pipe (as seen with fairy-stockfish
+	 * behind a UCI GUI); one legal in none of the recent positions is
+	 * not. */
+	start(&r, &f);
+	run(&r, &f, FB_REF_CECP, FB_REF_CECP,
+	    "E<new\nE<force\nE<analyze\nE<usermove e2e4\n"
+	    "E<usermove e7e5\nE<usermove g1f3\nE>5 10 5 100 e7e5 g1f3\n"
+	    "E>5 10 5 100 b8c6 f1b5\n");
+	expect_none(&f);
+	run(&r, &f, FB_REF_CECP, FB_REF_CECP, "E>5 10 5 100 e8e6 f1b5\n");
+	expect_one(&f, FB_REF_ILLEGAL, "thinking pv move 1 'e8e6'");
 }
 
 static void
