@@ -31,15 +31,24 @@ extern const char *fenbridge_path;
 extern const char *bench_wrap; /* --wrap: runs each bridge or relay */
 extern int failures; /* runs that lost, reordered or corrupted lines */
 
-void die(const char *fmt, ...);
-uint64_t now_ns(void);
-int write_all(int fd, const char *p, size_t n);
-void on_alarm(int sig);
-uint64_t mix64(uint64_t z);
-unsigned rnd(unsigned n);
-char *put_s(char *p, const char *s);
-char *put_u(char *p, uint64_t v);
-const char *map_stream(int fd, size_t n);
+void
+die(const char *fmt, ...);
+uint64_t
+now_ns(void);
+int
+write_all(int fd, const char *p, size_t n);
+void
+on_alarm(int sig);
+uint64_t
+mix64(uint64_t z);
+unsigned
+rnd(unsigned n);
+char *
+put_s(char *p, const char *s);
+char *
+put_u(char *p, uint64_t v);
+const char *
+map_stream(int fd, size_t n);
 
 /*
  * A stream lives in a file under /dev/shm (or /tmp), unlinked at once: the
@@ -55,10 +64,14 @@ struct stream {
 	char path[64];
 };
 
-void stream_create(struct stream *s);
-char *stream_at(struct stream *s, size_t n);
-void stream_wrote(struct stream *s, const char *end);
-void stream_seal(struct stream *s);
+void
+stream_create(struct stream *s);
+char *
+stream_at(struct stream *s, size_t n);
+void
+stream_wrote(struct stream *s, const char *end);
+void
+stream_seal(struct stream *s);
 
 /* bench_common.c: the GUI's sessions */
 
@@ -90,19 +103,28 @@ struct session {
 /* Starts the engine in mode behind who: `--engine MODE [FILE LEN [REP]]`
  * (REP when rep > 1); extra: fenbridge's options (NULL or
  * NULL-terminated), before the `--`. */
-void session_start(struct session *s, enum runner who, const char *mode,
-		   const struct stream *file, size_t len, unsigned long rep,
-		   const char *const *extra);
-void session_fail(struct session *s, const char *fmt, ...);
-void send_line(struct session *s, const char *line);
-bool expect_line(struct session *s, const char *want, const char *capture,
-		 char *cbuf, size_t ccap);
-bool next_line(struct session *s, char *out, size_t cap);
-long proc_status_kib(pid_t pid, const char *field);
-double proc_cpu_s(pid_t pid);
-void session_end(struct session *s, bool kill_it);
-void report_mismatch(struct session *s, const char *exp, size_t explen,
-		     size_t at, const char *got, size_t gotlen);
+void
+session_start(struct session *s, enum runner who, const char *mode,
+	      const struct stream *file, size_t len, unsigned long rep,
+	      const char *const *extra);
+void
+session_fail(struct session *s, const char *fmt, ...);
+void
+send_line(struct session *s, const char *line);
+bool
+expect_line(struct session *s, const char *want, const char *capture,
+	    char *cbuf, size_t ccap);
+bool
+next_line(struct session *s, char *out, size_t cap);
+long
+proc_status_kib(pid_t pid, const char *field);
+double
+proc_cpu_s(pid_t pid);
+void
+session_end(struct session *s, bool kill_it);
+void
+report_mismatch(struct session *s, const char *exp, size_t explen, size_t at,
+		const char *got, size_t gotlen);
 
 /* bench_chess960.c */
 
@@ -124,14 +146,16 @@ struct patches {
 /* The flood as the engine writes it (king notation) into s, the patches
  * that make it the Chess960 expectation, and the offset where line
  * stall_lines ends; openings_init first. */
-void openings_init(void);
-void make_flood(struct stream *s, struct patches *kxr, unsigned long lines,
-		unsigned long stall_lines, size_t *stall_len);
+void
+openings_init(void);
+void
+make_flood(struct stream *s, struct patches *kxr, unsigned long lines,
+	   unsigned long stall_lines, size_t *stall_len);
 
 /* A game followed without legality checks beyond pseudo-legal moves. */
 struct cgame {
-	char b[8][8]; /* [rank][file], 0 empty */
-	int side;     /* 0 white, 1 black */
+	char b[8][8];     /* [rank][file], 0 empty */
+	int side;         /* 0 white, 1 black */
 	int castle[2][2]; /* [colour][0 = h-side, 1 = a-side]: rook file, -1 */
 	int ep;           /* file of a double step just made, or -1 */
 	unsigned half, full;
@@ -143,17 +167,21 @@ struct cmove {
 	bool castle;
 };
 
-void cgame_start(struct cgame *g, unsigned idx);
-void cgame_play(struct cgame *g, const struct cmove *m);
-char *put_fen(char *p, const struct cgame *g, bool xfen);
+void
+cgame_start(struct cgame *g, unsigned idx);
+void
+cgame_play(struct cgame *g, const struct cmove *m);
+char *
+put_fen(char *p, const struct cgame *g, bool xfen);
 
 #define POS_MAX_PLIES 200
 #define POS_LINE_MAX (16 + 100 + 8 + POS_MAX_PLIES * 6 + 2)
 #define BULK_FENS 10000
 
-unsigned long make_positions(struct stream *in, struct stream *out,
-			     unsigned long lines);
-void make_bulk(struct stream *in, struct stream *out, unsigned long lines);
+unsigned long
+make_positions(struct stream *in, struct stream *out, unsigned long lines);
+void
+make_bulk(struct stream *in, struct stream *out, unsigned long lines);
 
 /*
  * A whole game of the game file (bench/data/chess960_games.txt): its start
@@ -178,20 +206,25 @@ struct game960 {
 
 /* Reads the game file's text (len bytes): the games (malloc'd) and their
  * number; dies with the line on anything but a pseudo-legal game. */
-struct game960 *games_parse(const char *text, size_t len, unsigned *ngames);
+struct game960 *
+games_parse(const char *text, size_t len, unsigned *ngames);
 
 /* bench_parts.c: the parts this program plays besides the GUI */
 
-int engine_main(int argc, char **argv);
-int relay_main(char **argv);
-int linerelay_main(char **argv);
-int uvrelay_main(char **argv);
+int
+engine_main(int argc, char **argv);
+int
+relay_main(char **argv);
+int
+linerelay_main(char **argv);
+int
+uvrelay_main(char **argv);
 
 /* bench_game.c: whole games, GUI side */
 
 struct game_result {
-	unsigned long plies; /* measured: plies of every game played */
-	double us_per_ply;   /* wall clock */
+	unsigned long plies;   /* measured: plies of every game played */
+	double us_per_ply;     /* wall clock */
 	double cpu_ns_per_ply; /* of the bridge or relay process */
 	long hwm_kib;
 	bool ok;
@@ -201,15 +234,15 @@ struct game_result {
  * `position fen START moves ...` and `isready` (readyok), with go a
  * `go wtime ...` too (bestmove: the game's move). ngames games of the
  * file in turn. */
-struct game_result run_game(enum runner who, const struct stream *file,
-			    const struct game960 *g, unsigned nfile,
-			    unsigned ngames, bool go);
+struct game_result
+run_game(enum runner who, const struct stream *file, const struct game960 *g,
+	 unsigned nfile, unsigned ngames, bool go);
 
 /* An XBoard GUI (fischerandom, O-O) with a UCI engine behind
  * `fenbridge --engine-protocol=uci` (the relays: an XBoard engine):
  * every game of the file to ply `plies`, repeated `rounds` times. */
-struct game_result run_xboard(enum runner who, const struct stream *file,
-			      const struct game960 *g, unsigned nfile,
-			      unsigned plies, unsigned rounds);
+struct game_result
+run_xboard(enum runner who, const struct stream *file, const struct game960 *g,
+	   unsigned nfile, unsigned plies, unsigned rounds);
 
 #endif

@@ -96,11 +96,11 @@ struct sizes {
 	unsigned stall_ms;
 	unsigned long rtt_n; /* measurement 2 */
 	unsigned long rtt_warmup;
-	unsigned long pos_lines; /* measurement 3 */
+	unsigned long pos_lines;  /* measurement 3 */
 	unsigned long fens_lines; /* measurement 3, bulk FENs */
 	unsigned games;           /* measurement 5, in rounds of the file */
 	unsigned xboard_plies;    /* measurement 6 */
-	int reps;                /* of 1, 2, 3, 5 and 6 */
+	int reps;                 /* of 1, 2, 3, 5 and 6 */
 };
 
 static const struct sizes full_sizes = {
@@ -172,7 +172,7 @@ run_flood(enum runner who, const struct patches *ps, const struct stream *flood,
 	send_line(&s, "ucinewgame");
 	if (chess960)
 		send_line(&s, "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/"
-			  "RNBQKBNR w HAha - 0 1");
+			      "RNBQKBNR w HAha - 0 1");
 	else
 		send_line(&s, "position startpos");
 	send_line(&s, "isready");
@@ -281,8 +281,8 @@ round_trip(struct session *s, unsigned long i)
 		got += (size_t)r;
 	}
 	if (got != 8 || memcmp(rb, "readyok\n", 8) != 0) {
-		session_fail(s, "round trip %lu: got '%.*s' for readyok",
-			     i + 1, (int)got, rb);
+		session_fail(s, "round trip %lu: got '%.*s' for readyok", i + 1,
+			     (int)got, rb);
 		return 0;
 	}
 	return now_ns() - t0;
@@ -313,7 +313,7 @@ run_rtt(unsigned long n, unsigned long warmup, struct rtt_result res[NRUNNERS])
 		ok = ok && expect_line(&s[k], "readyok", NULL, NULL, 0);
 		if (ok && s[k].len > 0) {
 			session_fail(&s[k], "unexpected output before the "
-				     "round trips");
+					    "round trips");
 			ok = false;
 		}
 	}
@@ -399,7 +399,7 @@ run_pos(enum runner who, const struct stream *in, const struct stream *exp,
 			ssize_t r = read(s.from, s.buf + s.len, SBUF - s.len);
 			if (r <= 0 || s.len + (size_t)r == SBUF) {
 				session_fail(&s, "unexpected output while "
-					     "sending positions");
+						 "sending positions");
 				goto out;
 			}
 			s.len += (size_t)r;
@@ -411,21 +411,21 @@ run_pos(enum runner who, const struct stream *in, const struct stream *exp,
 			 sizeof tally))
 		goto out;
 	t1 = now_ns();
-	if (sscanf(tally, "info string bench lines %lu bad %lu first %ld",
-		   &got, &bad, &first) != 3) {
+	if (sscanf(tally, "info string bench lines %lu bad %lu first %ld", &got,
+		   &bad, &first) != 3) {
 		session_fail(&s, "no tally from the engine");
 		goto out;
 	}
 	if (got != lines || bad != 0) {
-		session_fail(&s, "the engine got %lu of %lu position lines, "
+		session_fail(&s,
+			     "the engine got %lu of %lu position lines, "
 			     "%lu not as expected (first: line %ld)",
 			     got, lines, bad, first + 1);
 		goto out;
 	}
 	res.lines_per_s = (double)lines / ((double)(t1 - t0) / 1e9);
 	res.mb_per_s = (double)total / ((double)(t1 - t0) / 1e3);
-	res.cpu_ns_per_line = (proc_cpu_s(s.pid) - cpu0) * 1e9 /
-			      (double)lines;
+	res.cpu_ns_per_line = (proc_cpu_s(s.pid) - cpu0) * 1e9 / (double)lines;
 	res.hwm_kib = proc_status_kib(s.pid, "VmHWM");
 	res.ok = true;
 out:
@@ -482,11 +482,10 @@ flood_add(struct flood_set *fs, const struct flood_result *r)
 }
 
 static void
-progress(const char *what, const char *who, double lps, double cpu,
-	 long ctxsw)
+progress(const char *what, const char *who, double lps, double cpu, long ctxsw)
 {
-	fprintf(stderr, "  %-22s %-9s %6.3f M lines/s, %5.0f ns CPU/line",
-		what, who, lps / 1e6, cpu);
+	fprintf(stderr, "  %-22s %-9s %6.3f M lines/s, %5.0f ns CPU/line", what,
+		who, lps / 1e6, cpu);
 	if (ctxsw >= 0)
 		fprintf(stderr, ", %ld context switches", ctxsw);
 	fputc('\n', stderr);
@@ -599,9 +598,10 @@ print_game(const char *what, struct game_set *gs)
 	printf("%s (%lu plies): per ply fenbridge %.1f us, %.0f ns CPU; line "
 	       "relay %.1f us, %.0f ns CPU; relay %.1f us, %.0f ns CPU; "
 	       "fenbridge / line relay: wall %.2fx, CPU %.2fx; peak RSS "
-	       "fenbridge %.2f MiB\n", what, gs->plies, us[RUN_BRIDGE],
-	       cpu[RUN_BRIDGE], us[RUN_LINERELAY], cpu[RUN_LINERELAY],
-	       us[RUN_RELAY], cpu[RUN_RELAY], us[RUN_BRIDGE] / us[RUN_LINERELAY],
+	       "fenbridge %.2f MiB\n",
+	       what, gs->plies, us[RUN_BRIDGE], cpu[RUN_BRIDGE],
+	       us[RUN_LINERELAY], cpu[RUN_LINERELAY], us[RUN_RELAY],
+	       cpu[RUN_RELAY], us[RUN_BRIDGE] / us[RUN_LINERELAY],
 	       cpu[RUN_BRIDGE] / cpu[RUN_LINERELAY], mib(gs->hwm));
 }
 
@@ -814,15 +814,19 @@ main(int argc, char **argv)
 			plies += games[i].n;
 			castles += games[i].castles;
 		}
-		fprintf(stderr, "bench_bridge: %s: %u games, %u plies, %u "
-			"castles\n", games_path, ngames, plies, castles);
+		fprintf(stderr,
+			"bench_bridge: %s: %u games, %u plies, %u "
+			"castles\n",
+			games_path, ngames, plies, castles);
 	}
 	/* count: games; by default rounds of the file */
 	game_n = count >= 0 ? (unsigned long)count
 			    : (unsigned long)z.games * ngames;
-	fprintf(stderr, "bench_bridge: %s run, %d repetition%s; streams "
-		"generated in %.1f s\n", quick ? "quick" : "full", reps,
-		reps > 1 ? "s" : "", (double)(now_ns() - tg) / 1e9);
+	fprintf(stderr,
+		"bench_bridge: %s run, %d repetition%s; streams "
+		"generated in %.1f s\n",
+		quick ? "quick" : "full", reps, reps > 1 ? "s" : "",
+		(double)(now_ns() - tg) / 1e9);
 
 	/* 1 and 4a: floods, interleaved. */
 	for (int r = 0; (do_flood || do_flood960) && r < reps; r++) {
@@ -876,11 +880,11 @@ main(int argc, char **argv)
 			nrtt++;
 		}
 		for (int k = 0; k < NRUNNERS; k++)
-			fprintf(stderr, "  %-22s %-10s median %.1f us, p99 "
+			fprintf(stderr,
+				"  %-22s %-10s median %.1f us, p99 "
 				"%.1f us, %.1f us CPU/round trip\n",
 				"isready round trip", runner_name[k],
-				res[k].median_us, res[k].p99_us,
-				res[k].cpu_us);
+				res[k].median_us, res[k].p99_us, res[k].cpu_us);
 		runs += NRUNNERS;
 	}
 	/* 3: position lines: a game resent, and bulk X-FEN -> Shredder. */
@@ -904,9 +908,10 @@ main(int argc, char **argv)
 					.lines_per_s = a.lines_per_s,
 					.cpu_ns_per_line = a.cpu_ns_per_line,
 					.ok = a.ok};
-				set = w == RUN_BRIDGE	   ? (f ? &fens_fb : &pos_fb)
-				      : w == RUN_RELAY ? (f ? &fens_rl : &pos_rl)
-						       : (f ? &fens_lr : &pos_lr);
+				set = w == RUN_BRIDGE ? (f ? &fens_fb : &pos_fb)
+				      : w == RUN_RELAY
+					      ? (f ? &fens_rl : &pos_rl)
+					      : (f ? &fens_lr : &pos_lr);
 				flood_add(set, &fa);
 				if (w == RUN_BRIDGE &&
 				    a.hwm_kib > (f ? fens_hwm : pos_hwm))
@@ -950,8 +955,8 @@ main(int argc, char **argv)
 
 	printf("\nbench_bridge: %s vs a minimal poll/read/write relay, a line "
 	       "relay and a libuv relay (%s run, median of %d; load average "
-	       "before: %s)\n", fenbridge_path, quick ? "quick" : "full", reps,
-	       loadavg);
+	       "before: %s)\n",
+	       fenbridge_path, quick ? "quick" : "full", reps, loadavg);
 	if (do_flood) {
 		char what[128];
 		snprintf(what, sizeof what, "flood (%lu info lines)",
@@ -967,8 +972,8 @@ main(int argc, char **argv)
 		units("flood960", z.flood_lines);
 	if (do_flood960)
 		print_throughput("flood, GUI in Chess960, engine not (pv "
-				 "parsed)", &fl960_fb, &fl_rl, "relay", NULL,
-				 0);
+				 "parsed)",
+				 &fl960_fb, &fl_rl, "relay", NULL, 0);
 	if (do_rtt && nrtt > 0) {
 		double med[NRUNNERS], p99[NRUNNERS], cpu[NRUNNERS];
 		for (int k = 0; k < NRUNNERS; k++) {
@@ -997,7 +1002,8 @@ main(int argc, char **argv)
 		units("rtt", z.rtt_n + z.rtt_warmup);
 	if (do_pos) {
 		char what[160];
-		snprintf(what, sizeof what, "position fen lines (%lu, %.0f MB, "
+		snprintf(what, sizeof what,
+			 "position fen lines (%lu, %.0f MB, "
 			 "%.0f%% of them a game resent with one more ply)",
 			 pos_in.lines, (double)pos_in.len / 1e6,
 			 100.0 * (double)resent / (double)pos_in.lines);
@@ -1008,9 +1014,10 @@ main(int argc, char **argv)
 	}
 	if (do_fens) {
 		char what[160];
-		snprintf(what, sizeof what, "bulk FENs X-FEN -> Shredder-FEN "
-			 "(%d different, %lu lines, %.0f MB)", BULK_FENS,
-			 fens_in.lines, (double)fens_in.len / 1e6);
+		snprintf(what, sizeof what,
+			 "bulk FENs X-FEN -> Shredder-FEN "
+			 "(%d different, %lu lines, %.0f MB)",
+			 BULK_FENS, fens_in.lines, (double)fens_in.len / 1e6);
 		print_throughput(what, &fens_fb, &fens_rl, "relay", NULL,
 				 TARGET_FENS_RATIO);
 		print_throughput("bulk FENs, against the line relay", &fens_fb,
@@ -1024,12 +1031,14 @@ main(int argc, char **argv)
 	}
 	if (do_gamego) {
 		print_game("whole Chess960 games, position + isready + go per "
-			   "ply", &gm[1]);
+			   "ply",
+			   &gm[1]);
 		units("gamego", gm[1].plies);
 	}
 	if (do_xboard) {
 		char what[160];
-		snprintf(what, sizeof what, "XBoard GUI, fischerandom, every "
+		snprintf(what, sizeof what,
+			 "XBoard GUI, fischerandom, every "
 			 "game to ply %u (fenbridge: UCI engine)",
 			 z.xboard_plies);
 		print_game(what, &xb);
@@ -1037,8 +1046,9 @@ main(int argc, char **argv)
 	}
 	if (fl_fb.n > 0 && fl_rl.n > 0)
 		printf("peak RSS, flood: fenbridge %.2f MiB, relay %.2f MiB, "
-		       "ratio %.2f (target < %.0f MiB: %s)\n", mib(fl_fb.hwm),
-		       mib(fl_rl.hwm), (double)fl_fb.hwm / (double)fl_rl.hwm,
+		       "ratio %.2f (target < %.0f MiB: %s)\n",
+		       mib(fl_fb.hwm), mib(fl_rl.hwm),
+		       (double)fl_fb.hwm / (double)fl_rl.hwm,
 		       mib(TARGET_RSS_KIB),
 		       verdict(fl_fb.hwm < TARGET_RSS_KIB));
 	if (fl960_fb.n > 0)
@@ -1054,9 +1064,9 @@ main(int argc, char **argv)
 		printf("peak RSS, flood of %lu lines, GUI not reading for "
 		       "%.1f s: fenbridge %.2f MiB (RSS while stalled %.2f "
 		       "MiB), relay %.2f MiB, ratio %.2f (target < %.0f MiB: "
-		       "%s)\n", z.stall_lines, z.stall_ms / 1000.0,
-		       mib(st_fb.hwm_kib), mib(st_fb.stall_rss_kib),
-		       mib(st_rl.hwm_kib),
+		       "%s)\n",
+		       z.stall_lines, z.stall_ms / 1000.0, mib(st_fb.hwm_kib),
+		       mib(st_fb.stall_rss_kib), mib(st_rl.hwm_kib),
 		       (double)st_fb.hwm_kib / (double)st_rl.hwm_kib,
 		       mib(TARGET_RSS_KIB),
 		       verdict(st_fb.hwm_kib < TARGET_RSS_KIB));
@@ -1106,7 +1116,8 @@ main(int argc, char **argv)
 		runs += 12;
 	}
 	printf("integrity: %d runs, %d with lines lost, reordered or "
-	       "corrupted (%s); %.1f s in all\n", runs, failures,
+	       "corrupted (%s); %.1f s in all\n",
+	       runs, failures,
 	       failures ? "FAILED" : "every line intact and in order",
 	       (double)(now_ns() - t_start) / 1e9);
 	free(flood_kxr.v);

@@ -52,9 +52,10 @@ static unsigned pv_len[NOPENINGS];
 void
 openings_init(void)
 {
-	static const char *const castles[][2] = {
-		{"e1g1", "e1h1"}, {"e1c1", "e1a1"},
-		{"e8g8", "e8h8"}, {"e8c8", "e8a8"}};
+	static const char *const castles[][2] = {{"e1g1", "e1h1"},
+						 {"e1c1", "e1a1"},
+						 {"e8g8", "e8h8"},
+						 {"e8c8", "e8a8"}};
 
 	for (size_t o = 0; o < NOPENINGS; o++) {
 		const char *p = openings[o];
@@ -280,21 +281,21 @@ cgame_moves(const struct cgame *g, struct cmove *mv)
 {
 	static const int kn[8][2] = {{1, 2},   {2, 1},   {2, -1}, {1, -2},
 				     {-1, -2}, {-2, -1}, {-2, 1}, {-1, 2}};
-	static const int dirs[8][2] = {{1, 0},  {-1, 0}, {0, 1},  {0, -1},
-				       {1, 1},  {1, -1}, {-1, 1}, {-1, -1}};
+	static const int dirs[8][2] = {{1, 0}, {-1, 0}, {0, 1},  {0, -1},
+				       {1, 1}, {1, -1}, {-1, 1}, {-1, -1}};
 	int c = g->side, fwd = c == 0 ? 1 : -1, n = 0;
 
-#define ADD(FF, FR, TF, TR, PR, CA)                                          \
-	do {                                                                 \
-		if (n == MAX_MOVES)                                          \
-			break;                                               \
-		mv[n].ff = (signed char)(FF);                                \
-		mv[n].fr = (signed char)(FR);                                \
-		mv[n].tf = (signed char)(TF);                                \
-		mv[n].tr = (signed char)(TR);                                \
-		mv[n].promo = (PR);                                          \
-		mv[n].castle = (CA);                                         \
-		n++;                                                         \
+#define ADD(FF, FR, TF, TR, PR, CA)                                            \
+	do {                                                                   \
+		if (n == MAX_MOVES)                                            \
+			break;                                                 \
+		mv[n].ff = (signed char)(FF);                                  \
+		mv[n].fr = (signed char)(FR);                                  \
+		mv[n].tf = (signed char)(TF);                                  \
+		mv[n].tr = (signed char)(TR);                                  \
+		mv[n].promo = (PR);                                            \
+		mv[n].castle = (CA);                                           \
+		n++;                                                           \
 	} while (0)
 
 	for (int r = 0; r < 8; r++)
@@ -666,7 +667,6 @@ hash_bytes(const char *p, size_t n)
 	return h | 1; /* 0 marks an empty slot */
 }
 
-
 /* A position of the bulk set: a pool game after `ply` plies, and `nmoves`
  * plies after it on the line. */
 struct bulk_pos {
@@ -732,8 +732,8 @@ make_bulk(struct stream *in, struct stream *out, unsigned long lines)
 	while (pg.lines < lines) {
 		const struct bulk_pos *b = &set[pg.lines % BULK_FENS];
 		const struct pool_game *pgm = &pool[b->game];
-		unsigned from = pgm->off[b->ply], to = pgm->off[b->ply +
-								 b->nmoves];
+		unsigned from = pgm->off[b->ply],
+			 to = pgm->off[b->ply + b->nmoves];
 		/* off[0] is before the text's own " moves" */
 		pos_emit(&pg, &b->g, b->ply == 0 ? "" : " moves",
 			 pgm->text + from, to - from);
@@ -745,7 +745,6 @@ make_bulk(struct stream *in, struct stream *out, unsigned long lines)
 	stream_seal(in);
 	stream_seal(out);
 }
-
 
 /* The move of g written t[0..n) (UCI, a castle as king takes rook) among
  * g's pseudo-legal moves, into out; false if it is none of them. */
@@ -807,7 +806,8 @@ game_parse(struct game960 *gm, const char *line, size_t n, unsigned lineno)
 			continue;
 		if (gm->n == GAME_MAX_PLIES || !find_move(&g, t, k, &m))
 			die("game file, line %u: ply %u (%.*s) is no move of "
-			    "the position", lineno, gm->n + 1, (int)k, t);
+			    "the position",
+			    lineno, gm->n + 1, (int)k, t);
 		memcpy(gm->uci[gm->n], t, k);
 		if (m.castle) {
 			strcpy(gm->xb[gm->n], m.tf > m.ff ? "O-O" : "O-O-O");

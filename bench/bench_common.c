@@ -228,7 +228,7 @@ const char *bench_wrap;
 int failures; /* runs that lost, reordered or corrupted lines */
 
 const char *const runner_name[NRUNNERS] = {"relay", "uv relay", "fenbridge",
-					    "line relay"};
+					   "line relay"};
 const char *const runner_tag[NRUNNERS] = {"relay", "uvrelay", "fenbridge",
 					  "linerelay"};
 
@@ -257,7 +257,7 @@ session_start(struct session *s, enum runner who, const char *mode,
 			argv[n++] = *extra;
 	} else {
 		argv[n++] = self_path;
-		argv[n++] = who == RUN_UVRELAY	   ? "--uvrelay"
+		argv[n++] = who == RUN_UVRELAY     ? "--uvrelay"
 			    : who == RUN_LINERELAY ? "--linerelay"
 						   : "--relay";
 	}
@@ -349,8 +349,8 @@ next_line(struct session *s, char *out, size_t cap)
 			return false;
 		}
 		{
-			ssize_t r = read(s->from, s->buf + s->len,
-					 SBUF - s->len);
+			ssize_t r =
+				read(s->from, s->buf + s->len, SBUF - s->len);
 			if (r < 0 && errno == EINTR)
 				continue;
 			if (r <= 0) {
@@ -464,9 +464,10 @@ session_end(struct session *s, bool kill_it)
 		if (r <= 0)
 			break;
 		if (extra == 0)
-			fprintf(stderr, "bench_bridge: %s: unexpected output "
-				"at the end: '%.*s'\n", s->name,
-				(int)(r > 80 ? 80 : r), tmp);
+			fprintf(stderr,
+				"bench_bridge: %s: unexpected output "
+				"at the end: '%.*s'\n",
+				s->name, (int)(r > 80 ? 80 : r), tmp);
 		extra += (size_t)r;
 	}
 	close(s->from);
@@ -485,9 +486,8 @@ session_end(struct session *s, bool kill_it)
 	if (!kill_it && extra > 0)
 		session_fail(s, "%zu unexpected bytes after the stream", extra);
 	if (!kill_it && !(WIFEXITED(st) && WEXITSTATUS(st) == 0))
-		fprintf(stderr, "bench_bridge: %s: exit status %d%s\n",
-			s->name, WIFEXITED(st) ? WEXITSTATUS(st)
-					       : 128 + WTERMSIG(st),
+		fprintf(stderr, "bench_bridge: %s: exit status %d%s\n", s->name,
+			WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st),
 			WIFSIGNALED(st) ? " (signal)" : "");
 	free(s->buf);
 	s->buf = NULL;
@@ -509,9 +509,9 @@ report_mismatch(struct session *s, const char *exp, size_t explen, size_t at,
 	le = memchr(ls, '\n', (size_t)(exp + explen - ls));
 	if (le == NULL)
 		le = exp + explen;
-	session_fail(s, "output differs from the expected stream at line %lu "
+	session_fail(s,
+		     "output differs from the expected stream at line %lu "
 		     "(byte %zu)\n  expected: %.*s\n  got from there: %.*s",
 		     line, at, (int)(le - ls), ls,
 		     (int)(gotlen > 100 ? 100 : gotlen), got);
 }
-

@@ -55,12 +55,12 @@ rnd(int n)
 }
 
 struct pos {
-	char b[8][8]; /* [rank][file], rank 0 = rank 1, '\0' empty */
-	char side;    /* 'w' or 'b' */
-	int kf;       /* the kings' start file */
-	int rook[2];  /* start rook files, [FB_HSIDE] and [FB_ASIDE] */
+	char b[8][8];     /* [rank][file], rank 0 = rank 1, '\0' empty */
+	char side;        /* 'w' or 'b' */
+	int kf;           /* the kings' start file */
+	int rook[2];      /* start rook files, [FB_HSIDE] and [FB_ASIDE] */
 	bool right[2][2]; /* [colour][wing] */
-	int ep;       /* e.p. file, or -1 */
+	int ep;           /* e.p. file, or -1 */
 	unsigned half, full;
 };
 
@@ -153,9 +153,9 @@ setup(struct pos *p, const char row[8])
 static bool
 attacked(const struct pos *p, int r, int f, int c)
 {
-	static const int kn[8][2] = {{1, 2}, {2, 1}, {2, -1}, {1, -2},
+	static const int kn[8][2] = {{1, 2},   {2, 1},   {2, -1}, {1, -2},
 				     {-1, -2}, {-2, -1}, {-2, 1}, {-1, 2}};
-	static const int dirs[8][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1},
+	static const int dirs[8][2] = {{1, 0}, {-1, 0}, {0, 1},  {0, -1},
 				       {1, 1}, {1, -1}, {-1, 1}, {-1, -1}};
 	int pr = r - fwd(c);
 
@@ -454,8 +454,7 @@ make_ep(struct pos *p)
 			int ff = f + ((side ^ (start & 1)) ? 1 : -1);
 			if (!on_board(to, ff) || p->b[to][ff] != 0)
 				continue;
-			for (int r = to - fwd(s); r != back(s);
-			     r -= fwd(s)) {
+			for (int r = to - fwd(s); r != back(s); r -= fwd(s)) {
 				if (p->b[r][ff] == piece(s, 'P')) {
 					p->b[r][ff] = 0;
 					p->b[to][ff] = piece(s, 'P');
@@ -514,8 +513,9 @@ derive(struct pos *p, const char row[8])
 			p->half = 0;
 		} else {
 			int h = rnd(10);
-			p->half = h < 3 ? 0u : h < 9 ? (unsigned)rnd(20)
-						     : (unsigned)rnd(100);
+			p->half = h < 3   ? 0u
+				  : h < 9 ? (unsigned)rnd(20)
+					  : (unsigned)rnd(100);
 		}
 		p->full = rnd(25) == 0 ? 100u + (unsigned)rnd(400)
 				       : 3u + (unsigned)rnd(70);
@@ -585,8 +585,7 @@ print_fen(const struct pos *p, bool xfen, bool keep_ep, char *out)
 	} else {
 		out[n++] = '-';
 	}
-	n += (size_t)snprintf(out + n, FEN_MAX - n, " %u %u", p->half,
-			      p->full);
+	n += (size_t)snprintf(out + n, FEN_MAX - n, " %u %u", p->half, p->full);
 	out[n] = '\0';
 	return n;
 }
@@ -620,7 +619,8 @@ set_slot(const struct fenset *set, const char *s, size_t n, bool *found)
 
 	while (set->hash[i] != 0) {
 		unsigned k = set->hash[i] - 1;
-		if (set->len[k] == n && memcmp(set->text + set->off[k], s, n) == 0) {
+		if (set->len[k] == n &&
+		    memcmp(set->text + set->off[k], s, n) == 0) {
 			*found = true;
 			return i;
 		}
@@ -663,15 +663,19 @@ check_one(const char *what, const char *in, const struct fb_fen_style *st,
 	int n = fb_fen_translate(in, strlen(in), st, out, OUT_CAP, &rep);
 
 	if (n < 0 || rep.error != 0 || rep.ndiag != 0) {
-		fprintf(stderr, "bench_fen: %s: '%s': rc %d, error %d, %u "
-			"diagnostic(s)%s%s\n", what, in, n, rep.error, rep.ndiag,
-			rep.ndiag ? ": " : "", rep.ndiag ? rep.diag[0].msg : "");
+		fprintf(stderr,
+			"bench_fen: %s: '%s': rc %d, error %d, %u "
+			"diagnostic(s)%s%s\n",
+			what, in, n, rep.error, rep.ndiag,
+			rep.ndiag ? ": " : "",
+			rep.ndiag ? rep.diag[0].msg : "");
 		return false;
 	}
 	out[n] = '\0';
 	if (strcmp(out, want) != 0) {
-		fprintf(stderr, "bench_fen: %s: '%s'\n  gave '%s'\n  want '%s'\n",
-			what, in, out, want);
+		fprintf(stderr,
+			"bench_fen: %s: '%s'\n  gave '%s'\n  want '%s'\n", what,
+			in, out, want);
 		return false;
 	}
 	return true;
@@ -727,8 +731,10 @@ build_sets(struct stats *st)
 				slot_x = set_slot(&xfen_set, x, nx, &dup_x);
 			} while ((dup_s || dup_x) && ++tries < 1000);
 			if (dup_s || dup_x) {
-				fprintf(stderr, "bench_fen: cannot find a new "
-					"position for start %u\n", id);
+				fprintf(stderr,
+					"bench_fen: cannot find a new "
+					"position for start %u\n",
+					id);
 				return false;
 			}
 			print_fen(&p, false, false, sx);
@@ -874,8 +880,10 @@ main(void)
 			if (r == 0)
 				first[k] = sum[k];
 			else if (sum[k] != first[k]) {
-				fprintf(stderr, "bench_fen: %s output changed "
-					"between repetitions\n", tm[k].name);
+				fprintf(stderr,
+					"bench_fen: %s output changed "
+					"between repetitions\n",
+					tm[k].name);
 				return 1;
 			}
 			total = total * 1000003 + sum[k];
@@ -890,15 +898,16 @@ main(void)
 	       1e3 / tm[2].best_ns, tm[2].best_ns, 1e3 / tm[3].best_ns,
 	       tm[3].best_ns);
 	printf("ratio (translate / memcpy time, best): shredder->xfen %.1fx, "
-	       "xfen->shredder %.1fx\n", tm[0].best_ns / tm[2].best_ns,
-	       tm[1].best_ns / tm[3].best_ns);
+	       "xfen->shredder %.1fx\n",
+	       tm[0].best_ns / tm[2].best_ns, tm[1].best_ns / tm[3].best_ns);
 	for (int k = 0; k < 2; k++) {
 		met_best = met_best && 1e9 / tm[k].best_ns >= GOAL;
 		met_median = met_median && 1e9 / tm[k].median_ns >= GOAL;
 	}
 	printf("goal >= %.1f M FENs/s each way: %s by the best, %s by the "
-	       "median; checksum %016llx; %.2f s in all\n", GOAL / 1e6,
-	       met_best ? "met" : "NOT met", met_median ? "met" : "NOT met",
-	       (unsigned long long)total, now() - start);
+	       "median; checksum %016llx; %.2f s in all\n",
+	       GOAL / 1e6, met_best ? "met" : "NOT met",
+	       met_median ? "met" : "NOT met", (unsigned long long)total,
+	       now() - start);
 	return 0;
 }

@@ -40,7 +40,8 @@ expect_exact(struct session *s, const char *want)
 			return false;
 		}
 		if (!s->told)
-			fprintf(stderr, "bench_bridge: %s: '%s' (not counted)\n",
+			fprintf(stderr,
+				"bench_bridge: %s: '%s' (not counted)\n",
 				s->name, got);
 		s->told = true;
 	}
@@ -105,7 +106,7 @@ run_game(enum runner who, const struct stream *file, const struct game960 *g,
 				goto out;
 			if (go) {
 				send_line(&s, "go wtime 60000 btime 60000 "
-					  "winc 1000 binc 1000");
+					      "winc 1000 binc 1000");
 				snprintf(want, sizeof want, "bestmove %s",
 					 gm->uci[k]);
 				if (!expect_exact(&s, want))

@@ -70,8 +70,10 @@ engine_position(struct engine *e, const char *line, size_t n)
 		if (e->bad++ == 0)
 			e->first_bad = (long)e->got;
 		if (e->bad == 1 && getenv("BENCH_BRIDGE_DEBUG") != NULL)
-			fprintf(stderr, "engine: line %lu\n got: %.*s\nwant: "
-				"%.*s\n", e->got + 1, (int)n, line,
+			fprintf(stderr,
+				"engine: line %lu\n got: %.*s\nwant: "
+				"%.*s\n",
+				e->got + 1, (int)n, line,
 				nl ? (int)(nl - exp) : 0, exp);
 	}
 	e->got++;
@@ -93,9 +95,10 @@ engine_line(struct engine *e, const char *line, size_t n)
 	} else if (n == 7 && memcmp(line, "isready", 7) == 0) {
 		if (strcmp(e->mode, "pos") == 0) {
 			char buf[160];
-			snprintf(buf, sizeof buf, "info string bench lines "
-				 "%lu bad %lu first %ld\n", e->got, e->bad,
-				 e->first_bad);
+			snprintf(buf, sizeof buf,
+				 "info string bench lines "
+				 "%lu bad %lu first %ld\n",
+				 e->got, e->bad, e->first_bad);
 			engine_say(buf);
 		}
 		engine_say("readyok\n");
@@ -135,8 +138,8 @@ engine_unexpected(const char *what, const char *line, size_t n)
 
 /* The game whose start is fen[0..n) (X-FEN or Shredder-FEN, as allowed). */
 static const struct game960 *
-engine_find_game(const struct engine *e, const char *fen, size_t n,
-		 bool xfen, bool shredder)
+engine_find_game(const struct engine *e, const char *fen, size_t n, bool xfen,
+		 bool shredder)
 {
 	for (unsigned i = 0; i < e->ngames; i++) {
 		const struct game960 *g = &e->games[i];
@@ -551,7 +554,8 @@ uvr_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *buf)
 	*buf = uv_buf_init(d->buf, sizeof d->buf);
 }
 
-static void uvr_read(uv_stream_t *s, ssize_t nread, const uv_buf_t *buf);
+static void
+uvr_read(uv_stream_t *s, ssize_t nread, const uv_buf_t *buf);
 
 static void
 uvr_written(uv_write_t *req, int status)
@@ -656,4 +660,3 @@ uvrelay_main(char **argv)
 	uv_loop_close(loop);
 	return uvr_status;
 }
-

@@ -98,7 +98,8 @@ fill(const char *path, const char *sample, size_t n, size_t total)
 int
 main(int argc, char **argv)
 {
-	char file[] = "/tmp/bench_pgn_XXXXXX", line[] = "/tmp/bench_line_XXXXXX";
+	char file[] = "/tmp/bench_pgn_XXXXXX",
+	     line[] = "/tmp/bench_line_XXXXXX";
 	size_t mb = argc > 3 ? strtoul(argv[3], NULL, 10) : 256, n;
 	char *sample, *fb;
 	FILE *f;
@@ -184,8 +185,8 @@ main(int argc, char **argv)
 	fill(line, sample, n, mb << 20);
 	r = run((char *const[]){fb, "convert", "--to=xfen", line, NULL});
 	printf("%-44s %7.0f MB/s  RSS %ld KiB  exit %d\n",
-	       "fenbridge on one line without a newline",
-	       size / r.seconds, r.maxrss_kb, r.status);
+	       "fenbridge on one line without a newline", size / r.seconds,
+	       r.maxrss_kb, r.status);
 	unlink(line);
 	unlink(file);
 	free(sample);

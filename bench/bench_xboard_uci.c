@@ -177,8 +177,8 @@ make_game(size_t plies, bool frc, bool toga)
 {
 	struct fb_game g;
 	enum fb_castle_notation gn = frc ? FB_CASTLE_OO : FB_CASTLE_KING;
-	enum fb_castle_notation en =
-		frc && !toga ? FB_CASTLE_KXR : FB_CASTLE_KING;
+	enum fb_castle_notation en = frc && !toga ? FB_CASTLE_KXR
+						  : FB_CASTLE_KING;
 	size_t i;
 
 	if (frc) {

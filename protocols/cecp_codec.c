@@ -58,8 +58,8 @@ read_number(const char *text, size_t start, size_t n, long long *v)
 	size_t i = 0;
 	bool neg = false;
 
-	while (n > 0 && (text[start + n - 1] == '.' ||
-			 text[start + n - 1] == '&'))
+	while (n > 0 &&
+	       (text[start + n - 1] == '.' || text[start + n - 1] == '&'))
 		n--;
 	if (n > 0 && (text[start] == '-' || text[start] == '+')) {
 		neg = text[start] == '-';
@@ -99,7 +99,8 @@ thinking_at(const char *text, size_t len, size_t pos,
 	if (tab < len) {
 		size_t p2 = pos, s2;
 		long long extra;
-		while (p2 < tab && (n = fb_proto_token(text, tab, &p2, &s2)) > 0 &&
+		while (p2 < tab &&
+		       (n = fb_proto_token(text, tab, &p2, &s2)) > 0 &&
 		       read_number(text, s2, n, &extra))
 			;
 		if (p2 >= tab)
@@ -114,8 +115,7 @@ thinking_at(const char *text, size_t len, size_t pos,
 }
 
 int
-fb_cecp_parse_thinking(const char *text, size_t len,
-		       struct fb_cecp_thinking *t)
+fb_cecp_parse_thinking(const char *text, size_t len, struct fb_cecp_thinking *t)
 {
 	return thinking_at(text, len, 0, t);
 }
@@ -156,8 +156,8 @@ fb_cecp_parse_number(const char *text, struct fb_span s, long long *v)
 }
 
 static const char *const tells[] = {
-	"telluser", "tellusererror", "tellopponent", "tellothers", "tellall",
-	"tellics", "tellicsnoalias", "askuser",
+	"telluser", "tellusererror", "tellopponent",   "tellothers",
+	"tellall",  "tellics",       "tellicsnoalias", "askuser",
 };
 
 /* fb_cecp_parse_engine; without thinking, thinking output is not read. */
@@ -202,7 +202,8 @@ parse_engine(const char *text, size_t len, struct fb_cecp_line *l,
 	}
 	if (starts(text, len, start, "My move is")) {
 		pos = start + 10;
-		while (pos < len && (text[pos] == ':' || fb_token_blank(text[pos])))
+		while (pos < len &&
+		       (text[pos] == ':' || fb_token_blank(text[pos])))
 			pos++;
 		n = fb_proto_token(text, len, &pos, &start);
 		l->kind = FB_CECP_E_MOVE;

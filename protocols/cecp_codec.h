@@ -29,12 +29,12 @@ enum fb_cecp_engine {
 	FB_CECP_E_PONG,     /* pong N: arg */
 	FB_CECP_E_RESULT,   /* 1-0, 0-1, 1/2-1/2 [{comment}]: arg the line */
 	FB_CECP_E_RESIGN,
-	FB_CECP_E_DRAW,     /* offer draw */
-	FB_CECP_E_ERROR,    /* Error (...): CMD: arg CMD, the last word */
-	FB_CECP_E_ILLEGAL,  /* Illegal move [(...)]: M: arg M */
-	FB_CECP_E_TELL,     /* telluser/tellusererror/tell*: arg the text */
-	FB_CECP_E_SETUP,    /* setup [(PIECES)] [WxH+S_PARENT] FEN: arg FEN */
-	FB_CECP_E_INVALID,  /* Invalid move: X (GNU Chess: a move it does not
+	FB_CECP_E_DRAW,    /* offer draw */
+	FB_CECP_E_ERROR,   /* Error (...): CMD: arg CMD, the last word */
+	FB_CECP_E_ILLEGAL, /* Illegal move [(...)]: M: arg M */
+	FB_CECP_E_TELL,    /* telluser/tellusererror/tell*: arg the text */
+	FB_CECP_E_SETUP,   /* setup [(PIECES)] [WxH+S_PARENT] FEN: arg FEN */
+	FB_CECP_E_INVALID, /* Invalid move: X (GNU Chess: a move it does not
 			       take, and its answer to any command it does
 			       not know): arg the last word */
 };
@@ -54,11 +54,11 @@ struct fb_cecp_thinking {
 
 struct fb_cecp_line {
 	enum fb_cecp_engine kind;
-	size_t start;          /* the command's first byte (after a prompt) */
-	struct fb_span word;   /* the command word */
-	struct fb_span arg;    /* see the kinds */
+	size_t start;        /* the command's first byte (after a prompt) */
+	struct fb_span word; /* the command word */
+	struct fb_span arg;  /* see the kinds */
 	enum fb_cecp_move_form form;
-	bool tellusererror;    /* FB_CECP_E_TELL: tellusererror */
+	bool tellusererror;            /* FB_CECP_E_TELL: tellusererror */
 	struct fb_cecp_thinking think; /* FB_CECP_E_THINKING */
 	/* GNU Chess's prompt (one or more) came before the command. */
 	bool prompt;

@@ -33,8 +33,8 @@ add(char *out, size_t cap, size_t *len, const char *fmt, ...)
 }
 
 int
-fb_cecp_print_edit(const struct fb_game *g, bool usermove, bool san,
-		   char *out, size_t cap)
+fb_cecp_print_edit(const struct fb_game *g, bool usermove, bool san, char *out,
+		   size_t cap)
 {
 	size_t len = 0;
 	bool ok = true;
@@ -50,9 +50,9 @@ fb_cecp_print_edit(const struct fb_game *g, bool usermove, bool san,
 			for (int f = 0; f < (int)g->width; f++) {
 				char p = g->board[r][f];
 				if (p != 0 && (p >= 'a') == (c == 1))
-					ok = ok && add(out, cap, &len,
-						       "%c%c%d\n", p & ~0x20,
-						       'a' + f, r + 1);
+					ok = ok &&
+					     add(out, cap, &len, "%c%c%d\n",
+						 p & ~0x20, 'a' + f, r + 1);
 			}
 	}
 	ok = ok && add(out, cap, &len, ".\n");

@@ -24,8 +24,8 @@
  * the length, or -1 when it does not fit.
  */
 int
-fb_cecp_print_edit(const struct fb_game *g, bool usermove, bool san,
-		   char *out, size_t cap);
+fb_cecp_print_edit(const struct fb_game *g, bool usermove, bool san, char *out,
+		   size_t cap);
 
 /*
  * What edit cannot say about g, or NULL: it has no field for an en-passant

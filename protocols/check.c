@@ -51,7 +51,6 @@ enum phase {
 const char fb_check_unknown_cmd[] = "fenbridge-check-unknown-command";
 #define unknown_cmd fb_check_unknown_cmd
 
-
 __attribute__((format(printf, 2, 3))) static void
 put(struct fb_check_out *out, const char *fmt, ...)
 {
@@ -111,8 +110,6 @@ has_960(const struct fb_check *c)
 					: c->feat_setboard && c->var_960;
 }
 
-
-
 /* A step with a position, through edit for an XBoard engine without
  * setboard (one per position: there is no castling field to vary). */
 static void
@@ -134,7 +131,7 @@ static void
 plan(struct fb_check *c)
 {
 	static const enum fb_castle_notation uci_forms[] = {FB_CASTLE_KING,
-							   FB_CASTLE_KXR};
+							    FB_CASTLE_KXR};
 	static const enum fb_castle_notation xb_forms[] = {
 		FB_CASTLE_OO, FB_CASTLE_KXR, FB_CASTLE_KING};
 	bool uci = c->proto == FB_CHECK_UCI;
@@ -157,7 +154,8 @@ plan(struct fb_check *c)
 				    (!fb_check_pos_c960(i) || m) &&
 				    (d == FB_XFEN || !fb_check_pos_same(i)))
 					add_pos(c, FB_CK_READ, i, m,
-					    (enum fb_notation)d, FB_CASTLE_AUTO);
+						(enum fb_notation)d,
+						FB_CASTLE_AUTO);
 		/* O-O is XBoard's form for FRC only: standard chess gets the
 		 * king's move and king takes rook. A form that cannot write
 		 * the castle (the king's move one file away) is left out. */
@@ -169,7 +167,7 @@ plan(struct fb_check *c)
 				    (m || forms[f] != FB_CASTLE_OO) &&
 				    fb_check_can_write(i, forms[f]))
 					add_pos(c, FB_CK_ACCEPT, i, m, FB_XFEN,
-					    forms[f]);
+						forms[f]);
 	}
 	if (!uci && c->feat_setboard && has_960(c))
 		add(c, FB_CK_NEWNORMAL, FB_CHECK_P_STD_ACCEPT, false, FB_XFEN,
@@ -186,7 +184,8 @@ plan(struct fb_check *c)
 				    (!fb_check_pos_c960(i) || m) &&
 				    (d == FB_XFEN || !fb_check_pos_same(i)))
 					add_pos(c, FB_CK_READ, i, m,
-					    (enum fb_notation)d, FB_CASTLE_AUTO);
+						(enum fb_notation)d,
+						FB_CASTLE_AUTO);
 		for (int i = 0; listed && i < fb_check_npos(); i++)
 			for (size_t f = 0; f < nforms; f++)
 				if (!fb_check_pos_read(i) &&
@@ -195,7 +194,7 @@ plan(struct fb_check *c)
 				    (m || forms[f] != FB_CASTLE_OO) &&
 				    fb_check_can_write(i, forms[f]))
 					add_pos(c, FB_CK_ACCEPT, i, m, FB_XFEN,
-					    forms[f]);
+						forms[f]);
 	}
 	if (!uci && c->feat_setboard && (c->var_capa || c->var_capab))
 		add(c, FB_CK_NEWNORMAL, FB_CHECK_P_STD_ACCEPT, false, FB_XFEN,
@@ -209,8 +208,7 @@ plan(struct fb_check *c)
 	/* XBoard pondering and analyze: ping tells when each setup is in. */
 	if (!uci && c->feat_ping) {
 		add(c, FB_CK_XB_PONDERHIT, -1, false, FB_XFEN, FB_CASTLE_AUTO);
-		add(c, FB_CK_XB_PONDERMISS, -1, false, FB_XFEN,
-		    FB_CASTLE_AUTO);
+		add(c, FB_CK_XB_PONDERMISS, -1, false, FB_XFEN, FB_CASTLE_AUTO);
 		if (!c->feat_analyze_off)
 			add(c, FB_CK_ANALYZE, -1, false, FB_XFEN,
 			    FB_CASTLE_AUTO);
@@ -243,7 +241,8 @@ readable(const struct fb_check *c, bool c960)
 	return FB_XFEN;
 }
 
-static void start_step(struct fb_check *c, struct fb_check_out *out);
+static void
+start_step(struct fb_check *c, struct fb_check_out *out);
 
 /* Copies an engine's text[0..len) into out (cap bytes, NUL-terminated),
  * control characters as '?': the report goes to a terminal. */
@@ -581,15 +580,15 @@ multipv_line(struct fb_check *c, const char *text, size_t len)
 	n = fb_proto_token(text + in.moves[FB_UCI_PV].off,
 			   in.moves[FB_UCI_PV].len, &pos, &start);
 	if (n > 0 && fb_check_load(-1, &g) &&
-	    fb_moves_parse(&g, text + in.moves[FB_UCI_PV].off + start, n,
-			   &m) != 0)
+	    fb_moves_parse(&g, text + in.moves[FB_UCI_PV].off + start, n, &m) !=
+		    0)
 		c->multipv_bad = true;
 }
 
 /* The form castle (of g) takes in text[0..len). */
 static enum fb_castle_notation
-form_of(const struct fb_game *g, const struct fb_move *castle,
-	const char *text, size_t len)
+form_of(const struct fb_game *g, const struct fb_move *castle, const char *text,
+	size_t len)
 {
 	char kxr[8];
 	int wing, n;
@@ -614,10 +613,11 @@ judge_move(struct fb_check *c, const char *text, size_t len)
 	copy_text(s->got, sizeof s->got, text, len);
 	if (s->kind == FB_CK_STOP || s->kind == FB_CK_PONDERHIT ||
 	    s->kind == FB_CK_PONDERMISS || s->kind == FB_CK_MULTIPV) {
-		s->verdict = fb_check_load(s->pos, &g) && fb_moves_parse(&g, text, len,
-							       &m) == 0
-				     ? FB_CV_OK
-				     : FB_CV_ILLEGAL;
+		s->verdict =
+			fb_check_load(s->pos, &g) &&
+					fb_moves_parse(&g, text, len, &m) == 0
+				? FB_CV_OK
+				: FB_CV_ILLEGAL;
 		if (s->kind == FB_CK_MULTIPV && s->verdict == FB_CV_OK &&
 		    (c->multipv_bad ||
 		     c->multipv_seen != (1u << (MULTIPV + 1)) - 2)) {
@@ -638,7 +638,7 @@ judge_move(struct fb_check *c, const char *text, size_t len)
 	legal = fb_moves_parse(&g, text, len, &m) == 0;
 	if (s->kind == FB_CK_READ) {
 		s->verdict = legal && m.castle == castle.castle ? FB_CV_OK
-							       : FB_CV_WRONG;
+								: FB_CV_WRONG;
 		if (!legal)
 			s->verdict = FB_CV_ILLEGAL;
 		if (s->verdict == FB_CV_OK)
@@ -692,8 +692,8 @@ xb_game(const struct fb_check *c, bool both, struct fb_game *g)
 	fb_check_load(-1, g);
 	if (fb_moves_parse(g, c->xb_first, strlen(c->xb_first), &m) == 0)
 		fb_game_play(g, &m);
-	if (both && fb_moves_parse(g, c->xb_reply, strlen(c->xb_reply), &m) ==
-			    0)
+	if (both &&
+	    fb_moves_parse(g, c->xb_reply, strlen(c->xb_reply), &m) == 0)
 		fb_game_play(g, &m);
 }
 
@@ -742,8 +742,8 @@ xb_ponder_line(struct fb_check *c, const struct fb_cecp_line *l,
 	struct fb_move m, pv[2];
 	bool analyze = s->kind == FB_CK_ANALYZE;
 
-	if (l->kind == FB_CECP_E_THINKING && c->phase == PH_STEP &&
-	    !analyze && c->xb_stage == 0) {
+	if (l->kind == FB_CECP_E_THINKING && c->phase == PH_STEP && !analyze &&
+	    c->xb_stage == 0) {
 		copy_text(c->xb_pv, sizeof c->xb_pv, text + l->think.pv.off,
 			  l->think.pv.len);
 		return true;
@@ -758,7 +758,7 @@ xb_ponder_line(struct fb_check *c, const struct fb_cecp_line *l,
 	}
 	if (l->kind == FB_CECP_E_PONG && analyze && c->xb_stage == 2) {
 		if (s->verdict == FB_CV_UNTESTED)
-			s->verdict = c->thinking_bad	? FB_CV_ILLEGAL
+			s->verdict = c->thinking_bad   ? FB_CV_ILLEGAL
 				     : c->saw_thinking ? FB_CV_OK
 						       : FB_CV_WRONG;
 		if (s->verdict == FB_CV_WRONG && !s->got[0])
@@ -797,11 +797,10 @@ xb_ponder_line(struct fb_check *c, const struct fb_cecp_line *l,
 	/* Its answer to ours, after the two moves. */
 	xb_game(c, true, &g);
 	/* No pv with a second move: the hit was a guess. */
-	snprintf(s->got, sizeof s->got, "%s %s %.*s%s", c->xb_first,
-		 c->xb_reply, (int)(l->arg.len < 8 ? l->arg.len : 8),
-		 text + l->arg.off,
-		 c->xb_known || s->kind != FB_CK_XB_PONDERHIT ? ""
-							      : " (no pv)");
+	snprintf(
+		s->got, sizeof s->got, "%s %s %.*s%s", c->xb_first, c->xb_reply,
+		(int)(l->arg.len < 8 ? l->arg.len : 8), text + l->arg.off,
+		c->xb_known || s->kind != FB_CK_XB_PONDERHIT ? "" : " (no pv)");
 	s->verdict = fb_moves_parse(&g, text + l->arg.off, l->arg.len, &m) == 0
 			     ? FB_CV_OK
 			     : FB_CV_ILLEGAL;
@@ -838,8 +837,8 @@ fb_check_line(struct fb_check *c, const char *text, size_t len,
 					c->opt_chess960 = true;
 				if (fb_span_is(text, o.name, "UCI_Variant")) {
 					c->opt_variant = true;
-					for (size_t v = 0; v < o.nvars &&
-							   v < FB_UCI_VARS_MAX;
+					for (size_t v = 0;
+					     v < o.nvars && v < FB_UCI_VARS_MAX;
 					     v++)
 						if (fb_span_is(text, o.var[v],
 							       "caparandom"))
@@ -873,14 +872,14 @@ fb_check_line(struct fb_check *c, const char *text, size_t len,
 			ask(c, out);
 			return;
 		}
-		if (k == FB_UCI_E_READYOK && c->phase == PH_STEP &&
-		    s != NULL && (s->kind == FB_CK_READY || s->kind == FB_CK_UNKNOWN)) {
+		if (k == FB_UCI_E_READYOK && c->phase == PH_STEP && s != NULL &&
+		    (s->kind == FB_CK_READY || s->kind == FB_CK_UNKNOWN)) {
 			s->verdict = FB_CV_OK;
 			next_step(c, out);
 			return;
 		}
-		if (k == FB_UCI_E_INFO && s != NULL && s->kind == FB_CK_MULTIPV &&
-		    c->phase == PH_STEP)
+		if (k == FB_UCI_E_INFO && s != NULL &&
+		    s->kind == FB_CK_MULTIPV && c->phase == PH_STEP)
 			multipv_line(c, text, len);
 		if (k == FB_UCI_E_BESTMOVE && s != NULL &&
 		    (c->phase == PH_STEP || c->phase == PH_STOP_WAIT) &&
@@ -942,10 +941,11 @@ fb_check_line(struct fb_check *c, const char *text, size_t len,
 					    0)
 						c->var_960 = true;
 				for (size_t i = 0; i + 10 <= f.value.len; i++)
-					if (memcmp(v + i, "caparandom", 10) == 0)
+					if (memcmp(v + i, "caparandom", 10) ==
+					    0)
 						c->var_capa = true;
-					else if (memcmp(v + i, "capablanca", 10) ==
-						 0)
+					else if (memcmp(v + i, "capablanca",
+							10) == 0)
 						c->var_capab = true;
 			}
 		}
@@ -956,9 +956,9 @@ fb_check_line(struct fb_check *c, const char *text, size_t len,
 		c->saw_error = true;
 	if (l.kind == FB_CECP_E_ERROR && fb_span_is(text, l.rejected, "?"))
 		c->q_rejected = true;
-	if (s != NULL && (s->kind == FB_CK_XB_PONDERHIT ||
-			  s->kind == FB_CK_XB_PONDERMISS ||
-			  s->kind == FB_CK_ANALYZE) &&
+	if (s != NULL &&
+	    (s->kind == FB_CK_XB_PONDERHIT || s->kind == FB_CK_XB_PONDERMISS ||
+	     s->kind == FB_CK_ANALYZE) &&
 	    xb_ponder_line(c, &l, text, out))
 		return;
 	if (l.kind == FB_CECP_E_PONG && c->phase == PH_STEP_SETUP &&
@@ -971,8 +971,8 @@ fb_check_line(struct fb_check *c, const char *text, size_t len,
 		return;
 	}
 	if (l.kind == FB_CECP_E_PONG && c->phase == PH_STEP_SETUP) {
-		if (c->saw_error && (s->kind == FB_CK_ACCEPT ||
-				     s->kind == FB_CK_NEWNORMAL)) {
+		if (c->saw_error &&
+		    (s->kind == FB_CK_ACCEPT || s->kind == FB_CK_NEWNORMAL)) {
 			/* The castle was refused: no go. */
 			snprintf(s->got, sizeof s->got, "refused");
 			s->verdict = FB_CV_WRONG;
@@ -990,8 +990,8 @@ fb_check_line(struct fb_check *c, const char *text, size_t len,
 	}
 	if (l.kind == FB_CECP_E_MOVE && s != NULL &&
 	    (c->phase == PH_STEP || c->phase == PH_STOP_WAIT) &&
-	    (s->kind == FB_CK_READ || s->kind == FB_CK_ACCEPT || s->kind == FB_CK_STOP ||
-	     s->kind == FB_CK_NEWNORMAL)) {
+	    (s->kind == FB_CK_READ || s->kind == FB_CK_ACCEPT ||
+	     s->kind == FB_CK_STOP || s->kind == FB_CK_NEWNORMAL)) {
 		if (c->phase == PH_STOP_WAIT) {
 			snprintf(s->got, sizeof s->got, "early");
 			s->verdict = FB_CV_WRONG;

@@ -24,7 +24,7 @@
 #include "fenbridge/game.h"
 
 enum fb_check_protocol {
-	FB_CHECK_AUTO,   /* try UCI, then XBoard */
+	FB_CHECK_AUTO, /* try UCI, then XBoard */
 	FB_CHECK_UCI,
 	FB_CHECK_XBOARD,
 };
@@ -32,12 +32,12 @@ enum fb_check_protocol {
 /* What an experiment gave: each field an enum fb_check_verdict. */
 enum fb_check_verdict {
 	FB_CV_UNTESTED = 0,
-	FB_CV_OK,       /* did what a correct engine does */
-	FB_CV_WRONG,    /* answered, but not correctly (a legal but wrong
+	FB_CV_OK,      /* did what a correct engine does */
+	FB_CV_WRONG,   /* answered, but not correctly (a legal but wrong
 			   move, a refused one) */
-	FB_CV_ILLEGAL,  /* answered with an illegal move */
-	FB_CV_SILENT,   /* no answer within the timeout */
-	FB_CV_DIED,     /* exited or died */
+	FB_CV_ILLEGAL, /* answered with an illegal move */
+	FB_CV_SILENT,  /* no answer within the timeout */
+	FB_CV_DIED,    /* exited or died */
 };
 
 #define FB_CHECK_OUT_MAX 2048
@@ -49,25 +49,25 @@ enum fb_check_verdict {
 struct fb_check_out {
 	char text[FB_CHECK_OUT_MAX]; /* lines to send, each ending in \n */
 	size_t len;
-	bool rearm;       /* (re)arm the timer: for wait_ms, 0: stop it;
+	bool rearm; /* (re)arm the timer: for wait_ms, 0: stop it;
 			     false: leave it running */
 	unsigned wait_ms;
-	bool kill;        /* kill the engine (its exit is then reported) */
-	bool restart;     /* start the engine again (it has exited) */
-	bool done;        /* the run is over: print the report */
+	bool kill;    /* kill the engine (its exit is then reported) */
+	bool restart; /* start the engine again (it has exited) */
+	bool done;    /* the run is over: print the report */
 };
 
 /* One experiment of the run (the report lists them). */
 struct fb_check_step {
-	int kind;                   /* the script's own enum */
-	int pos;                    /* a test position, or -1 */
-	bool c960;                  /* in the engine's Chess960 mode */
-	enum fb_notation dialect;   /* the FEN's castling field */
+	int kind;                     /* the script's own enum */
+	int pos;                      /* a test position, or -1 */
+	bool c960;                    /* in the engine's Chess960 mode */
+	enum fb_notation dialect;     /* the FEN's castling field */
 	enum fb_castle_notation form; /* a castle sent in this form */
-	bool edit;                  /* XBoard without setboard: the position
+	bool edit;                    /* XBoard without setboard: the position
 				       through edit (no castling field) */
 	enum fb_check_verdict verdict;
-	char got[32];               /* the engine's answer (a move), or "" */
+	char got[32]; /* the engine's answer (a move), or "" */
 };
 
 struct fb_check {
@@ -78,37 +78,37 @@ struct fb_check {
 	char name[FB_CHECK_NAME_MAX];
 	bool opt_chess960, opt_variant, opt_ponder, opt_multipv;
 	bool feat_setboard, feat_usermove, feat_ping, feat_done;
-	bool var_960;        /* XBoard: variants lists fischerandom */
-	bool var_capa;       /* caparandom in UCI_Variant / variants */
-	bool var_capab;      /* capablanca there */
+	bool var_960;   /* XBoard: variants lists fischerandom */
+	bool var_capa;  /* caparandom in UCI_Variant / variants */
+	bool var_capab; /* capablanca there */
 	bool handshake_ok;
 	/* The run. */
 	struct fb_check_step step[FB_CHECK_STEPS_MAX];
 	size_t nsteps, at;
-	int phase;           /* the script's own enum */
-	bool rehandshake;    /* restarted: handshake again, then step `at` */
-	bool quitting;       /* quit sent: waiting for the exit */
-	bool running;        /* the engine process runs */
+	int phase;        /* the script's own enum */
+	bool rehandshake; /* restarted: handshake again, then step `at` */
+	bool quitting;    /* quit sent: waiting for the exit */
+	bool running;     /* the engine process runs */
 	unsigned restarts;
 	unsigned pings;
 	bool uci960, uci960_known; /* UCI_Chess960 as last set */
-	int uci_variant;     /* UCI_Variant as set: 0 chess, 1 capablanca,
+	int uci_variant;           /* UCI_Variant as set: 0 chess, 1 capablanca,
 				2 caparandom */
-	unsigned long lines; /* engine lines seen */
-	unsigned multipv_seen; /* bit N: a line with multipv N came */
-	bool multipv_bad;      /* one's pv began with an illegal move */
-	bool feat_analyze_off; /* XBoard: analyze=0 */
-	int xb_stage;        /* XBoard pondering: 0 the engine's move awaited,
+	unsigned long lines;       /* engine lines seen */
+	unsigned multipv_seen;     /* bit N: a line with multipv N came */
+	bool multipv_bad;          /* one's pv began with an illegal move */
+	bool feat_analyze_off;     /* XBoard: analyze=0 */
+	int xb_stage;      /* XBoard pondering: 0 the engine's move awaited,
 				1 its answer to ours; analyze: 1 thinking,
 				2 exit sent, pong awaited */
-	char xb_first[16];   /* XBoard pondering: the engine's move */
-	char xb_reply[16];   /* and ours */
-	bool xb_known;       /* its pv gave its ponder move */
-	char xb_pv[96];      /* the last thinking line's pv */
+	char xb_first[16]; /* XBoard pondering: the engine's move */
+	char xb_reply[16]; /* and ours */
+	bool xb_known;     /* its pv gave its ponder move */
+	char xb_pv[96];    /* the last thinking line's pv */
 	bool saw_thinking, thinking_bad; /* analyze: a thinking line came;
 					    one's pv began illegally */
-	bool saw_error;      /* an Error/Illegal line during this step */
-	bool q_rejected;     /* XBoard: Error for ? during this step */
+	bool saw_error;       /* an Error/Illegal line during this step */
+	bool q_rejected;      /* XBoard: Error for ? during this step */
 	unsigned exit_status; /* the engine's last exit */
 	int exit_signal;
 };

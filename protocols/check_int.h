@@ -17,14 +17,14 @@ enum fb_check_kind {
 	FB_CK_READ,    /* a read position in a dialect: the castle expected */
 	FB_CK_ACCEPT,  /* an accept position plus the castle in a form */
 	FB_CK_STOP,    /* stop during go infinite (XBoard: ? while thinking) */
-	FB_CK_PONDERHIT,  /* UCI: go ponder, then ponderhit */
-	FB_CK_PONDERMISS, /* UCI: go ponder, then stop */
-	FB_CK_MULTIPV,    /* UCI: MultiPV 3 gives three lines */
-	FB_CK_NEWNORMAL,  /* XBoard: new after a variant is standard chess:
+	FB_CK_PONDERHIT,     /* UCI: go ponder, then ponderhit */
+	FB_CK_PONDERMISS,    /* UCI: go ponder, then stop */
+	FB_CK_MULTIPV,       /* UCI: MultiPV 3 gives three lines */
+	FB_CK_NEWNORMAL,     /* XBoard: new after a variant is standard chess:
 			     the standard accept position, king's move */
 	FB_CK_XB_PONDERHIT,  /* XBoard: hard, a move, its ponder move */
 	FB_CK_XB_PONDERMISS, /* XBoard: hard, a move, another reply */
-	FB_CK_ANALYZE,    /* XBoard: analyze gives thinking, exit ends it */
+	FB_CK_ANALYZE,       /* XBoard: analyze gives thinking, exit ends it */
 	FB_CK_QUIT,
 };
 

@@ -24,7 +24,7 @@ enum pos_role { ROLE_READ, ROLE_ACCEPT };
 
 static const struct test_pos {
 	const char *fen; /* X-FEN */
-	bool c960;       /* 960 mode only (10 wide: caparandom, not capablanca) */
+	bool c960; /* 960 mode only (10 wide: caparandom, not capablanca) */
 	enum pos_role role;
 	const char *what;
 } positions[] = {
@@ -101,7 +101,6 @@ base(int i)
 	return &positions[i % NPOS];
 }
 
-
 bool
 fb_check_pos_wide(int i)
 {
@@ -125,7 +124,7 @@ fb_check_load(int i, struct fb_game *g)
 		for (int r = 0; r < FB_FEN_RANKS; r++)
 			for (unsigned f = 0; f < g->width; f++) {
 				char p = fen.pos.board[FB_FEN_RANKS - 1 - r][f];
-				g->board[r][f] = (char)(p >= 'a' ? p - 32
+				g->board[r][f] = (char)(p >= 'a'   ? p - 32
 							: p >= 'A' ? p + 32
 								   : 0);
 			}
@@ -173,7 +172,6 @@ fb_check_pos_same(int i)
 
 	return nx == ns && memcmp(x, sh, (size_t)nx) == 0;
 }
-
 
 /* True when form f can write position i's castle. */
 bool

@@ -22,10 +22,14 @@ static const char *
 form_name(enum fb_castle_notation f)
 {
 	switch (f) {
-	case FB_CASTLE_KXR: return "king takes rook";
-	case FB_CASTLE_KING: return "king move";
-	case FB_CASTLE_OO: return "O-O";
-	default: return "?";
+	case FB_CASTLE_KXR:
+		return "king takes rook";
+	case FB_CASTLE_KING:
+		return "king move";
+	case FB_CASTLE_OO:
+		return "O-O";
+	default:
+		return "?";
 	}
 }
 
@@ -33,10 +37,14 @@ static const char *
 form_word(enum fb_castle_notation f)
 {
 	switch (f) {
-	case FB_CASTLE_KXR: return "kxr";
-	case FB_CASTLE_KING: return "king";
-	case FB_CASTLE_OO: return "oo";
-	default: return "auto";
+	case FB_CASTLE_KXR:
+		return "kxr";
+	case FB_CASTLE_KING:
+		return "king";
+	case FB_CASTLE_OO:
+		return "oo";
+	default:
+		return "auto";
 	}
 }
 
@@ -44,12 +52,18 @@ static const char *
 verdict_name(enum fb_check_verdict v)
 {
 	switch (v) {
-	case FB_CV_OK: return "ok";
-	case FB_CV_WRONG: return "wrong";
-	case FB_CV_ILLEGAL: return "ILLEGAL";
-	case FB_CV_SILENT: return "SILENT";
-	case FB_CV_DIED: return "DIED";
-	default: return "-";
+	case FB_CV_OK:
+		return "ok";
+	case FB_CV_WRONG:
+		return "wrong";
+	case FB_CV_ILLEGAL:
+		return "ILLEGAL";
+	case FB_CV_SILENT:
+		return "SILENT";
+	case FB_CV_DIED:
+		return "DIED";
+	default:
+		return "-";
 	}
 }
 
@@ -79,52 +93,64 @@ describe(const struct fb_check *c, const struct fb_check_step *s,
 	switch (s->kind) {
 	case FB_CK_READY:
 		fb_text_say(t, "%s answered",
-		    c->proto == FB_CHECK_UCI ? "isready" : "ping");
+			    c->proto == FB_CHECK_UCI ? "isready" : "ping");
 		break;
 	case FB_CK_UNKNOWN:
-		fb_text_say(t, "survives the unknown command '%s'", fb_check_unknown_cmd);
+		fb_text_say(t, "survives the unknown command '%s'",
+			    fb_check_unknown_cmd);
 		break;
 	case FB_CK_READ:
 		n = fb_check_position(s->pos, s->dialect, fen, sizeof fen - 1);
 		fen[n > 0 ? n : 0] = '\0';
-		fb_text_say(t, "%s mode, %s (%s%s): castles in %s", step_mode(s),
-		    s->edit ? "edit" : dialect_name(s->dialect),
-		    fb_check_pos_what(s->pos), fb_check_pos_black(s->pos) ? ", Black" : "", fen);
+		fb_text_say(t, "%s mode, %s (%s%s): castles in %s",
+			    step_mode(s),
+			    s->edit ? "edit" : dialect_name(s->dialect),
+			    fb_check_pos_what(s->pos),
+			    fb_check_pos_black(s->pos) ? ", Black" : "", fen);
 		break;
 	case FB_CK_ACCEPT:
 		fb_text_say(t, "%s mode: accepts a castle as %s (%s%s)",
-		    step_mode(s), form_name(s->form), fb_check_pos_what(s->pos),
-		    fb_check_pos_black(s->pos) ? ", Black" : "");
+			    step_mode(s), form_name(s->form),
+			    fb_check_pos_what(s->pos),
+			    fb_check_pos_black(s->pos) ? ", Black" : "");
 		break;
 	case FB_CK_STOP:
 		fb_text_say(t, c->proto == FB_CHECK_UCI
-			       ? "stop during go infinite answered"
-			       : "? (move now) answered");
+				       ? "stop during go infinite answered"
+				       : "? (move now) answered");
 		break;
 	case FB_CK_PONDERHIT:
-		fb_text_say(t, "go ponder, then ponderhit: a move on the clock");
+		fb_text_say(t,
+			    "go ponder, then ponderhit: a move on the clock");
 		break;
 	case FB_CK_PONDERMISS:
 		fb_text_say(t, "go ponder, then stop (a miss): bestmove");
 		break;
 	case FB_CK_MULTIPV:
-		fb_text_say(t, "MultiPV %d: %d lines with legal pvs", FB_CHECK_MULTIPV, FB_CHECK_MULTIPV);
+		fb_text_say(t, "MultiPV %d: %d lines with legal pvs",
+			    FB_CHECK_MULTIPV, FB_CHECK_MULTIPV);
 		break;
 	case FB_CK_NEWNORMAL:
-		fb_text_say(t, "new after variant %s: standard chess again (takes "
-		       "the king's move e1g1)",
-		    s > c->step && fb_check_pos_wide(s[-1].pos)
-			    ? (s[-1].c960 ? "caparandom" : "capablanca")
-			    : "fischerandom");
+		fb_text_say(t,
+			    "new after variant %s: standard chess again (takes "
+			    "the king's move e1g1)",
+			    s > c->step && fb_check_pos_wide(s[-1].pos)
+				    ? (s[-1].c960 ? "caparandom" : "capablanca")
+				    : "fischerandom");
 		break;
 	case FB_CK_XB_PONDERHIT:
-		fb_text_say(t, "hard: its move, then its ponder move: a legal answer");
+		fb_text_say(
+			t,
+			"hard: its move, then its ponder move: a legal answer");
 		break;
 	case FB_CK_XB_PONDERMISS:
-		fb_text_say(t, "hard: its move, then another (a miss): a legal answer");
+		fb_text_say(
+			t,
+			"hard: its move, then another (a miss): a legal answer");
 		break;
 	case FB_CK_ANALYZE:
-		fb_text_say(t, "analyze: thinking with legal pvs; exit, then pong");
+		fb_text_say(
+			t, "analyze: thinking with legal pvs; exit, then pong");
 		break;
 	case FB_CK_QUIT:
 		fb_text_say(t, "quit: exits");
@@ -175,7 +201,8 @@ accepts(const struct fb_check *c, bool c960, enum fb_castle_notation f)
 
 	for (size_t i = 0; i < c->nsteps; i++) {
 		const struct fb_check_step *s = &c->step[i];
-		if (s->kind == FB_CK_ACCEPT && s->c960 == c960 && s->form == f) {
+		if (s->kind == FB_CK_ACCEPT && s->c960 == c960 &&
+		    s->form == f) {
 			if (s->verdict != FB_CV_OK)
 				return false;
 			any = true;
@@ -202,26 +229,27 @@ findings(const struct fb_check *c, struct fb_text *t)
 
 	if (!c->handshake_ok) {
 		if (t != NULL)
-			fb_text_say(t, "  - no handshake: neither uciok to uci nor "
-			       "features to xboard/protover 2\n");
+			fb_text_say(
+				t, "  - no handshake: neither uciok to uci nor "
+				   "features to xboard/protover 2\n");
 		return 1;
 	}
 	for (size_t i = 0; i < c->nsteps; i++) {
 		const struct fb_check_step *s = &c->step[i];
 		struct fb_text dt = {d, sizeof d, 0};
-		bool finding = (bad(s->verdict) &&
-				!(s->kind == FB_CK_ACCEPT &&
-				  s->verdict == FB_CV_ILLEGAL)) ||
-			       ((s->kind == FB_CK_READY || s->kind == FB_CK_STOP ||
-				 s->kind == FB_CK_PONDERHIT ||
-				 s->kind == FB_CK_PONDERMISS ||
-				 s->kind == FB_CK_MULTIPV ||
-				 s->kind == FB_CK_ANALYZE ||
-				 s->kind == FB_CK_NEWNORMAL) &&
-				s->verdict == FB_CV_WRONG) ||
-			       (s->kind == FB_CK_READ &&
-				(fb_check_pos_same(s->pos) || s->edit) &&
-				s->verdict == FB_CV_WRONG);
+		bool finding =
+			(bad(s->verdict) && !(s->kind == FB_CK_ACCEPT &&
+					      s->verdict == FB_CV_ILLEGAL)) ||
+			((s->kind == FB_CK_READY || s->kind == FB_CK_STOP ||
+			  s->kind == FB_CK_PONDERHIT ||
+			  s->kind == FB_CK_PONDERMISS ||
+			  s->kind == FB_CK_MULTIPV ||
+			  s->kind == FB_CK_ANALYZE ||
+			  s->kind == FB_CK_NEWNORMAL) &&
+			 s->verdict == FB_CV_WRONG) ||
+			(s->kind == FB_CK_READ &&
+			 (fb_check_pos_same(s->pos) || s->edit) &&
+			 s->verdict == FB_CV_WRONG);
 		/* A castle form the engine does not take (or misreads) is no
 		 * finding: its protocol may not have it, and engine-castling
 		 * picks one it takes; nor is a misread dialect while the
@@ -232,8 +260,9 @@ findings(const struct fb_check *c, struct fb_text *t)
 		n++;
 		describe(c, s, &dt);
 		if (t != NULL)
-			fb_text_say(t, "  - %s: %s%s%s\n", verdict_name(s->verdict), d,
-			    s->got[0] ? ": " : "", s->got);
+			fb_text_say(t, "  - %s: %s%s%s\n",
+				    verdict_name(s->verdict), d,
+				    s->got[0] ? ": " : "", s->got);
 	}
 	for (int m = 0; m < 2; m++) {
 		bool tx, ts, x = reads(c, FB_XFEN, m, &tx),
@@ -242,9 +271,11 @@ findings(const struct fb_check *c, struct fb_text *t)
 		if (tx && ts && !x && !sh) {
 			n++;
 			if (t != NULL)
-				fb_text_say(t, "  - %s mode: reads neither X-FEN nor "
-				       "Shredder-FEN castling rights\n",
-				    mode_name(m));
+				fb_text_say(
+					t,
+					"  - %s mode: reads neither X-FEN nor "
+					"Shredder-FEN castling rights\n",
+					mode_name(m));
 		}
 		if (!mode_tested(c, m))
 			continue;
@@ -253,9 +284,10 @@ findings(const struct fb_check *c, struct fb_text *t)
 		if (!any) {
 			n++;
 			if (t != NULL)
-				fb_text_say(t, "  - %s mode: takes a castle in no "
-				       "form fenbridge can send\n",
-				    mode_name(m));
+				fb_text_say(t,
+					    "  - %s mode: takes a castle in no "
+					    "form fenbridge can send\n",
+					    mode_name(m));
 		}
 	}
 	return n;
@@ -277,14 +309,15 @@ ini_lines(const struct fb_check *c, struct fb_text *t)
 	enum fb_castle_notation pick = FB_CASTLE_AUTO;
 
 	fb_text_say(t, "[fenbridge]\nengine-protocol = %s\n",
-	    c->proto == FB_CHECK_UCI ? "uci" : "xboard");
+		    c->proto == FB_CHECK_UCI ? "uci" : "xboard");
 	if (!tx && !ts)
-		fb_text_say(t, "# engine-fen: not tested (%s)\n",
-		    c->proto == FB_CHECK_XBOARD && !c->feat_setboard
-			    ? "no setboard: positions through edit, whose "
-			      "rights are a corner rook with the king on its "
-			      "start square"
-			    : "no position was answered");
+		fb_text_say(
+			t, "# engine-fen: not tested (%s)\n",
+			c->proto == FB_CHECK_XBOARD && !c->feat_setboard
+				? "no setboard: positions through edit, whose "
+				  "rights are a corner rook with the king on its "
+				  "start square"
+				: "no position was answered");
 	else if (x && sh)
 		fb_text_say(t, "engine-fen = auto\n# reads both dialects\n");
 	else if (x)
@@ -292,7 +325,9 @@ ini_lines(const struct fb_check *c, struct fb_text *t)
 	else if (sh)
 		fb_text_say(t, "engine-fen = shredder\n");
 	else
-		fb_text_say(t, "# engine-fen: neither dialect read in every mode\n");
+		fb_text_say(
+			t,
+			"# engine-fen: neither dialect read in every mode\n");
 
 	if (!std && !c960) {
 		fb_text_say(t, "# engine-castling: not tested\n");
@@ -322,8 +357,9 @@ ini_lines(const struct fb_check *c, struct fb_text *t)
 		fb_text_say(t, " %s", m ? "Chess960" : "standard chess");
 		for (int f = FB_CASTLE_KXR; f <= FB_CASTLE_OO; f++)
 			if (accepts(c, m, (enum fb_castle_notation)f)) {
-				fb_text_say(t, "%s %s", any ? "," : "",
-				    form_name((enum fb_castle_notation)f));
+				fb_text_say(
+					t, "%s %s", any ? "," : "",
+					form_name((enum fb_castle_notation)f));
 				any = true;
 			}
 		if (!any)
@@ -341,36 +377,43 @@ fb_check_report(const struct fb_check *c, char *out, size_t cap)
 
 	if (cap > 0)
 		out[0] = '\0';
-	fb_text_say(&t, "engine: %s\nprotocol: %s\n", c->name[0] ? c->name : "?",
-	    !c->handshake_ok            ? "none found"
-	    : c->proto == FB_CHECK_UCI ? "UCI"
-				       : "XBoard (CECP)");
+	fb_text_say(&t, "engine: %s\nprotocol: %s\n",
+		    c->name[0] ? c->name : "?",
+		    !c->handshake_ok           ? "none found"
+		    : c->proto == FB_CHECK_UCI ? "UCI"
+					       : "XBoard (CECP)");
 	if (c->handshake_ok && c->proto == FB_CHECK_UCI)
-		fb_text_say(&t, "options: UCI_Chess960 %s, UCI_Variant %s, Ponder %s, "
+		fb_text_say(
+			&t,
+			"options: UCI_Chess960 %s, UCI_Variant %s, Ponder %s, "
 			"MultiPV %s\n",
-		    c->opt_chess960 ? "yes" : "no",
-		    !c->opt_variant ? "no"
-		    : c->var_capa && c->var_capab ? "yes (capablanca, caparandom)"
-		    : c->var_capa		   ? "yes (caparandom)"
-		    : c->var_capab		   ? "yes (capablanca)"
-						   : "yes",
-		    c->opt_ponder ? "yes" : "no",
-		    c->opt_multipv ? "yes" : "no");
+			c->opt_chess960 ? "yes" : "no",
+			!c->opt_variant ? "no"
+			: c->var_capa && c->var_capab
+				? "yes (capablanca, caparandom)"
+			: c->var_capa  ? "yes (caparandom)"
+			: c->var_capab ? "yes (capablanca)"
+				       : "yes",
+			c->opt_ponder ? "yes" : "no",
+			c->opt_multipv ? "yes" : "no");
 	else if (c->handshake_ok)
-		fb_text_say(&t, "features: %s, setboard %s, usermove %s, ping %s, "
-			"fischerandom %s, capablanca %s, caparandom %s\n",
-		    c->feat_done ? "done=1" : "none (protover 1)",
-		    c->feat_setboard ? "yes" : "no",
-		    c->feat_usermove ? "yes" : "no",
-		    c->feat_ping ? "yes" : "no", c->var_960 ? "yes" : "no",
-		    c->var_capab ? "yes" : "no", c->var_capa ? "yes" : "no");
+		fb_text_say(&t,
+			    "features: %s, setboard %s, usermove %s, ping %s, "
+			    "fischerandom %s, capablanca %s, caparandom %s\n",
+			    c->feat_done ? "done=1" : "none (protover 1)",
+			    c->feat_setboard ? "yes" : "no",
+			    c->feat_usermove ? "yes" : "no",
+			    c->feat_ping ? "yes" : "no",
+			    c->var_960 ? "yes" : "no",
+			    c->var_capab ? "yes" : "no",
+			    c->var_capa ? "yes" : "no");
 	fb_text_say(&t, "\n");
 	for (size_t i = 0; i < c->nsteps; i++) {
 		const struct fb_check_step *s = &c->step[i];
 		struct fb_text dt = {d, sizeof d, 0};
 		describe(c, s, &dt);
 		fb_text_say(&t, "%-8s %s%s%s\n", verdict_name(s->verdict), d,
-		    s->got[0] ? ": " : "", s->got);
+			    s->got[0] ? ": " : "", s->got);
 	}
 	for (int m = 0; m < 2; m++)
 		for (size_t i = 0; i < c->nsteps; i++) {
@@ -378,15 +421,19 @@ fb_check_report(const struct fb_check *c, char *out, size_t cap)
 			if (s->kind == FB_CK_READ && s->c960 == m &&
 			    s->verdict == FB_CV_OK &&
 			    fb_check_pos_forms_differ(s->pos)) {
-				fb_text_say(&t, "emits castles in %s mode as %s (%s)\n",
-				    mode_name(m), form_name(s->form), s->got);
+				fb_text_say(
+					&t,
+					"emits castles in %s mode as %s (%s)\n",
+					mode_name(m), form_name(s->form),
+					s->got);
 				break;
 			}
 		}
 	fb_text_say(&t, "restarts: %u%s\n", c->restarts,
-	    c->restarts >= FB_CHECK_MAX_RESTARTS ? " (the most: the steps left were "
-					  "not run)"
-					: "");
+		    c->restarts >= FB_CHECK_MAX_RESTARTS
+			    ? " (the most: the steps left were "
+			      "not run)"
+			    : "");
 	n = findings(c, NULL);
 	fb_text_say(&t, "\nfindings: %u\n", n);
 	findings(c, &t);

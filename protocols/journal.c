@@ -75,11 +75,11 @@ struct fb_journal {
 	struct entries settings; /* level, post, option NAME, ... */
 	bool xnew, usermove, force, analyzing;
 	char *variant, *setboard, *time, *otim;
-	long long time_cs;	/* time's */
-	struct entries moves;	/* since new or setboard, both sides' */
-	int stm0, engine_side;	/* 0 white, 1 black */
-	uint64_t think_ms;	/* when the engine last went on move */
-	struct entries pings;	/* ping lines without their pong */
+	long long time_cs;     /* time's */
+	struct entries moves;  /* since new or setboard, both sides' */
+	int stm0, engine_side; /* 0 white, 1 black */
+	uint64_t think_ms;     /* when the engine last went on move */
+	struct entries pings;  /* ping lines without their pong */
 };
 
 struct fb_journal *
@@ -269,18 +269,18 @@ xb_move(struct fb_journal *j, const char *t, struct fb_span m, uint64_t ms)
 
 /* XBoard settings kept by kind: the last of each wins. */
 static const char *const xb_kinds[] = {
-	[FB_CECP_G_LEVEL] = "tc",	  [FB_CECP_G_ST] = "tc",
-	[FB_CECP_G_SD] = "sd",		  [FB_CECP_G_POST] = "post",
-	[FB_CECP_G_NOPOST] = "post",	  [FB_CECP_G_HARD] = "hard",
-	[FB_CECP_G_EASY] = "hard",	  [FB_CECP_G_COMPUTER] = "computer",
-	[FB_CECP_G_NAME] = "name",	  [FB_CECP_G_RATING] = "rating",
-	[FB_CECP_G_ICS] = "ics",	  [FB_CECP_G_MEMORY] = "memory",
-	[FB_CECP_G_CORES] = "cores",	  [FB_CECP_G_EGTPATH] = "egtpath",
+	[FB_CECP_G_LEVEL] = "tc",    [FB_CECP_G_ST] = "tc",
+	[FB_CECP_G_SD] = "sd",       [FB_CECP_G_POST] = "post",
+	[FB_CECP_G_NOPOST] = "post", [FB_CECP_G_HARD] = "hard",
+	[FB_CECP_G_EASY] = "hard",   [FB_CECP_G_COMPUTER] = "computer",
+	[FB_CECP_G_NAME] = "name",   [FB_CECP_G_RATING] = "rating",
+	[FB_CECP_G_ICS] = "ics",     [FB_CECP_G_MEMORY] = "memory",
+	[FB_CECP_G_CORES] = "cores", [FB_CECP_G_EGTPATH] = "egtpath",
 };
 
 static void
-uci_command(struct fb_journal *j, enum fb_uci_gui k, const char *t,
-	    size_t len, uint64_t ms)
+uci_command(struct fb_journal *j, enum fb_uci_gui k, const char *t, size_t len,
+	    uint64_t ms)
 {
 	struct fb_uci_setoption so;
 
@@ -435,7 +435,8 @@ cecp_command(struct fb_journal *j, const char *t, size_t len, uint64_t ms)
 		break;
 	default:
 		key = (size_t)c.kind < sizeof xb_kinds / sizeof xb_kinds[0]
-			      ? xb_kinds[c.kind] : NULL;
+			      ? xb_kinds[c.kind]
+			      : NULL;
 		if (key != NULL)
 			entries_set(j, &j->settings, key, strlen(key), t, len);
 		break;

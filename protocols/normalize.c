@@ -101,12 +101,14 @@ rewrite(struct fb_normalize *n, struct fb_normalize_line *l,
 	if (!apply(n, l, e, ne)) {
 		fb_proto_report(out, FB_LOG_DEBUG,
 				"normalize: line too long to rewrite (%s); "
-				"passed as it came", what);
+				"passed as it came",
+				what);
 		return;
 	}
-	fb_proto_report(out, FB_LOG_DEBUG, "normalize: %s: '%.*s' sent as "
-			"'%.*s'", what, (int)was_len, was, (int)l->len,
-			l->text);
+	fb_proto_report(out, FB_LOG_DEBUG,
+			"normalize: %s: '%.*s' sent as "
+			"'%.*s'",
+			what, (int)was_len, was, (int)l->len, l->text);
 }
 
 /* A check option's default True / False in lowercase. */
@@ -178,8 +180,8 @@ id(struct fb_normalize *n, struct fb_normalize_line *l,
 	if (apply(n, l, &e, 1))
 		fb_proto_report(out, FB_LOG_DEBUG,
 				"normalize: id name cut to %zu bytes: '%.*s'; "
-				"the engine's full name: '%.*s'", k, (int)k,
-				name, (int)id.value.len, name);
+				"the engine's full name: '%.*s'",
+				k, (int)k, name, (int)id.value.len, name);
 }
 
 static bool
@@ -208,7 +210,7 @@ info(struct fb_normalize *n, struct fb_normalize_line *l, size_t start,
 		e[ne++] = (struct fb_edit){in.score_word.off, 0, "cp ", 3};
 	if (ne > 0)
 		rewrite(n, l, e, ne, out,
-			ne == 2		 ? "multipv 1 and score cp added"
+			ne == 2          ? "multipv 1 and score cp added"
 			: e[0].tlen == 3 ? "score cp added"
 					 : "multipv 1 added");
 }

@@ -46,10 +46,10 @@
 #define FB_NORMALIZE_LINE_MAX 16384
 
 struct fb_normalize {
-	bool on;       /* opt->normalize */
-	bool renamed;  /* the config names the engine: its id name stays */
-	bool listed;   /* the engine's first uciok came */
-	bool author;   /* an id author came since the last uciok */
+	bool on;      /* opt->normalize */
+	bool renamed; /* the config names the engine: its id name stays */
+	bool listed;  /* the engine's first uciok came */
+	bool author;  /* an id author came since the last uciok */
 	/* The engine's MultiPV: set (by the config or the GUI) or its
 	 * option's default; 0 when not a number. */
 	long long multipv;

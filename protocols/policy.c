@@ -56,8 +56,7 @@ fb_policy_gui_castling(const struct fb_policy *p)
 		return FB_CASTLE_KING;
 	/* The GUI read the engine's oocastle=0 only from an XBoard engine;
 	 * fenbridge's own features never say it. */
-	return !engine_uci(p) && p->oocastle_off ? FB_CASTLE_KXR
-						 : FB_CASTLE_OO;
+	return !engine_uci(p) && p->oocastle_off ? FB_CASTLE_KXR : FB_CASTLE_OO;
 }
 
 bool
@@ -65,8 +64,7 @@ fb_policy_engine_960(const struct fb_policy *p)
 {
 	if (engine_uci(p))
 		return (p->chess960 == FB_SUPPORT_LISTED && p->engine_960) ||
-		       (p->engine_variant != NULL &&
-			p->engine_variant->random);
+		       (p->engine_variant != NULL && p->engine_variant->random);
 	return fb_policy_gui_random(p) && !p->emulated;
 }
 

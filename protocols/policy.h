@@ -38,8 +38,8 @@ enum fb_support {
  * variants), as entries of the variant table, each with the engine's own
  * spelling. */
 struct fb_variant_list {
-	bool given;     /* the engine gave a list */
-	unsigned bits;  /* 1 << fb_variant_index(v) for each listed v */
+	bool given;    /* the engine gave a list */
+	unsigned bits; /* 1 << fb_variant_index(v) for each listed v */
 	char name[16][FB_POLICY_NAME_MAX];
 };
 
@@ -49,10 +49,10 @@ struct fb_policy {
 
 	/* What the engine declared, or fenbridge learnt of it. */
 	const struct fb_quirk *quirk;
-	enum fb_support chess960;   /* UCI: option UCI_Chess960 */
+	enum fb_support chess960; /* UCI: option UCI_Chess960 */
 	struct fb_variant_list variants;
-	bool oocastle_off;          /* CECP: feature oocastle=0 */
-	bool kxr_for_oo;            /* CECP: rejects O-O (quirk, or learnt) */
+	bool oocastle_off; /* CECP: feature oocastle=0 */
+	bool kxr_for_oo;   /* CECP: rejects O-O (quirk, or learnt) */
 
 	/* The game as the GUI plays it: the variant selected (UCI_Variant,
 	 * CECP variant; NULL for one fenbridge does not know) and, for a

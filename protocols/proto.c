@@ -20,10 +20,12 @@ fb_proto_say_once(const struct fb_sink *out, bool *logged, bool *told_gui,
 	*logged = true;
 	if (!*told_gui) {
 		*told_gui = true;
-		fb_proto_gui(out, "%sfenbridge: the engine has no Chess960 "
+		fb_proto_gui(out,
+			     "%sfenbridge: the engine has no Chess960 "
 			     "castling; it gets only the castling rights "
 			     "standard FEN can express, and a castle it "
-			     "cannot read as the position after it", prefix);
+			     "cannot read as the position after it",
+			     prefix);
 	}
 }
 
@@ -47,8 +49,7 @@ fb_proto_is_nocase(const char *text, size_t start, size_t n, const char *word)
 }
 
 const struct fb_engine_option *
-fb_proto_option(const struct fb_filter_options *opt, const char *name,
-		size_t n)
+fb_proto_option(const struct fb_filter_options *opt, const char *name, size_t n)
 {
 	for (size_t i = 0; i < opt->noptions; i++) {
 		const struct fb_engine_option *o = &opt->options[i];
@@ -59,8 +60,8 @@ fb_proto_option(const struct fb_filter_options *opt, const char *name,
 }
 
 void
-fb_proto_report(const struct fb_sink *out, enum fb_level level,
-		const char *fmt, ...)
+fb_proto_report(const struct fb_sink *out, enum fb_level level, const char *fmt,
+		...)
 {
 	char msg[512];
 	va_list ap;
@@ -136,9 +137,9 @@ fb_proto_buf_str(struct fb_buf *b, const char *s)
 }
 
 void
-fb_proto_emit_edited(const struct fb_sink *out, enum fb_dir d,
-		     const char *text, size_t len, size_t term,
-		     const struct fb_edit *edits, unsigned n)
+fb_proto_emit_edited(const struct fb_sink *out, enum fb_dir d, const char *text,
+		     size_t len, size_t term, const struct fb_edit *edits,
+		     unsigned n)
 {
 	size_t at = 0;
 
@@ -163,7 +164,8 @@ fb_proto_parse_fen(const char *text, size_t b, size_t e, const char *what,
 	if (e - b + FB_FEN_GROWTH > FEN_MAX) {
 		fb_proto_report(out, FB_LOG_WARN,
 				"%s: FEN of %zu bytes is too long to "
-				"translate; passed unchanged", what, e - b);
+				"translate; passed unchanged",
+				what, e - b);
 		return FB_ENOSPC;
 	}
 	fb_fen_parse(fen, text + b, e - b, &rep);
@@ -220,7 +222,8 @@ fb_proto_splice_fen(const struct fb_sink *out, enum fb_dir d, const char *text,
 			fb_proto_report(out, FB_LOG_INFO,
 					"%s: castling rights standard notation "
 					"cannot express are not sent to the "
-					"engine", what);
+					"engine",
+					what);
 		rc = fb_proto_print_fen(&printed, style, what, out, buf,
 					sizeof buf, &edit);
 	}
@@ -248,8 +251,8 @@ fb_proto_move(struct fb_game *g, const char *text, size_t start, size_t n,
 			fb_proto_report(out, level,
 					"%s: castling move '%.*s' cannot be "
 					"written in %s notation; passed "
-					"unchanged", what, (int)n,
-					text + start,
+					"unchanged",
+					what, (int)n, text + start,
 					to == FB_CASTLE_KING ? "king-move"
 							     : "this");
 		} else if ((size_t)len != n ||

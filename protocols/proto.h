@@ -27,8 +27,7 @@ extern const struct fb_pair fb_pair_uci_xboard; /* UCI GUI, XBoard engine */
 
 /* Likewise, ignoring ASCII case. */
 bool
-fb_proto_is_nocase(const char *text, size_t start, size_t n,
-		   const char *word);
+fb_proto_is_nocase(const char *text, size_t start, size_t n, const char *word);
 
 /* The config's entry for the engine option name[0..n) (any case), or NULL. */
 const struct fb_engine_option *
@@ -37,8 +36,8 @@ fb_proto_option(const struct fb_filter_options *opt, const char *name,
 
 /* Reports a formatted diagnostic through out. */
 void
-fb_proto_report(const struct fb_sink *out, enum fb_level level,
-		const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+fb_proto_report(const struct fb_sink *out, enum fb_level level, const char *fmt,
+		...) __attribute__((format(printf, 3, 4)));
 
 /* The two directions of a session. */
 enum fb_dir { FB_TO_GUI, FB_TO_ENGINE };
@@ -112,9 +111,9 @@ struct fb_edit {
 /* Emits the line toward d with the edits (in increasing offset order)
  * applied. */
 void
-fb_proto_emit_edited(const struct fb_sink *out, enum fb_dir d,
-		     const char *text, size_t len, size_t term,
-		     const struct fb_edit *edits, unsigned n);
+fb_proto_emit_edited(const struct fb_sink *out, enum fb_dir d, const char *text,
+		     size_t len, size_t term, const struct fb_edit *edits,
+		     unsigned n);
 
 /*
  * Parses the FEN at text[b..e) into *fen, reporting what is wrong (with

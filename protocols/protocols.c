@@ -155,8 +155,8 @@ answer_xboard(const char *text, size_t len)
 
 	if (fb_proto_is(text, start, n, "feature"))
 		return FB_ANSWER_YES;
-	if (is_refusal(text, len) && (mentions(text, len, "xboard") ||
-				      mentions(text, len, "protover")))
+	if (is_refusal(text, len) &&
+	    (mentions(text, len, "xboard") || mentions(text, len, "protover")))
 		return FB_ANSWER_NO;
 	return FB_ANSWER_UNKNOWN;
 }

@@ -15,7 +15,7 @@
 #include "fenbridge/fen.h"
 
 struct fb_quirk {
-	const char *name;     /* the engine's name starts with this (any case) */
+	const char *name; /* the engine's name starts with this (any case) */
 	const char *protocol; /* "uci", "xboard", or NULL: both */
 	/* FENs toward the engine in Shredder-FEN (when --engine-fen=auto). */
 	bool shredder_fen;

@@ -76,9 +76,9 @@ fb_ref_set_variant(struct fb_ref_wire *w, const char *name, size_t n)
 }
 
 void
-fb_referee_line(struct fb_referee *r, enum fb_referee_side side,
-		bool from_peer, enum fb_referee_proto proto, const char *text,
-		size_t len, uint64_t now)
+fb_referee_line(struct fb_referee *r, enum fb_referee_side side, bool from_peer,
+		enum fb_referee_proto proto, const char *text, size_t len,
+		uint64_t now)
 {
 	struct fb_ref_wire *w = &r->wire[side];
 	/* The GUI-to-engine way: fenbridge's lines on the engine wire, the
@@ -113,7 +113,8 @@ fb_referee_finish(struct fb_referee *r, uint64_t now)
 	struct fb_ref_wire *w = &r->wire[FB_REF_ENGINE];
 
 	for (unsigned i = 0; i < w->nwait; i++)
-		if (timed(w, &w->wait[i]) && now - w->wait[i].at > FB_REF_LATE_MS) {
+		if (timed(w, &w->wait[i]) &&
+		    now - w->wait[i].at > FB_REF_LATE_MS) {
 			fb_ref_find(r, FB_REF_ENGINE, FB_REF_PROTOCOL, NULL,
 				    "%s never answered (asked %llu ms before "
 				    "the end)",
@@ -186,12 +187,12 @@ fb_referee_summary(const struct fb_referee *r, char *out, size_t cap)
 
 void
 fb_ref_find(struct fb_referee *r, enum fb_referee_side side,
-	    enum fb_referee_kind kind, const struct fb_game *g,
-	    const char *fmt, ...)
+	    enum fb_referee_kind kind, const struct fb_game *g, const char *fmt,
+	    ...)
 {
 	const struct fb_ref_wire *w = &r->wire[side];
-	struct fb_fen_style style = {
-		.notation = w->chess960 ? FB_SHREDDER : FB_XFEN};
+	struct fb_fen_style style = {.notation = w->chess960 ? FB_SHREDDER
+							     : FB_XFEN};
 	char text[FB_REF_MOVES_MAX + 1024], fen[FB_GAME_FEN_MAX];
 	const char *moves = w->moves;
 	size_t n;
@@ -247,7 +248,8 @@ hist_push(struct fb_ref_hist *h, const struct fb_game *g)
 		h->complete = true;
 	}
 	if (h->n == FB_REF_HIST) {
-		memmove(h->key, h->key + 1, (FB_REF_HIST - 1) * sizeof h->key[0]);
+		memmove(h->key, h->key + 1,
+			(FB_REF_HIST - 1) * sizeof h->key[0]);
 		h->n--;
 		h->complete = false;
 	}
@@ -306,8 +308,7 @@ fb_ref_material(const struct fb_game *g)
 }
 
 const char *
-fb_ref_drawn(const struct fb_game *root, const struct fb_game *g,
-	     unsigned ply)
+fb_ref_drawn(const struct fb_game *root, const struct fb_game *g, unsigned ply)
 {
 	if (ply == 0)
 		return NULL;
@@ -400,8 +401,7 @@ fb_ref_wrong_castle(const struct fb_game *g, const struct fb_move *m,
 }
 
 void
-fb_ref_wait_push(struct fb_ref_wire *w, long long id, uint64_t now,
-		 bool judged)
+fb_ref_wait_push(struct fb_ref_wire *w, long long id, uint64_t now, bool judged)
 {
 	if (w->nwait == FB_REF_PINGS) {
 		memmove(w->wait, w->wait + 1,

@@ -65,10 +65,10 @@ typedef void (*fb_referee_fn)(void *ctx, enum fb_referee_kind kind,
 
 /* An answer the peer of a wire owes: isready/readyok, ping/pong. */
 struct fb_ref_wait {
-	long long id;  /* ping's number (0 for isready) */
-	uint64_t at;   /* when it was sent */
-	bool judged;   /* the engine was free to answer at once */
-	bool said;     /* reported while still owed (fb_referee_tick) */
+	long long id; /* ping's number (0 for isready) */
+	uint64_t at;  /* when it was sent */
+	bool judged;  /* the engine was free to answer at once */
+	bool said;    /* reported while still owed (fb_referee_tick) */
 };
 
 /* The moves of the last pv judged, and the board after each: the next pv
@@ -151,7 +151,7 @@ struct fb_ref_wire {
 	/* force, result or new while the engine was on move: a move it
 	 * had already written may still come, and is no offence. */
 	bool race;
-	int engine_side; /* the colour the engine plays, or -1 */
+	int engine_side;    /* the colour the engine plays, or -1 */
 	char last_move[24]; /* the last move given, for `Illegal move` */
 	/* The engine's last move when written `N. ... M`: GNU Chess writes
 	 * `My move is: M` after it, the same move. */
@@ -180,9 +180,9 @@ fb_referee_init(struct fb_referee *r, enum fb_referee_mode mode,
  * of proto starts the wire afresh.
  */
 void
-fb_referee_line(struct fb_referee *r, enum fb_referee_side side,
-		bool from_peer, enum fb_referee_proto proto, const char *text,
-		size_t len, uint64_t now);
+fb_referee_line(struct fb_referee *r, enum fb_referee_side side, bool from_peer,
+		enum fb_referee_proto proto, const char *text, size_t len,
+		uint64_t now);
 
 /* The session ends at now: answers owed for too long are findings. */
 void

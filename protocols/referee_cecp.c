@@ -37,7 +37,8 @@ on_move(const struct fb_ref_wire *w)
 static void
 remember(struct fb_ref_wire *w)
 {
-	unsigned n = w->nrecent < FB_REF_RECENT ? w->nrecent : FB_REF_RECENT - 1;
+	unsigned n = w->nrecent < FB_REF_RECENT ? w->nrecent
+						: FB_REF_RECENT - 1;
 
 	w->prev = w->pos;
 	memmove(&w->recent[1], &w->recent[0], n * sizeof w->recent[0]);
@@ -358,9 +359,9 @@ engine_move(struct fb_referee *r, enum fb_referee_side side, bool check,
 		w->known = false;
 		return;
 	}
-	if (check && fb_ref_wrong_castle(&w->pos, &m, text + mv.off, mv.len,
-					 w->chess960 ? FB_CASTLE_KXR
-						     : FB_CASTLE_KING))
+	if (check &&
+	    fb_ref_wrong_castle(&w->pos, &m, text + mv.off, mv.len,
+				w->chess960 ? FB_CASTLE_KXR : FB_CASTLE_KING))
 		fb_ref_find(r, side, FB_REF_CASTLING, NULL,
 			    "move '%.*s' is a castle not written as %s",
 			    (int)mv.len, text + mv.off,
@@ -394,7 +395,8 @@ static enum claim
 claim_of(const char *c, size_t n)
 {
 	if (contains_nocase(c, n, "repetition") ||
-	    contains_nocase(c, n, "3-fold") || contains_nocase(c, n, "threefold"))
+	    contains_nocase(c, n, "3-fold") ||
+	    contains_nocase(c, n, "threefold"))
 		return C_REPETITION;
 	if (contains_nocase(c, n, "50") || contains_nocase(c, n, "fifty"))
 		return C_FIFTY;
@@ -462,10 +464,10 @@ static bool
 flag_feature(const char *text, struct fb_span k)
 {
 	static const char *const flags[] = {
-		"ping",	 "setboard", "playother", "san",    "usermove",
-		"time",	 "draw",     "sigint",	  "sigterm", "reuse",
-		"analyze", "colors",  "ics",	  "name",   "pause",
-		"nps",	 "debug",    "memory",	  "smp",    "exclude",
+		"ping",     "setboard",  "playother", "san",     "usermove",
+		"time",     "draw",      "sigint",    "sigterm", "reuse",
+		"analyze",  "colors",    "ics",       "name",    "pause",
+		"nps",      "debug",     "memory",    "smp",     "exclude",
 		"setscore", "highlight", "done",
 	};
 
@@ -480,8 +482,8 @@ static bool
 string_feature(const char *text, struct fb_span k)
 {
 	return fb_span_is(text, k, "myname") ||
-	       fb_span_is(text, k, "variants") ||
-	       fb_span_is(text, k, "egt") || fb_span_is(text, k, "option");
+	       fb_span_is(text, k, "variants") || fb_span_is(text, k, "egt") ||
+	       fb_span_is(text, k, "option");
 }
 
 static void
@@ -497,13 +499,12 @@ features(struct fb_referee *r, const char *text, size_t len)
 		if (flag_feature(text, f.key)) {
 			(void)fb_cecp_feature_flag(text, &f, &valid);
 			if (!valid)
-				fb_ref_find(r, FB_REF_ENGINE, FB_REF_FORMAT,
-					    NULL,
-					    "feature %.*s: the flag '%.*s' is "
-					    "not 0 or 1",
-					    (int)f.key.len, text + f.key.off,
-					    (int)f.value.len,
-					    text + f.value.off);
+				fb_ref_find(
+					r, FB_REF_ENGINE, FB_REF_FORMAT, NULL,
+					"feature %.*s: the flag '%.*s' is "
+					"not 0 or 1",
+					(int)f.key.len, text + f.key.off,
+					(int)f.value.len, text + f.value.off);
 		} else if (string_feature(text, f.key) && !f.quoted) {
 			fb_ref_find(r, FB_REF_ENGINE, FB_REF_FORMAT, NULL,
 				    "feature %.*s: the string '%.*s' is not "
@@ -537,7 +538,8 @@ reply(struct fb_referee *r, enum fb_referee_side side, bool check,
 		(void)fb_ref_wait_answer(r, side, id, now, "pong");
 	if (!check)
 		return;
-	if (w->quit && !w->after_quit_said && now - w->quit_at > FB_REF_QUIT_MS) {
+	if (w->quit && !w->after_quit_said &&
+	    now - w->quit_at > FB_REF_QUIT_MS) {
 		w->after_quit_said = true;
 		fb_ref_find(r, side, FB_REF_PROTOCOL, NULL,
 			    "output %llu ms after quit: '%.*s'",

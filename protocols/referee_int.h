@@ -20,8 +20,8 @@
  * position g (NULL: the wire's), the moves so far and the last command. */
 __attribute__((format(printf, 5, 6))) void
 fb_ref_find(struct fb_referee *r, enum fb_referee_side side,
-	    enum fb_referee_kind kind, const struct fb_game *g,
-	    const char *fmt, ...);
+	    enum fb_referee_kind kind, const struct fb_game *g, const char *fmt,
+	    ...);
 
 /* A new base position: pos = g, no moves yet. */
 void
@@ -53,8 +53,7 @@ fb_ref_material(const struct fb_game *g);
  * the pv then goes on after: "the 50-move rule" (the clock at 100 in this
  * pv) or "dead material" (a capture left a dead position); else NULL. */
 const char *
-fb_ref_drawn(const struct fb_game *root, const struct fb_game *g,
-	     unsigned ply);
+fb_ref_drawn(const struct fb_game *root, const struct fb_game *g, unsigned ply);
 
 /* Keeps text[0..len) as the last command toward the engine. */
 void
@@ -98,10 +97,10 @@ const struct fb_variant *
 fb_ref_set_variant(struct fb_ref_wire *w, const char *name, size_t n);
 
 void
-fb_ref_uci_line(struct fb_referee *r, enum fb_referee_side side,
-		bool command, const char *text, size_t len, uint64_t now);
+fb_ref_uci_line(struct fb_referee *r, enum fb_referee_side side, bool command,
+		const char *text, size_t len, uint64_t now);
 void
-fb_ref_cecp_line(struct fb_referee *r, enum fb_referee_side side,
-		 bool command, const char *text, size_t len, uint64_t now);
+fb_ref_cecp_line(struct fb_referee *r, enum fb_referee_side side, bool command,
+		 const char *text, size_t len, uint64_t now);
 
 #endif

@@ -73,8 +73,8 @@ position(struct fb_referee *r, enum fb_referee_side side, bool check,
 		w->known = false;
 		return;
 	}
-	if (w->known && last > 0 && len > last &&
-	    fb_token_blank(text[last]) && hash(text, last) == w->pos_hash) {
+	if (w->known && last > 0 && len > last && fb_token_blank(text[last]) &&
+	    hash(text, last) == w->pos_hash) {
 		/* The last line and more moves: a GUI sends the whole game
 		 * each time, which read from the start would cost the square
 		 * of its length. */
@@ -133,8 +133,8 @@ setoption(struct fb_ref_wire *w, const char *text, size_t len)
 	if (fb_uci_parse_setoption(text, len, &s) < 0)
 		return;
 	if (fb_proto_is_nocase(text, s.name.off, s.name.len, "UCI_Chess960"))
-		w->chess960 = fb_proto_is_nocase(text, s.value.off,
-						 s.value.len, "true");
+		w->chess960 = fb_proto_is_nocase(text, s.value.off, s.value.len,
+						 "true");
 	else if (fb_proto_is_nocase(text, s.name.off, s.name.len,
 				    "UCI_Variant"))
 		(void)fb_ref_set_variant(w, text + s.value.off, s.value.len);
@@ -313,7 +313,8 @@ check_pv(struct fb_referee *r, const char *text, struct fb_span s,
 					    ply, (int)n, text + start);
 			else
 				fb_ref_find(r, FB_REF_ENGINE, FB_REF_ILLEGAL,
-					    &g, "%s move %u '%.*s' is not legal",
+					    &g,
+					    "%s move %u '%.*s' is not legal",
 					    what, ply, (int)n, text + start);
 			return;
 		}
@@ -369,8 +370,8 @@ info(struct fb_referee *r, const char *text, size_t len)
 				  &m))
 			fb_ref_find(r, FB_REF_ENGINE, FB_REF_ILLEGAL,
 				    &w->search[0],
-				    "currmove '%.*s' is not legal",
-				    (int)cm.len, text + cm.off);
+				    "currmove '%.*s' is not legal", (int)cm.len,
+				    text + cm.off);
 	}
 }
 
@@ -423,13 +424,11 @@ bestmove(struct fb_referee *r, bool check, const char *text, size_t len)
 			    text + bm.move.off);
 		return;
 	}
-	if (judge_castle(w) &&
-	    fb_ref_wrong_castle(&g, &m, text + bm.move.off, bm.move.len,
-				want(w)))
+	if (judge_castle(w) && fb_ref_wrong_castle(&g, &m, text + bm.move.off,
+						   bm.move.len, want(w)))
 		fb_ref_find(r, FB_REF_ENGINE, FB_REF_CASTLING, &g,
 			    "bestmove '%.*s' is a castle not written as %s",
-			    (int)bm.move.len, text + bm.move.off,
-			    want_name(w));
+			    (int)bm.move.len, text + bm.move.off, want_name(w));
 	if (bm.ponder.len == 0 || no_move(text, bm.ponder))
 		return;
 	fb_game_play(&g, &m);
@@ -474,7 +473,8 @@ reply(struct fb_referee *r, enum fb_referee_side side, bool check,
 	}
 	if (!check)
 		return;
-	if (w->quit && !w->after_quit_said && now - w->quit_at > FB_REF_QUIT_MS) {
+	if (w->quit && !w->after_quit_said &&
+	    now - w->quit_at > FB_REF_QUIT_MS) {
 		w->after_quit_said = true;
 		fb_ref_find(r, side, FB_REF_PROTOCOL, NULL,
 			    "output %llu ms after quit: '%.*s'",

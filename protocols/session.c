@@ -83,7 +83,7 @@ static const struct fb_protocol *
 silent_protocol(void)
 {
 	return fb_protocol_uci.probe == NULL ? &fb_protocol_uci
-					      : &fb_protocol_xboard;
+					     : &fb_protocol_xboard;
 }
 
 /* Keeps a line in h. Returns false when there is no room. */
@@ -186,8 +186,8 @@ to_pair(struct fb_filter *f, const char *text, size_t len, size_t term,
 }
 
 static void
-engine_to_pair(struct fb_filter *f, const char *text, size_t len,
-	       size_t term, unsigned flags, const struct fb_sink *out)
+engine_to_pair(struct fb_filter *f, const char *text, size_t len, size_t term,
+	       unsigned flags, const struct fb_sink *out)
 {
 	if (f->state == NULL || !is_whole(flags))
 		out->to_gui(out->ctx, text, len + term);
@@ -209,8 +209,8 @@ static void
 update_watch(struct fb_filter *f)
 {
 	f->watch = (f->probe != FB_PROBE_OFF && f->probe != FB_PROBE_DONE) ||
-		   f->refusals > 0 || !f->confirmed ||
-		   f->held.len > f->done || f->timing;
+		   f->refusals > 0 || !f->confirmed || f->held.len > f->done ||
+		   f->timing;
 }
 
 /* The engine has answered the chosen pair: it will not be started again,
@@ -254,7 +254,8 @@ flush_early(struct fb_filter *f, bool to_gui, const struct fb_sink *out)
 	size_t at = 0;
 
 	if (f->early.len > 0 && !to_gui)
-		report(out, FB_LOG_DEBUG, "the engine's answer to the probe: "
+		report(out, FB_LOG_DEBUG,
+		       "the engine's answer to the probe: "
 		       "not passed on to the GUI");
 	while (to_gui && at < f->early.len) {
 		struct held_line l;
@@ -404,8 +405,8 @@ start_probe(struct fb_filter *f, const char *text, size_t len,
 /* A GUI line while the probe runs: the opening goes to the engine, the
  * rest waits. */
 static void
-probe_gui_line(struct fb_filter *f, const char *text, size_t len,
-	       size_t term, unsigned flags, const struct fb_sink *out)
+probe_gui_line(struct fb_filter *f, const char *text, size_t len, size_t term,
+	       unsigned flags, const struct fb_sink *out)
 {
 	bool whole = is_whole(flags);
 
@@ -433,7 +434,8 @@ probe_gui_line(struct fb_filter *f, const char *text, size_t len,
 		return;
 	if (f->probe == FB_PROBE_RESTART) {
 		/* The engine is being started again: nowhere to go yet. */
-		report(out, FB_LOG_ERROR, "too many GUI lines while the engine "
+		report(out, FB_LOG_ERROR,
+		       "too many GUI lines while the engine "
 		       "starts again: line lost");
 		return;
 	}
@@ -477,8 +479,7 @@ fb_filter_gui_line(struct fb_filter *f, const char *text, size_t len,
 	}
 	if ((flags & FB_LINE_CONT) && f->held.len == f->done) {
 		/* The LF of a CRLF follows its line, which went out. */
-		if (f->journal &&
-		    held_add(&f->held, text, len, term, flags))
+		if (f->journal && held_add(&f->held, text, len, term, flags))
 			f->done = f->held.len;
 		out->to_engine(out->ctx, text, len + term);
 		return;
@@ -503,7 +504,8 @@ fb_filter_gui_line(struct fb_filter *f, const char *text, size_t len,
 		} else {
 			/* A script's file of commands: as without the wait
 			 * (the order holds, nothing is lost). */
-			report(out, FB_LOG_INFO, "too many GUI lines before "
+			report(out, FB_LOG_INFO,
+			       "too many GUI lines before "
 			       "the engine finished its handshake: they go "
 			       "on now");
 			f->waited = true;
@@ -548,7 +550,8 @@ late_answer(struct fb_filter *f, const struct fb_sink *out)
 
 	none.to_gui = none.to_engine = discard;
 	none.pass = NULL;
-	report(out, FB_LOG_INFO, "the engine answered the GUI's opening after "
+	report(out, FB_LOG_INFO,
+	       "the engine answered the GUI's opening after "
 	       "the probe's time: it speaks the GUI's protocol after all");
 	choose(f, f->gui);
 	while (at < f->opening_end) {
@@ -595,7 +598,8 @@ probe_engine_line(struct fb_filter *f, const char *text, size_t len,
 		f->refusals_due--;
 		choose_later(f, other, "it refused the GUI's opening", out);
 	} else if ((f->probe == FB_PROBE_ASKING ||
-		    f->probe == FB_PROBE_ANSWERING) && q == FB_ANSWER_END) {
+		    f->probe == FB_PROBE_ANSWERING) &&
+		   q == FB_ANSWER_END) {
 		choose_later(f, f->asked, "it answered the probe", out);
 	} else if (f->probe == FB_PROBE_ASKING && q == FB_ANSWER_YES) {
 		f->probe = FB_PROBE_ANSWERING; /* dropped up to its end */
@@ -610,7 +614,8 @@ probe_engine_line(struct fb_filter *f, const char *text, size_t len,
 		 * so what is held goes to the GUI as it came, and the rest
 		 * with it until the answer tells the protocol. */
 		if (!f->early_pass)
-			report(out, FB_LOG_INFO, "more than 64 KiB from the "
+			report(out, FB_LOG_INFO,
+			       "more than 64 KiB from the "
 			       "engine before it answered the probe: passed "
 			       "on as it came");
 		flush_early_here(f, out);
@@ -656,7 +661,8 @@ engine_line_watched(struct fb_filter *f, const char *text, size_t len,
 		enum fb_probe_answer a = f->refusing->probe_answer(text, len);
 		if (f->refusing->refused(text, len)) {
 			f->refusals--;
-			report(out, FB_LOG_DEBUG, "refusal of the probe, not "
+			report(out, FB_LOG_DEBUG,
+			       "refusal of the probe, not "
 			       "passed on");
 			update_watch(f);
 			return;
@@ -667,16 +673,19 @@ engine_line_watched(struct fb_filter *f, const char *text, size_t len,
 			 * too, and took it as a switch (Fairy-Stockfish):
 			 * its answer is not the GUI's; the GUI's opening
 			 * switches it back. */
-			report(out, FB_LOG_DEBUG, "answer to the probe, not "
+			report(out, FB_LOG_DEBUG,
+			       "answer to the probe, not "
 			       "passed on");
 			if (a == FB_ANSWER_END) {
 				f->refusals = 0;
 				if (f->gui->opening != NULL) {
-					report(out, FB_LOG_INFO, "the engine "
+					report(out, FB_LOG_INFO,
+					       "the engine "
 					       "also answered the probe: sent "
 					       "it the GUI's opening again");
-					out->to_engine(out->ctx, f->gui->opening,
-						   strlen(f->gui->opening));
+					out->to_engine(out->ctx,
+						       f->gui->opening,
+						       strlen(f->gui->opening));
 				}
 			}
 			update_watch(f);
@@ -733,15 +742,17 @@ fb_filter_timeout(struct fb_filter *f, const struct fb_sink *out)
 		if (f->asked == NULL && other->probe != NULL) {
 			/* Silent to the GUI's opening: ask the other
 			 * protocol, and keep the GUI waiting meanwhile. */
-			report(out, FB_LOG_INFO, "no answer to the GUI's "
+			report(out, FB_LOG_INFO,
+			       "no answer to the GUI's "
 			       "opening: asking the engine in the other "
 			       "protocol");
 			f->asked = other;
-			out->to_engine(out->ctx, other->probe, strlen(other->probe));
+			out->to_engine(out->ctx, other->probe,
+				       strlen(other->probe));
 			if (f->gui_waits && f->gui->hold != NULL &&
 			    !f->held_gui) {
 				out->to_gui(out->ctx, f->gui->hold,
-					   strlen(f->gui->hold));
+					    strlen(f->gui->hold));
 				f->held_gui = true;
 			}
 			set_timer(out, FB_PROBE_MS - FB_PROBE_OTHER_MS);
@@ -760,7 +771,8 @@ fb_filter_timeout(struct fb_filter *f, const struct fb_sink *out)
 	}
 	if (f->replay || f->held.len > f->done) {
 		if (!f->replay) {
-			report(out, FB_LOG_WARN, "the engine did not finish "
+			report(out, FB_LOG_WARN,
+			       "the engine did not finish "
 			       "its handshake in time: the GUI's lines go on");
 			f->waited = true;
 		}
@@ -787,7 +799,7 @@ fb_filter_gui_eof(struct fb_filter *f, const struct fb_sink *out)
 		f->early_pass = true;
 	} else if (f->probe == FB_PROBE_ASKING ||
 		   f->probe == FB_PROBE_ANSWERING ||
-	    f->probe == FB_PROBE_CHOSEN) {
+		   f->probe == FB_PROBE_CHOSEN) {
 		if (f->pair != NULL)
 			decide(f, f->chosen ? f->chosen : f->gui,
 			       f->chosen ? f->why
@@ -844,8 +856,10 @@ fb_filter_engine_exit(struct fb_filter *f, const struct fb_sink *out)
 	f->asked = NULL;
 	set_timer(out, 0);
 	held_clear(&f->early);
-	snprintf(msg, sizeof msg, "the engine ended before it answered the "
-		 "protocol probe: starting it again to speak %s", next->name);
+	snprintf(msg, sizeof msg,
+		 "the engine ended before it answered the "
+		 "protocol probe: starting it again to speak %s",
+		 next->name);
 	report(out, FB_LOG_WARN, msg);
 	if (out->event != NULL)
 		out->event(out->ctx, FB_EVENT_RESTART);
@@ -858,8 +872,7 @@ fb_filter_engine_started(struct fb_filter *f, const struct fb_sink *out)
 	if (f->probe != FB_PROBE_RESTART)
 		return;
 	f->probe = FB_PROBE_DONE;
-	say_chosen(f->chosen, "started again after it died on the probe",
-		   out);
+	say_chosen(f->chosen, "started again after it died on the probe", out);
 	choose(f, f->chosen);
 	f->chosen = NULL;
 	f->journal = false; /* no second start */

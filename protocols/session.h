@@ -93,8 +93,8 @@ enum fb_probe_answer {
 
 /* A protocol one side speaks. */
 struct fb_protocol {
-	const char *name;             /* "uci", "xboard" */
-	const char *const *aliases;   /* other names for --protocol, NULL-ended */
+	const char *name;           /* "uci", "xboard" */
+	const char *const *aliases; /* other names for --protocol, NULL-ended */
 	/* What starts a message to the GUI's user, ending in a blank:
 	 * "info string " (UCI), "tellusererror " (XBoard). */
 	const char *user_message;
@@ -174,11 +174,11 @@ struct fb_filter_options {
 	 * found out instead (see fb_filter_init). */
 	const struct fb_protocol *engine_proto;
 	bool engine_probe;
-	enum fb_notation engine_fen;     /* dialect of FENs sent to the engine */
+	enum fb_notation engine_fen; /* dialect of FENs sent to the engine */
 	/* engine_fen is only the default: the engine's entry in the quirk
 	 * table may choose another (--engine-fen=auto). */
 	bool engine_fen_auto;
-	enum fb_notation gui_fen;        /* dialect of FENs sent to the GUI */
+	enum fb_notation gui_fen; /* dialect of FENs sent to the GUI */
 	enum fb_castle_notation gui_castling;
 	enum fb_castle_notation engine_castling;
 	/* From the config file: options to set, force or hide, and a name
@@ -217,9 +217,9 @@ struct fb_held {
 struct fb_filter {
 	struct fb_filter_options opt;
 	const struct fb_protocol *gui; /* NULL until the GUI's first command */
-	const struct fb_pair *pair; /* NULL until the pair is chosen */
-	void *state;                /* the pair's, or NULL */
-	bool gui_quit;              /* the GUI sent quit */
+	const struct fb_pair *pair;    /* NULL until the pair is chosen */
+	void *state;                   /* the pair's, or NULL */
+	bool gui_quit;                 /* the GUI sent quit */
 	enum fb_probe probe;
 	/* The second probe went out (the other protocol's), and when. */
 	const struct fb_protocol *asked;

@@ -59,9 +59,9 @@ enum uci_event {
  * lists UCI_Chess960 decides whether a Chess960 position switches it on
  * first (check_chess960). */
 struct meaning {
-	enum fb_castle_notation to;  /* the engine's castling notation */
-	bool standard;               /* the engine has no Chess960 mode */
-	enum fb_notation dialect;    /* its FEN dialect */
+	enum fb_castle_notation to; /* the engine's castling notation */
+	bool standard;              /* the engine has no Chess960 mode */
+	enum fb_notation dialect;   /* its FEN dialect */
 	const struct fb_variant *variant;
 	enum fb_support c960;
 };
@@ -76,12 +76,12 @@ struct meaning {
 struct position {
 	struct fb_buf in, out;
 	struct meaning meaning;
-	bool same;       /* the engine gets the line as it is */
-	bool in_moves;   /* its `moves` keyword was read: it may be extended */
-	bool walking;    /* moves are still read: a right remains */
-	bool known;      /* game is the position after the line */
-	bool anchored;   /* out is `position fen <after a castle> ...` */
-	bool out_moves;  /* out has its `moves` keyword */
+	bool same;      /* the engine gets the line as it is */
+	bool in_moves;  /* its `moves` keyword was read: it may be extended */
+	bool walking;   /* moves are still read: a right remains */
+	bool known;     /* game is the position after the line */
+	bool anchored;  /* out is `position fen <after a castle> ...` */
+	bool out_moves; /* out has its `moves` keyword */
 	size_t copied;
 	struct fb_game game;
 };
@@ -314,7 +314,8 @@ uci_setoption(struct uci *u, const char *text, size_t len, size_t term,
 			u->pol.gui_960 = on;
 		fb_proto_report(out, FB_LOG_INFO,
 				"setoption for '%.*s' dropped: the config "
-				"forces it to '%s'", (int)nl, name, o->value);
+				"forces it to '%s'",
+				(int)nl, name, o->value);
 		return;
 	}
 	fb_normalize_setoption(&u->norm, text, &s);
@@ -352,8 +353,8 @@ uci_setoption(struct uci *u, const char *text, size_t len, size_t term,
 		set_variant(u, text + s.value.off, s.value.len);
 		alias = fb_policy_engine_name(&u->pol, u->pol.variant);
 		u->pol.engine_variant = alias != NULL ? u->pol.variant : NULL;
-		if (alias != NULL && !fb_proto_is(text, s.value.off,
-						  s.value.len, alias))
+		if (alias != NULL &&
+		    !fb_proto_is(text, s.value.off, s.value.len, alias))
 			edit = (struct fb_edit){.off = s.value.off,
 						.len = s.value.len,
 						.text = alias,
@@ -433,10 +434,10 @@ anchor(struct uci *u, struct position *p, const char *text, size_t word,
 	snprintf(msg, sizeof msg,
 		 "position: re-anchored: the castle '%.*s' cannot be written "
 		 "in the engine's notation; it gets the position after it "
-		 "(%.*s) and the moves after that", (int)n, text + start, k,
-		 fen);
-	fb_proto_say_once(out, &u->logged_anchor, &u->told_gui,
-			  "info string ", msg);
+		 "(%.*s) and the moves after that",
+		 (int)n, text + start, k, fen);
+	fb_proto_say_once(out, &u->logged_anchor, &u->told_gui, "info string ",
+			  msg);
 }
 
 /*
@@ -474,13 +475,14 @@ read_moves(struct uci *u, struct position *p, const char *text, size_t len,
 			fb_proto_report(out, FB_LOG_WARN,
 					"position: cannot follow the game at "
 					"'%.*s'; later castling moves pass "
-					"unchanged", (int)n, text + start);
+					"unchanged",
+					(int)n, text + start);
 			p->known = p->walking = false;
 			break;
 		}
 		if (m.castle >= 0) {
-			reanchor = fb_policy_must_reanchor(&u->pol, &p->game,
-							   &m);
+			reanchor =
+				fb_policy_must_reanchor(&u->pol, &p->game, &m);
 			if (!reanchor)
 				k = fb_game_print_castle(&p->game, &m,
 							 p->meaning.to, cast,
@@ -492,13 +494,14 @@ read_moves(struct uci *u, struct position *p, const char *text, size_t len,
 		} else {
 			const char *t = k > 0 ? cast : text + start;
 			size_t tl = k > 0 ? (size_t)k : n;
-			bool same = k <= 0 ||
-				    (tl == n && memcmp(t, text + start, n) == 0);
+			bool same = k <= 0 || (tl == n &&
+					       memcmp(t, text + start, n) == 0);
 			if (!same)
 				fb_proto_report(out, FB_LOG_DEBUG,
 						"position: castling '%.*s' "
-						"sent as '%.*s'", (int)n,
-						text + start, (int)tl, t);
+						"sent as '%.*s'",
+						(int)n, text + start, (int)tl,
+						t);
 			if (p->anchored) {
 				fb_proto_buf_add(&p->out,
 						 p->out_moves ? " " : " moves ",
@@ -718,7 +721,8 @@ uci_go(struct uci *u, const char *text, size_t len, size_t term,
 			fb_proto_report(out, FB_LOG_WARN,
 					"go searchmoves: the castle '%.*s' "
 					"cannot be written for this engine; "
-					"left out", (int)n, text + start);
+					"left out",
+					(int)n, text + start);
 			continue;
 		}
 		fb_proto_move(&c, text, start, n,
@@ -728,8 +732,7 @@ uci_go(struct uci *u, const char *text, size_t len, size_t term,
 		if (edits[nedits].len > 0)
 			nedits++;
 	}
-	fb_proto_emit_edited(out, FB_TO_ENGINE, text, len, term, edits,
-			     nedits);
+	fb_proto_emit_edited(out, FB_TO_ENGINE, text, len, term, edits, nedits);
 }
 
 static void
@@ -793,7 +796,8 @@ engine_option(struct uci *u, const char *text, size_t len)
 		 * variants (a later list replaces an earlier one). */
 		fb_policy_read_variants(&u->pol.variants, text, NULL, 0);
 		pos = o.vars.off;
-		while (o.nvars > 0 && fb_uci_option_next_var(text, len, &pos, &v))
+		while (o.nvars > 0 &&
+		       fb_uci_option_next_var(text, len, &pos, &v))
 			fb_policy_add_variant(&u->pol.variants, text + v.off,
 					      v.len);
 	}
@@ -948,8 +952,8 @@ engine_line(struct uci *u, const char *text, size_t len, size_t term,
 
 /* --normalize: the line tidied first (normalize.h). */
 static __attribute__((noinline)) void
-engine_line_normalized(struct uci *u, const char *text, size_t len,
-		       size_t term, const struct fb_sink *out)
+engine_line_normalized(struct uci *u, const char *text, size_t len, size_t term,
+		       const struct fb_sink *out)
 {
 	struct fb_normalize_line l = {text, len, term};
 

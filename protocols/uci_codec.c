@@ -314,7 +314,8 @@ fb_uci_parse_info(const char *text, size_t len, struct fb_uci_info *in)
 		switch (text[start]) {
 		case 'd':
 			if (fb_proto_is(text, start, n, "depth")) {
-				in->depth = info_number(text, len, &pos, &in->bad);
+				in->depth =
+					info_number(text, len, &pos, &in->bad);
 				in->have |= FB_INFO_DEPTH;
 			}
 			continue;
@@ -323,10 +324,11 @@ fb_uci_parse_info(const char *text, size_t len, struct fb_uci_info *in)
 				k = fb_token_next(text, len, &pos, &s2);
 				in->mate = fb_proto_is(text, s2, k, "mate");
 				in->score_word = (struct fb_span){s2, k};
-				if (!in->mate && !fb_proto_is(text, s2, k, "cp"))
+				if (!in->mate &&
+				    !fb_proto_is(text, s2, k, "cp"))
 					in->bad |= FB_INFO_BAD_SCORE;
-				in->score = info_number(text, len, &pos,
-							&in->bad);
+				in->score =
+					info_number(text, len, &pos, &in->bad);
 				in->have |= FB_INFO_SCORE;
 			} else if (fb_proto_is(text, start, n, "string")) {
 				in->string = fb_span_rest(text, len, pos);
@@ -336,13 +338,15 @@ fb_uci_parse_info(const char *text, size_t len, struct fb_uci_info *in)
 			continue;
 		case 't':
 			if (fb_proto_is(text, start, n, "time")) {
-				in->time = info_number(text, len, &pos, &in->bad);
+				in->time =
+					info_number(text, len, &pos, &in->bad);
 				in->have |= FB_INFO_TIME;
 			}
 			continue;
 		case 'n':
 			if (fb_proto_is(text, start, n, "nodes")) {
-				in->nodes = info_number(text, len, &pos, &in->bad);
+				in->nodes =
+					info_number(text, len, &pos, &in->bad);
 				in->have |= FB_INFO_NODES;
 			}
 			continue;
@@ -450,8 +454,7 @@ fb_uci_gui_kind(const char *text, size_t len, size_t *start)
 }
 
 int
-fb_uci_parse_setoption(const char *text, size_t len,
-		       struct fb_uci_setoption *s)
+fb_uci_parse_setoption(const char *text, size_t len, struct fb_uci_setoption *s)
 {
 	size_t pos = 0, start, n;
 
@@ -491,7 +494,8 @@ fb_uci_parse_position(const char *text, size_t len, struct fb_uci_position *p)
 		size_t end = len, at = pos;
 		const char *m;
 		p->fen_keyword = true;
-		while (at < len && (m = memchr(text + at, 'm', len - at)) != NULL) {
+		while (at < len &&
+		       (m = memchr(text + at, 'm', len - at)) != NULL) {
 			at = (size_t)(m - text);
 			if (fb_token_blank(text[at - 1]) &&
 			    fb_uci_first_is(text, len, at, "moves")) {
@@ -520,8 +524,9 @@ static bool
 go_key(const char *text, size_t start, size_t n)
 {
 	static const char *const keys[] = {
-		"searchmoves", "ponder", "wtime", "btime", "winc", "binc",
-		"movestogo", "depth", "nodes", "mate", "movetime", "infinite"};
+		"searchmoves", "ponder", "wtime",     "btime",
+		"winc",        "binc",   "movestogo", "depth",
+		"nodes",       "mate",   "movetime",  "infinite"};
 
 	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
 		if (fb_proto_is(text, start, n, keys[i]))
@@ -532,15 +537,21 @@ go_key(const char *text, size_t start, size_t n)
 void
 fb_uci_parse_go(const char *text, size_t len, struct fb_uci_go *g)
 {
-	static const char *const keys[] = {"wtime", "btime", "winc", "binc",
-					   "movestogo", "movetime", "depth",
-					   "nodes", "mate"};
-	long long *vals[] = {&g->wtime,	    &g->btime,	  &g->winc,
-			     &g->binc,	    &g->movestogo, &g->movetime,
-			     &g->depth,	    &g->nodes,	  &g->mate};
-	struct fb_span *spans[] = {&g->wtime_value, &g->btime_value, NULL,
-				   NULL, NULL, &g->movetime_value,
-				   NULL, NULL, NULL};
+	static const char *const keys[] = {"wtime", "btime",     "winc",
+					   "binc",  "movestogo", "movetime",
+					   "depth", "nodes",     "mate"};
+	long long *vals[] = {&g->wtime, &g->btime,     &g->winc,
+			     &g->binc,  &g->movestogo, &g->movetime,
+			     &g->depth, &g->nodes,     &g->mate};
+	struct fb_span *spans[] = {&g->wtime_value,
+				   &g->btime_value,
+				   NULL,
+				   NULL,
+				   NULL,
+				   &g->movetime_value,
+				   NULL,
+				   NULL,
+				   NULL};
 	size_t pos = 0, start, n;
 
 	memset(g, 0, sizeof *g);
@@ -563,7 +574,8 @@ fb_uci_parse_go(const char *text, size_t len, struct fb_uci_go *g)
 			       !go_key(text, s2, k)) {
 				if (g->searchmoves.len == 0)
 					g->searchmoves.off = s2;
-				g->searchmoves.len = s2 + k - g->searchmoves.off;
+				g->searchmoves.len = s2 + k -
+						     g->searchmoves.off;
 				pos = p;
 			}
 			continue;

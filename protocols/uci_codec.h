@@ -81,7 +81,7 @@ fb_uci_engine_kind(const char *text, size_t len, size_t *start)
 }
 
 struct fb_uci_id {
-	bool name;            /* id name (else id author, or neither) */
+	bool name; /* id name (else id author, or neither) */
 	bool author;
 	struct fb_span value; /* to the end of the line, blanks trimmed */
 };
@@ -102,14 +102,14 @@ enum fb_uci_type {
 #define FB_UCI_VARS_MAX 64
 
 struct fb_uci_option {
-	struct fb_span name;   /* its words up to `type` */
+	struct fb_span name; /* its words up to `type` */
 	enum fb_uci_type type;
 	struct fb_span type_word;
 	struct fb_span def, min, max; /* each value's words up to a keyword */
-	struct fb_span vars;   /* from the first `var` to the end: the list */
-	size_t nvars;          /* all of them; the first FB_UCI_VARS_MAX: */
+	struct fb_span vars; /* from the first `var` to the end: the list */
+	size_t nvars;        /* all of them; the first FB_UCI_VARS_MAX: */
 	struct fb_span var[FB_UCI_VARS_MAX];
-	bool has_default;      /* `default` was there (an empty string's
+	bool has_default; /* `default` was there (an empty string's
 				  value may be empty) */
 };
 
@@ -178,8 +178,7 @@ struct fb_uci_bestmove {
 
 /* `bestmove M [ponder P]`: returns 0, or -1 without a move. */
 int
-fb_uci_parse_bestmove(const char *text, size_t len,
-		      struct fb_uci_bestmove *b);
+fb_uci_parse_bestmove(const char *text, size_t len, struct fb_uci_bestmove *b);
 
 /* ---- GUI to engine ---- */
 
@@ -214,18 +213,17 @@ fb_uci_parse_setoption(const char *text, size_t len,
 
 struct fb_uci_position {
 	bool startpos;
-	struct fb_span fen;  /* the FEN's tokens (fen), blanks inside kept */
-	size_t base_end;     /* end of `startpos` / the FEN's last token */
-	bool has_moves;      /* the `moves` keyword is there */
-	size_t moves;        /* right after `moves` (or base_end) */
-	bool fen_keyword;    /* its second token is `fen` (set on -1 too) */
+	struct fb_span fen; /* the FEN's tokens (fen), blanks inside kept */
+	size_t base_end;    /* end of `startpos` / the FEN's last token */
+	bool has_moves;     /* the `moves` keyword is there */
+	size_t moves;       /* right after `moves` (or base_end) */
+	bool fen_keyword;   /* its second token is `fen` (set on -1 too) */
 };
 
 /* `position startpos|fen FEN [moves M...]`: returns 0, or -1 when it is
  * neither (or fen has no FEN: then fen_keyword tells the two apart). */
 int
-fb_uci_parse_position(const char *text, size_t len,
-		      struct fb_uci_position *p);
+fb_uci_parse_position(const char *text, size_t len, struct fb_uci_position *p);
 
 struct fb_uci_go {
 	/* -1: not given (wtime, btime, movetime, depth, nodes, mate);

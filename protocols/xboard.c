@@ -264,15 +264,15 @@ move_line(struct xboard *x, const char *text, size_t len, size_t term,
 	}
 	pushed = push_history(x);
 	if (fb_proto_move(&x->game, text, mv.off, mv.len,
-			  to == FB_CASTLE_AUTO ? FB_CASTLE_KXR : to, &edit, pool,
-			  out, what, FB_LOG_WARN) < 0) {
+			  to == FB_CASTLE_AUTO ? FB_CASTLE_KXR : to, &edit,
+			  pool, out, what, FB_LOG_WARN) < 0) {
 		if (pushed)
 			x->nhistory--;
 		fb_proto_report(out, FB_LOG_WARN,
 				"%s: cannot follow the game at '%.*s'; "
 				"castling moves pass unchanged until the "
-				"next new or setboard", what, (int)mv.len,
-				text + mv.off);
+				"next new or setboard",
+				what, (int)mv.len, text + mv.off);
 		follow(x, XB_EV_LOST, false);
 		fb_sink_put(out, d, text, len + term);
 		return;
@@ -280,8 +280,10 @@ move_line(struct xboard *x, const char *text, size_t len, size_t term,
 	if (!pushed)
 		x->nhistory = 0; /* out of memory: undo will lose the game */
 	if (edit.len > 0 && to != FB_CASTLE_AUTO) {
-		fb_proto_report(out, FB_LOG_DEBUG, "%s: castling '%.*s' sent "
-				"as '%.*s'", what, (int)mv.len, text + mv.off,
+		fb_proto_report(out, FB_LOG_DEBUG,
+				"%s: castling '%.*s' sent "
+				"as '%.*s'",
+				what, (int)mv.len, text + mv.off,
 				(int)edit.tlen, edit.text);
 		fb_proto_emit_edited(out, d, text, len, term, &edit, 1);
 	} else {
@@ -292,8 +294,8 @@ move_line(struct xboard *x, const char *text, size_t len, size_t term,
 /* Emits a line of fenbridge's own toward the engine, ended like the
  * GUI's line it replaces. */
 static void
-emit_line(const char *line, size_t n, const char *text, size_t len,
-	  size_t term, const struct fb_sink *out)
+emit_line(const char *line, size_t n, const char *text, size_t len, size_t term,
+	  const struct fb_sink *out)
 {
 	out->to_engine(out->ctx, line, n);
 	if (term > 0)
@@ -314,7 +316,8 @@ emulated_variant(struct xboard *x, const char *text, size_t len, size_t term,
 
 	fb_proto_report(out, FB_LOG_INFO,
 			"variant %s: the engine does not list it; it plays "
-			"it as %s in standard notation", v->name, v->base);
+			"it as %s in standard notation",
+			v->name, v->base);
 	if (fb_policy_base(v) == fb_variant_normal)
 		return;
 	n = snprintf(line, sizeof line, "variant %s", v->base);
@@ -368,15 +371,17 @@ reanchor(struct xboard *x, const char *text, size_t len, size_t term,
 	fb_proto_report(out, x->told ? FB_LOG_DEBUG : FB_LOG_INFO,
 			"re-anchored: the castle '%.*s' cannot be written for "
 			"the engine (it plays %s as %s); it gets the position "
-			"after it", (int)mv.len, text + mv.off, v->name,
-			v->base);
+			"after it",
+			(int)mv.len, text + mv.off, v->name, v->base);
 	if (!x->told) {
 		/* A comment line: XBoard shows it in its debug log only,
 		 * python-chess ignores it; telluser would open a dialog in
 		 * every game of a tournament. */
-		fb_proto_gui(out, "# fenbridge: the engine does not know "
+		fb_proto_gui(out,
+			     "# fenbridge: the engine does not know "
 			     "%s; castles it cannot read are sent as the "
-			     "position after them", v->name);
+			     "position after them",
+			     v->name);
 		x->told = true;
 	}
 	send_position(x, text, len, term, out);
@@ -415,16 +420,18 @@ random_for_setboard(struct xboard *x, const char *text, struct fb_span f,
 		return;
 	set_variant(x, r->name, strlen(r->name));
 	if (x->pol.emulated) {
-		fb_proto_report(out, FB_LOG_INFO, "setboard: a %s position in "
+		fb_proto_report(out, FB_LOG_INFO,
+				"setboard: a %s position in "
 				"variant %s: the engine does not list %s and "
-				"plays it as %s in standard notation", r->name,
-				r->base, r->name, r->base);
+				"plays it as %s in standard notation",
+				r->name, r->base, r->name, r->base);
 		return;
 	}
 	fb_proto_engine(out, "variant %s", r->name);
-	fb_proto_report(out, FB_LOG_INFO, "setboard: a %s position in variant "
-			"%s: sent variant %s to the engine first", r->name,
-			r->base, r->name);
+	fb_proto_report(out, FB_LOG_INFO,
+			"setboard: a %s position in variant "
+			"%s: sent variant %s to the engine first",
+			r->name, r->base, r->name);
 }
 
 /* A move from the GUI, in the engine's notation. */
@@ -516,7 +523,8 @@ xboard_gui_line(void *state, const char *text, size_t len, size_t term,
 		if (o != NULL && (o->flags & FB_OPT_FORCED)) {
 			fb_proto_report(out, FB_LOG_INFO,
 					"option for '%s' dropped: the config "
-					"forces it to '%s'", o->name, o->value);
+					"forces it to '%s'",
+					o->name, o->value);
 			return;
 		}
 		break;
@@ -616,7 +624,8 @@ engine_features(struct xboard *x, const char *text, size_t len, size_t term,
 		size_t vallen = f.value.len;
 		if (fb_span_is(text, f.key, "oocastle"))
 			x->pol.oocastle_off =
-				!fb_cecp_feature_flag(text, &f, &valid) && valid;
+				!fb_cecp_feature_flag(text, &f, &valid) &&
+				valid;
 		else if (fb_span_is(text, f.key, "done"))
 			done = fb_cecp_feature_flag(text, &f, NULL);
 		if (fb_span_is(text, f.key, "myname")) {
@@ -624,10 +633,9 @@ engine_features(struct xboard *x, const char *text, size_t len, size_t term,
 			if (x->pol.quirk != NULL) {
 				/* learnt for good, as a rejected O-O is */
 				x->pol.kxr_for_oo |= x->pol.quirk->kxr_for_oo;
-				fb_proto_report(out, FB_LOG_INFO,
-						"engine '%.*s': %s",
-						(int)vallen, val,
-						x->pol.quirk->why);
+				fb_proto_report(
+					out, FB_LOG_INFO, "engine '%.*s': %s",
+					(int)vallen, val, x->pol.quirk->why);
 			}
 		}
 		/* One variants list per line: a second one would free the
@@ -638,9 +646,11 @@ engine_features(struct xboard *x, const char *text, size_t len, size_t term,
 			seen_variants = true;
 			v = note_variants(x, val, vallen, &vl);
 			if (v != NULL && nedits < MAX_FEATURE_EDITS) {
-				edits[nedits++] = (struct fb_edit){
-					.off = f.value.off, .len = vallen,
-					.text = v, .tlen = vl};
+				edits[nedits++] =
+					(struct fb_edit){.off = f.value.off,
+							 .len = vallen,
+							 .text = v,
+							 .tlen = vl};
 				fb_proto_report(out, FB_LOG_INFO,
 						"the engine lists '%.*s': "
 						"fenbridge adds the rest of "
@@ -663,16 +673,20 @@ engine_features(struct xboard *x, const char *text, size_t len, size_t term,
 			size_t nl = x->opt->name != NULL ? strlen(name)
 							 : vallen;
 			if (f.quoted) {
-				edits[nedits++] = (struct fb_edit){
-					.off = f.value.off, .len = vallen,
-					.text = name, .tlen = nl};
+				edits[nedits++] =
+					(struct fb_edit){.off = f.value.off,
+							 .len = vallen,
+							 .text = name,
+							 .tlen = nl};
 			} else if (nl + 2 <= sizeof quoted) {
 				quoted[0] = '"';
 				memcpy(quoted + 1, name, nl);
 				quoted[nl + 1] = '"';
-				edits[nedits++] = (struct fb_edit){
-					.off = f.value.off, .len = vallen,
-					.text = quoted, .tlen = nl + 2};
+				edits[nedits++] =
+					(struct fb_edit){.off = f.value.off,
+							 .len = vallen,
+							 .text = quoted,
+							 .tlen = nl + 2};
 			}
 		} else if (fb_span_is(text, f.key, "option")) {
 			struct fb_cecp_option_feature of;
@@ -681,9 +695,11 @@ engine_features(struct xboard *x, const char *text, size_t len, size_t term,
 			o = fb_proto_option(x->opt, text + of.name.off,
 					    of.name.len);
 			if (o != NULL && (o->flags & FB_OPT_HIDDEN))
-				edits[nedits++] = (struct fb_edit){
-					.off = f.pair.off, .len = f.pair.len,
-					.text = "", .tlen = 0};
+				edits[nedits++] =
+					(struct fb_edit){.off = f.pair.off,
+							 .len = f.pair.len,
+							 .text = "",
+							 .tlen = 0};
 		}
 	}
 	fb_proto_emit_edited(out, FB_TO_GUI, text, len, term, edits, nedits);
@@ -734,15 +750,15 @@ engine_error(struct xboard *x, const char *text, size_t len,
 	}
 	if (l->kind != FB_CECP_E_ERROR)
 		return false;
-	for (size_t k = 0; k < sizeof optional_commands /
-				       sizeof optional_commands[0];
-	     k++)
+	for (size_t k = 0;
+	     k < sizeof optional_commands / sizeof optional_commands[0]; k++)
 		if (fb_span_is(text, l->arg, optional_commands[k])) {
 			fb_proto_report(out, FB_LOG_INFO,
 					"'%.*s' kept from the GUI: the engine "
 					"does not know the optional command "
-					"'%s'", (int)(len - l->start),
-					text + l->start, optional_commands[k]);
+					"'%s'",
+					(int)(len - l->start), text + l->start,
+					optional_commands[k]);
 			return true;
 		}
 	return false;

@@ -98,6 +98,15 @@ test)
 		failed=$((failed + ${fail:-0} + ${to:-0}))
 		skipped=$((skipped + ${skip:-0}))
 	}
+	# Every C file as .clang-format has it (scripts/dev.sh fmt formats).
+	echo "== fmt" >&2
+	mapfile -t cfiles < <(git ls-files '*.c' '*.h' 2>/dev/null ||
+		find include src protocols tests bench -name '*.[ch]')
+	if "$0" fmt --check "${cfiles[@]}"; then
+		passed=$((passed + 1))
+	else
+		failed=$((failed + 1)) status=1
+	fi
 	build build-ci -Dwerror=true
 	mtest plain build-ci
 	mtest soak build-ci --setup=soak --suite soak

@@ -57,7 +57,7 @@ struct fb_fen {
 	unsigned nfields;
 	size_t off[FB_FEN_MAX_FIELDS]; /* field start offsets into text */
 	size_t flen[FB_FEN_MAX_FIELDS];
-	char prefix;     /* X-FEN castling prefix 's' or 'm' as read, or 0 */
+	char prefix; /* X-FEN castling prefix 's' or 'm' as read, or 0 */
 	/* The position, impossible rights already dropped; the counters are
 	 * 0 and 1 when the FEN has no such field, capped at 9,999,999. */
 	struct fb_game pos;

@@ -29,7 +29,7 @@
 #define FB_FEN_MAX_FILES 10
 
 enum fb_notation {
-	FB_XFEN,     /* KQkq for the outermost rook, file letter for an inner one */
+	FB_XFEN, /* KQkq for the outermost rook, file letter for an inner one */
 	FB_SHREDDER, /* always the rook's file letter: HAha */
 };
 
@@ -62,20 +62,20 @@ enum fb_castle_notation {
 
 /* A position. */
 struct fb_game {
-	unsigned width;                                /* 8 or 10 */
-	char board[FB_FEN_RANKS][FB_FEN_MAX_FILES];    /* [rank][file], 0 empty */
-	int side;                                      /* FB_WHITE or FB_BLACK */
-	int castle[2][2]; /* [colour][wing]: castling rook's file, or -1 */
-	int ep_file;      /* file of an en-passant target square, or -1 */
+	unsigned width;                             /* 8 or 10 */
+	char board[FB_FEN_RANKS][FB_FEN_MAX_FILES]; /* [rank][file], 0 empty */
+	int side;                                   /* FB_WHITE or FB_BLACK */
+	int castle[2][2];  /* [colour][wing]: castling rook's file, or -1 */
+	int ep_file;       /* file of an en-passant target square, or -1 */
 	unsigned halfmove; /* plies since the last capture or pawn move */
 	unsigned fullmove; /* starts at 1, grows after Black's move */
 };
 
 struct fb_move {
 	int from_file, from_rank, to_file, to_rank;
-	char promo;  /* promotion piece as written (any case), or 0 */
-	int castle;  /* FB_HSIDE, FB_ASIDE, or -1: not castling */
-	bool null;   /* UCI null move 0000 */
+	char promo; /* promotion piece as written (any case), or 0 */
+	int castle; /* FB_HSIDE, FB_ASIDE, or -1: not castling */
+	bool null;  /* UCI null move 0000 */
 };
 
 /* Sets g to the start position whose white back rank is row (8 or 10
@@ -169,8 +169,7 @@ fb_game_drop_nonstandard(struct fb_game *g);
  */
 int
 fb_game_print_castling(const struct fb_game *g, char prefix,
-		       const struct fb_fen_style *style, char *out,
-		       size_t cap);
+		       const struct fb_fen_style *style, char *out, size_t cap);
 
 /*
  * Writes the position as a whole FEN (6 fields) in the given style to out,

@@ -34,8 +34,8 @@ enum fb_line_flags {
  * text[len..len+term) the terminator (0, 1 or 2 bytes), contiguous. The bytes
  * are borrowed for the duration of the call only.
  */
-typedef void (*fb_line_fn)(void *ctx, const char *text, size_t len,
-			   size_t term, unsigned flags);
+typedef void (*fb_line_fn)(void *ctx, const char *text, size_t len, size_t term,
+			   unsigned flags);
 
 struct fb_line {
 	char *buf;

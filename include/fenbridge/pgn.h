@@ -32,8 +32,8 @@ struct fb_variant;
 enum fb_pgn_format {
 	FB_PGN_AUTO, /* decide from the first non-blank content */
 	FB_PGN_FEN,  /* one FEN per line */
-	FB_PGN_EPD,  /* one EPD record per line: 4 position fields, operations */
-	FB_PGN_PGN,  /* games with tag pairs and movetext */
+	FB_PGN_EPD, /* one EPD record per line: 4 position fields, operations */
+	FB_PGN_PGN, /* games with tag pairs and movetext */
 };
 
 /* Which PGN games to write (games are copied whole, tags and all). */
@@ -54,14 +54,14 @@ enum fb_pgn_variant_tag {
 };
 
 enum fb_pgn_kind {
-	FB_PGN_NOTE,      /* for --verbose only: the format found, a variant
+	FB_PGN_NOTE,        /* for --verbose only: the format found, a variant
 			     whose FENs pass unchanged */
-	FB_PGN_FEN_ERROR, /* a malformed FEN, left unchanged (code: FB_E*) */
-	FB_PGN_FEN_DROP,  /* an impossible right, dropped (code: FB_W*) */
+	FB_PGN_FEN_ERROR,   /* a malformed FEN, left unchanged (code: FB_E*) */
+	FB_PGN_FEN_DROP,    /* an impossible right, dropped (code: FB_W*) */
 	FB_PGN_SETUP_ADDED, /* [SetUp "1"] added before a FEN tag */
-	FB_PGN_BAD_TAG,   /* a tag line that does not parse, left unchanged */
-	FB_PGN_TRUNCATED, /* a game without its result, an open comment */
-	FB_PGN_TOO_LONG,  /* a tag section or line over the buffer, unchanged */
+	FB_PGN_BAD_TAG,     /* a tag line that does not parse, left unchanged */
+	FB_PGN_TRUNCATED,   /* a game without its result, an open comment */
+	FB_PGN_TOO_LONG, /* a tag section or line over the buffer, unchanged */
 	FB_PGN_VARIANT_MOVED, /* the Variant tag moved before the FEN tag */
 	FB_PGN_VARIANT_ADDED, /* [Variant "chess960"] or "caparandom" added */
 	FB_PGN_VARIANT_LATE,  /* after the FEN tag but not movable: left */
@@ -69,10 +69,10 @@ enum fb_pgn_kind {
 
 struct fb_pgn_diag {
 	enum fb_pgn_kind kind;
-	int code;            /* FB_E* / FB_W* for FEN diagnostics, else 0 */
-	unsigned long line;  /* 1-based line of the input */
-	unsigned long game;  /* PGN: 1-based game number; 0: none */
-	size_t column;       /* 1-based byte column in the line; 0: none */
+	int code;           /* FB_E* / FB_W* for FEN diagnostics, else 0 */
+	unsigned long line; /* 1-based line of the input */
+	unsigned long game; /* PGN: 1-based game number; 0: none */
+	size_t column;      /* 1-based byte column in the line; 0: none */
 	char msg[FB_PGN_MSG_MAX];
 };
 
@@ -126,12 +126,12 @@ struct fb_pgn {
 
 	int state, sub;
 	unsigned long line, game, game_line, comment_line;
-	bool keep;       /* the current game is written */
-	bool raw;        /* over the buffer: passing bytes as they come */
-	bool started;    /* a byte other than a byte-order mark was seen */
-	bool last_nl;    /* the last byte pushed was '\n' */
+	bool keep;    /* the current game is written */
+	bool raw;     /* over the buffer: passing bytes as they come */
+	bool started; /* a byte other than a byte-order mark was seen */
+	bool last_nl; /* the last byte pushed was '\n' */
 	unsigned char bom;
-	size_t line_start; /* buffer offset of the current tag line */
+	size_t line_start;         /* buffer offset of the current tag line */
 	struct fb_pgn_section sec; /* of the tag section in buf */
 	/* The last Variant tag value looked up and its variant (NULL: not in
 	 * the table): a file rarely mixes variants. */
@@ -143,7 +143,7 @@ struct fb_pgn {
 	 * a game ends with its result. */
 	char tail[8];
 	size_t tail_len;
-	bool tail_open;  /* the token may continue in the next piece */
+	bool tail_open; /* the token may continue in the next piece */
 	char det[FB_PGN_DETECT_MAX];
 	size_t ndet;
 	char out[FB_PGN_FEN_MAX + FB_FEN_GROWTH];

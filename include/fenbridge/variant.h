@@ -15,11 +15,11 @@
 #include <stddef.h>
 
 struct fb_variant {
-	const char *name;     /* XBoard's name: "fischerandom" */
-	const char *uci;      /* the usual UCI_Variant value: "chess960" */
+	const char *name; /* XBoard's name: "fischerandom" */
+	const char *uci;  /* the usual UCI_Variant value: "chess960" */
 	/* Other names, in any protocol or PGN tag, NULL-terminated. */
 	const char *const *aliases;
-	unsigned width;       /* files: 8 or 10 */
+	unsigned width; /* files: 8 or 10 */
 	/* White's back rank at the start, or NULL: a random start (the GUI
 	 * sends the position). */
 	const char *start;
@@ -28,7 +28,7 @@ struct fb_variant {
 	/* Castling moves follow game.c's rules (king to the c- or g-file,
 	 * i-file on 10x8). Otherwise FENs are translated, moves pass. */
 	bool follow;
-	char prefix;          /* X-FEN castling prefix ('s', 'm') or 0 */
+	char prefix; /* X-FEN castling prefix ('s', 'm') or 0 */
 	/* A random variant's fixed-start sibling (fischerandom: normal): an
 	 * engine that knows only that one plays it in standard notation.
 	 * NULL for the others. */

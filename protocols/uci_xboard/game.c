@@ -40,8 +40,7 @@ have_add(struct uxb *x, const char *text, size_t n)
 }
 
 void
-fb_uxb_played(struct uxb *x, const struct fb_move *m, const char *mv,
-	      size_t n)
+fb_uxb_played(struct uxb *x, const struct fb_move *m, const char *mv, size_t n)
 {
 	fb_game_play(&x->game, m);
 	have_add(x, " ", 1);
@@ -87,8 +86,9 @@ send_edit(struct uxb *x, const struct fb_game *g, const struct fb_sink *out)
 				"say %s: its position may allow a move the "
 				"game does not (such a move is not passed on)",
 				lost);
-		fb_proto_gui(out, "info string fenbridge: the engine has no "
-				  "setboard, and edit cannot say %s",
+		fb_proto_gui(out,
+			     "info string fenbridge: the engine has no "
+			     "setboard, and edit cannot say %s",
 			     lost);
 	}
 }
@@ -145,13 +145,12 @@ reset_engine(struct uxb *x, bool startpos, const struct fb_sink *out)
 			  fb_policy_base(v) != NULL;
 	engine_new(x, out);
 	if (x->pol.emulated) {
-		fb_proto_report(out,
-				x->logged_emulation ? FB_LOG_DEBUG
-						    : FB_LOG_INFO,
-				"the engine does not list %s: it plays it as "
-				"%s in standard notation (a castle it cannot "
-				"read goes as the position after it)", v->name,
-				v->base);
+		fb_proto_report(
+			out, x->logged_emulation ? FB_LOG_DEBUG : FB_LOG_INFO,
+			"the engine does not list %s: it plays it as "
+			"%s in standard notation (a castle it cannot "
+			"read goes as the position after it)",
+			v->name, v->base);
 		x->logged_emulation = true;
 	}
 	if (!startpos || v->start == NULL)
@@ -199,10 +198,11 @@ reanchor(struct uxb *x, const struct fb_move *m, const struct fb_sink *out)
 	if (!x->told_gui) {
 		x->told_gui = true;
 		if (x->pol.emulated)
-			fb_proto_gui(out, "info string fenbridge: re-anchored: "
-					  "the engine plays %s as %s; a castle "
-					  "it cannot read goes as the position "
-					  "after it",
+			fb_proto_gui(out,
+				     "info string fenbridge: re-anchored: "
+				     "the engine plays %s as %s; a castle "
+				     "it cannot read goes as the position "
+				     "after it",
 				     v->name, v->base);
 		else
 			fb_proto_gui(out, "info string fenbridge: re-anchored: "
@@ -243,17 +243,18 @@ send_moves(struct uxb *x, const char *norm, size_t nlen, size_t from,
 		if (ok && x->analysed) {
 			fb_game_play(&x->game, &m);
 			held++;
-		} else if (!ok || (!reanchor(x, &m, out) &&
-				   !send_move(x, &m, out))) {
+		} else if (!ok ||
+			   (!reanchor(x, &m, out) && !send_move(x, &m, out))) {
 			if (held > 0)
 				send_board(x, false, out);
 			fb_proto_report(out, FB_LOG_WARN,
 					"position: cannot give the engine "
-					"the move '%.*s'", (int)n,
-					norm + start);
-			fb_proto_gui(out, "info string fenbridge: cannot give "
-					  "the engine the move '%.*s': its "
-					  "position stops before it",
+					"the move '%.*s'",
+					(int)n, norm + start);
+			fb_proto_gui(out,
+				     "info string fenbridge: cannot give "
+				     "the engine the move '%.*s': its "
+				     "position stops before it",
 				     (int)n, norm + start);
 			x->have_valid = false;
 			return;
@@ -264,7 +265,8 @@ send_moves(struct uxb *x, const char *norm, size_t nlen, size_t from,
 	if (held > 0) {
 		fb_proto_report(out, FB_LOG_DEBUG,
 				"after an analysis: %u moves go as the "
-				"position after them", held);
+				"position after them",
+				held);
 		send_board(x, false, out);
 	}
 }
@@ -329,14 +331,16 @@ fb_uxb_position(struct uxb *x, const char *text, size_t len,
 		memcpy(x->start, norm, x->start_len);
 	}
 	if (parsed && p.startpos) {
-		fb_game_start(&x->game, fb_variant_start_row(
-						fb_policy_game_variant(&x->pol)));
+		fb_game_start(
+			&x->game,
+			fb_variant_start_row(fb_policy_game_variant(&x->pol)));
 	} else if (parsed && fb_proto_parse_fen(norm, 4, base, "position fen",
 						out, &fen) == 0) {
 		x->game = fen.pos;
 	} else {
-		fb_proto_gui(out, "info string fenbridge: position not "
-				  "understood: '%.*s'",
+		fb_proto_gui(out,
+			     "info string fenbridge: position not "
+			     "understood: '%.*s'",
 			     (int)len, text);
 		free(norm);
 		return;

@@ -20,19 +20,19 @@
  * the engine each game) is accepted but not honoured: one engine process
  * serves the whole session. */
 static const char *const accepted_features[] = {
-	"ping", "setboard", "playother", "san", "usermove", "time", "draw",
-	"sigint", "sigterm", "reuse", "analyze", "myname", "variants",
-	"colors", "ics", "name", "pause", "nps", "debug", "memory", "smp",
-	"done", "option", "oocastle", "myversion", "highlight", "exclude",
-	"setscore", "egt",
+	"ping",      "setboard", "playother", "san",      "usermove",
+	"time",      "draw",     "sigint",    "sigterm",  "reuse",
+	"analyze",   "myname",   "variants",  "colors",   "ics",
+	"name",      "pause",    "nps",       "debug",    "memory",
+	"smp",       "done",     "option",    "oocastle", "myversion",
+	"highlight", "exclude",  "setscore",  "egt",
 };
 
 static bool
 feature_accepted(const char *text, struct fb_span key)
 {
-	for (size_t i = 0; i < sizeof accepted_features /
-				       sizeof accepted_features[0];
-	     i++)
+	for (size_t i = 0;
+	     i < sizeof accepted_features / sizeof accepted_features[0]; i++)
 		if (fb_span_is(text, key, accepted_features[i]))
 			return true;
 	return false;
@@ -152,11 +152,12 @@ option_type(const char *t, size_t tn, const char *a, size_t an, char *rest,
 		unsigned d = combo_values(a, an, rest,
 					  line_room < cap ? line_room : cap);
 		if (d > 0)
-			fb_proto_report(out, FB_LOG_INFO,
-					"engine option '%.*s': %u of its values "
-					"do not fit a line; not shown to the "
-					"GUI",
-					(int)nl, name, d);
+			fb_proto_report(
+				out, FB_LOG_INFO,
+				"engine option '%.*s': %u of its values "
+				"do not fit a line; not shown to the "
+				"GUI",
+				(int)nl, name, d);
 		return "combo";
 	}
 	return NULL;
@@ -167,8 +168,7 @@ option_type(const char *t, size_t tn, const char *a, size_t an, char *rest,
  * setoption, and written as a UCI option line for the GUI.
  */
 static void
-engine_option(struct uxb *x, const char *v, size_t n,
-	      const struct fb_sink *out)
+engine_option(struct uxb *x, const char *v, size_t n, const struct fb_sink *out)
 {
 	char line[800], rest[700];
 	struct fb_cecp_option_feature of;
@@ -181,7 +181,8 @@ engine_option(struct uxb *x, const char *v, size_t n,
 	    of.name.len >= sizeof x->options[0].name) {
 		fb_proto_report(out, FB_LOG_WARN,
 				"engine option '%.*s' not understood; not "
-				"shown to the GUI", (int)n, v);
+				"shown to the GUI",
+				(int)n, v);
 		return;
 	}
 	nl = of.name.len;
@@ -195,7 +196,8 @@ engine_option(struct uxb *x, const char *v, size_t n,
 	    fb_proto_is_nocase(v, 0, nl, "Ponder")) {
 		fb_proto_report(out, FB_LOG_INFO,
 				"engine option '%.*s' not shown: fenbridge "
-				"plays that part", (int)nl, v);
+				"plays that part",
+				(int)nl, v);
 		return;
 	}
 	/* line holds "option name N type combo" and rest. */
@@ -205,16 +207,17 @@ engine_option(struct uxb *x, const char *v, size_t n,
 	if (type == NULL) {
 		fb_proto_report(out, FB_LOG_WARN,
 				"engine option '%.*s' has a type UCI does not "
-				"have; not shown to the GUI", (int)n, v);
+				"have; not shown to the GUI",
+				(int)n, v);
 		return;
 	}
 	if (x->noptions < FB_UXB_OPTIONS_MAX) {
 		struct fb_uxb_option *e = &x->options[x->noptions++];
 		memcpy(e->name, v, nl);
 		e->name[nl] = '\0';
-		e->type = type[0] == 'b'		   ? FB_UXB_OPT_BUTTON
+		e->type = type[0] == 'b'                     ? FB_UXB_OPT_BUTTON
 			  : type[0] == 'c' && type[1] == 'h' ? FB_UXB_OPT_CHECK
-							      : FB_UXB_OPT_VALUE;
+							     : FB_UXB_OPT_VALUE;
 	}
 	k = snprintf(line, sizeof line, "option name %.*s type %s%s", (int)nl,
 		     v, type, rest);
@@ -312,7 +315,7 @@ variant_option(const struct uxb *x, const struct fb_sink *out)
 void
 fb_uxb_announce(struct uxb *x, const struct fb_sink *out)
 {
-	const char *name = x->opt->name != NULL ? x->opt->name
+	const char *name = x->opt->name != NULL     ? x->opt->name
 			   : x->f.myname[0] != '\0' ? x->f.myname
 						    : "XBoard engine";
 	size_t nl = strlen(name);
@@ -327,7 +330,8 @@ fb_uxb_announce(struct uxb *x, const struct fb_sink *out)
 		nl = fb_normalize_name(name, nl);
 		fb_proto_report(out, FB_LOG_DEBUG,
 				"normalize: id name cut to %zu bytes; the "
-				"engine's full name: '%s'", nl, name);
+				"engine's full name: '%s'",
+				nl, name);
 	}
 	fb_proto_gui(out, "id name %.*s", (int)nl, name);
 	fb_proto_gui(out, "id author %s (XBoard engine, through fenbridge)",
@@ -413,9 +417,10 @@ fb_uxb_setoption(struct uxb *x, const char *text, size_t len,
 			so.has_value ? fb_variant_find(value, so.value.len)
 				     : NULL;
 		if (v == NULL || fb_policy_plays(&x->pol, v) == FB_PLAY_NO) {
-			fb_proto_gui(out, "info string fenbridge: variant "
-					  "'%.*s' is not one the engine plays; "
-					  "it stays %s",
+			fb_proto_gui(out,
+				     "info string fenbridge: variant "
+				     "'%.*s' is not one the engine plays; "
+				     "it stays %s",
 				     (int)so.value.len, value,
 				     x->pol.variant->uci);
 			return;
@@ -429,7 +434,8 @@ fb_uxb_setoption(struct uxb *x, const char *text, size_t len,
 	if (o != NULL && (o->flags & FB_OPT_FORCED)) {
 		fb_proto_report(out, FB_LOG_INFO,
 				"setoption for '%s' dropped: the config "
-				"forces it to '%s'", o->name, o->value);
+				"forces it to '%s'",
+				o->name, o->value);
 		return;
 	}
 	for (size_t i = 0; i < x->noptions; i++)
@@ -440,11 +446,10 @@ fb_uxb_setoption(struct uxb *x, const char *text, size_t len,
 		fb_proto_engine(out, "option %s", e->name);
 	else if (e != NULL && e->type == FB_UXB_OPT_CHECK)
 		fb_proto_engine(out, "option %s=%d", e->name,
-				so.has_value &&
-					fb_proto_is_nocase(value, 0,
-							   so.value.len,
-							   "true"));
+				so.has_value && fb_proto_is_nocase(value, 0,
+								   so.value.len,
+								   "true"));
 	else
-		fb_proto_engine(out, "option %.*s=%.*s", (int)so.name.len,
-				name, (int)so.value.len, value);
+		fb_proto_engine(out, "option %.*s=%.*s", (int)so.name.len, name,
+				(int)so.value.len, value);
 }

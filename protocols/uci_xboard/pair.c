@@ -194,10 +194,11 @@ fb_uxb_lifecycle(struct uxb *x, enum fb_uxb_event ev, long long arg,
 		/* A sign of life: the rest of CECP's 2 s for its features,
 		 * or all of it for an engine nudged awake. */
 		x->state = FB_UXB_FEATURES;
-		fb_uxb_timer(out, x->nudges * FB_UXB_NUDGE_MS < FB_UXB_FEATURE_MS
-					  ? FB_UXB_FEATURE_MS -
-						    x->nudges * FB_UXB_NUDGE_MS
-					  : FB_UXB_FEATURE_MS);
+		fb_uxb_timer(out,
+			     x->nudges * FB_UXB_NUDGE_MS < FB_UXB_FEATURE_MS
+				     ? FB_UXB_FEATURE_MS -
+					       x->nudges * FB_UXB_NUDGE_MS
+				     : FB_UXB_FEATURE_MS);
 		return;
 	case FB_UXB_EV_DONE:
 		if (x->state == FB_UXB_HELLO || x->state == FB_UXB_FEATURES)
@@ -211,9 +212,10 @@ fb_uxb_lifecycle(struct uxb *x, enum fb_uxb_event ev, long long arg,
 				x->spoke = false;
 				x->reasks++;
 				x->nudges++;
-				fb_proto_report(out, FB_LOG_INFO,
-						"the engine answers but sent "
-						"no features: protover 2 again");
+				fb_proto_report(
+					out, FB_LOG_INFO,
+					"the engine answers but sent "
+					"no features: protover 2 again");
 				fb_proto_engine(out, "protover 2");
 				fb_uxb_timer(out, FB_UXB_NUDGE_MS);
 				return;

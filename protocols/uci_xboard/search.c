@@ -89,7 +89,7 @@ fb_uxb_search(struct uxb *x, const struct fb_uci_go *g, unsigned *deadline_ms,
 	if (g->searchmoves.off > 0)
 		fb_proto_gui(out, "info string fenbridge: searchmoves has no "
 				  "XBoard equivalent; all moves are searched");
-	x->depth_goal = g->depth > 0 ? g->depth
+	x->depth_goal = g->depth > 0  ? g->depth
 			: g->mate > 0 ? 2 * g->mate - 1
 				      : 0;
 	if (x->depth_goal > 0 && !x->no_sd) {
@@ -181,9 +181,10 @@ fb_uxb_no_pv_bestmove(struct uxb *x, const struct fb_sink *out)
 		fb_proto_gui(out, "bestmove 0000");
 		return;
 	}
-	fb_proto_gui(out, "info string fenbridge: the engine showed no move in "
-			  "its analysis; %s is fenbridge's pick of a legal "
-			  "move, not the engine's",
+	fb_proto_gui(out,
+		     "info string fenbridge: the engine showed no move in "
+		     "its analysis; %s is fenbridge's pick of a legal "
+		     "move, not the engine's",
 		     mv);
 	fb_proto_gui(out, "bestmove %s", mv);
 }

@@ -42,7 +42,8 @@ convert_pv(struct uxb *x, const char *text, struct fb_span pv, char *out,
 		    text[start + n - 1] == '.')
 			continue; /* "12." "12..." "..." */
 		if (fb_moves_parse(&g, text + start, n, &m) < 0 ||
-		    (ml = fb_moves_print_coord(&g, &m, to, mv, sizeof mv)) < 0 ||
+		    (ml = fb_moves_print_coord(&g, &m, to, mv, sizeof mv)) <
+			    0 ||
 		    k + (size_t)ml + 2 > cap)
 			break;
 		if (ply < 2)
@@ -112,8 +113,8 @@ fb_uxb_engine_move(struct uxb *x, const char *line, size_t len,
 		x->echo[0] = '\0';
 		fb_proto_report(out, FB_LOG_DEBUG,
 				"'%.*s': the move the engine just played, "
-				"announced again", (int)(len - fb_uxb_shown(l)),
-				text);
+				"announced again",
+				(int)(len - fb_uxb_shown(l)), text);
 		return;
 	}
 	if (!fb_uxb_thinking(x)) {
@@ -135,8 +136,9 @@ fb_uxb_engine_move(struct uxb *x, const char *line, size_t len,
 		fb_proto_report(out, FB_LOG_WARN,
 				"engine move '%.*s' is not legal here", (int)n,
 				mt);
-		fb_proto_gui(out, "info string fenbridge: the engine played "
-				  "'%.*s', which is no legal move here",
+		fb_proto_gui(out,
+			     "info string fenbridge: the engine played "
+			     "'%.*s', which is no legal move here",
 			     (int)n, mt);
 		fb_proto_gui(out, "bestmove 0000");
 		x->have_valid = false;
@@ -210,7 +212,8 @@ fb_uxb_engine_error(struct uxb *x, const char *line, size_t all,
 		fb_proto_report(out, x->no_sd ? FB_LOG_DEBUG : FB_LOG_INFO,
 				"'%.*s': the engine has no sd; a go depth "
 				"ends when its thinking output reaches the "
-				"depth", (int)len, text);
+				"depth",
+				(int)len, text);
 		x->no_sd = true;
 		x->depth_set = false;
 	} else if (own_optional_error(x, line, l)) {
@@ -229,8 +232,9 @@ fb_uxb_engine_error(struct uxb *x, const char *line, size_t all,
 	} else {
 		fb_proto_report(out, FB_LOG_WARN, "engine: %.*s", (int)len,
 				text);
-		fb_proto_gui(out, "info string fenbridge: the engine says "
-				  "'%.*s'",
+		fb_proto_gui(out,
+			     "info string fenbridge: the engine says "
+			     "'%.*s'",
 			     (int)len, text);
 		if (l->kind != FB_CECP_E_ERROR)
 			x->have_valid = false; /* it did not take a move */

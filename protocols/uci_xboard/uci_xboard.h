@@ -74,15 +74,15 @@ enum fb_uxb_state {
 
 /* What happens to the session; each goes through fb_uxb_lifecycle(). */
 enum fb_uxb_event {
-	FB_UXB_EV_UCI,       /* the GUI's uci */
-	FB_UXB_EV_HEARD,     /* the engine's first feature after protover 2 */
-	FB_UXB_EV_DONE,      /* feature done=1 */
-	FB_UXB_EV_TIMER,     /* the one timer ran out */
-	FB_UXB_EV_GO,        /* the GUI's go (read into x->go) */
-	FB_UXB_EV_STOP,      /* stop, or a position during a search */
+	FB_UXB_EV_UCI,   /* the GUI's uci */
+	FB_UXB_EV_HEARD, /* the engine's first feature after protover 2 */
+	FB_UXB_EV_DONE,  /* feature done=1 */
+	FB_UXB_EV_TIMER, /* the one timer ran out */
+	FB_UXB_EV_GO,    /* the GUI's go (read into x->go) */
+	FB_UXB_EV_STOP,  /* stop, or a position during a search */
 	FB_UXB_EV_PONDERHIT,
-	FB_UXB_EV_PV,        /* thinking output (arg: its ply) was shown */
-	FB_UXB_EV_MOVED,     /* the engine moved, resigned or claimed a result
+	FB_UXB_EV_PV,    /* thinking output (arg: its ply) was shown */
+	FB_UXB_EV_MOVED, /* the engine moved, resigned or claimed a result
 				while it was asked to move */
 };
 
@@ -113,7 +113,7 @@ struct uxb {
 	struct fb_buf uci_options; /* the UCI option lines for the GUI */
 	unsigned pending_ready;    /* isready before uciok */
 	unsigned ping_sent, pong_seen;
-	unsigned nudges;           /* empty lines sent to a silent engine */
+	unsigned nudges; /* empty lines sent to a silent engine */
 	/* The engine spoke since the last nudge, but sent no feature: GNU
 	 * Chess, awake after a hang, has lost the `protover 2` it read
 	 * meanwhile; it is asked again (reasks times so far). */
@@ -215,8 +215,7 @@ fb_uxb_new_game(struct uxb *x);
 /* The engine's move m (legal in x->game, written mv in the GUI's
  * notation) is played and added to the engine's line. */
 void
-fb_uxb_played(struct uxb *x, const struct fb_move *m, const char *mv,
-	      size_t n);
+fb_uxb_played(struct uxb *x, const struct fb_move *m, const char *mv, size_t n);
 
 /* search.c */
 

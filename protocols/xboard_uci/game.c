@@ -113,8 +113,7 @@ xu_end(struct xu *x)
 	legal_moves(x);
 	if (x->nlegal > 0)
 		return FB_END_NONE;
-	return fb_moves_in_check(&x->cur) ? FB_END_CHECKMATE
-					  : FB_END_STALEMATE;
+	return fb_moves_in_check(&x->cur) ? FB_END_CHECKMATE : FB_END_STALEMATE;
 }
 
 bool
@@ -227,7 +226,7 @@ line_append(struct xu *x, const struct fb_move *m, size_t ply,
 			 "gets the position after it",
 			 k, mv, ply);
 		fb_proto_say_once(out, &x->logged_anchor, &x->told_gui, "# ",
-			  msg);
+				  msg);
 		return;
 	}
 	k = xu_print_move(&s->end, m, s->notation, mv);
@@ -402,7 +401,7 @@ note_dropped(struct xu *x, const struct fb_sink *out)
 			 "(it has no Chess960)",
 			 dropped, dropped > 1 ? "s" : "");
 		fb_proto_say_once(out, &x->logged_rights, &x->told_gui, "# ",
-			  msg);
+				  msg);
 		return;
 	}
 	fb_proto_report(out, FB_LOG_WARN,

@@ -43,8 +43,8 @@ xu_features(struct xu *x, const struct fb_sink *out)
 	char line[1024];
 	size_t n;
 	const char *name = x->opt->name != NULL ? x->opt->name
-			   : x->name[0]    ? x->name
-					   : "UCI engine";
+			   : x->name[0]         ? x->name
+						: "UCI engine";
 
 	n = (size_t)snprintf(line, sizeof line,
 			     "feature myname=\"%s\" setboard=1 usermove=1 "
@@ -56,8 +56,8 @@ xu_features(struct xu *x, const struct fb_sink *out)
 		const struct fb_variant *v = fb_variant_at(i);
 		if (v != fb_variant_normal &&
 		    fb_policy_plays(&x->pol, v) != FB_PLAY_NO)
-			n += (size_t)snprintf(line + n, sizeof line - n,
-					      ",%s", v->name);
+			n += (size_t)snprintf(line + n, sizeof line - n, ",%s",
+					      v->name);
 	}
 	if (n < sizeof line)
 		n += (size_t)snprintf(line + n, sizeof line - n, "\"%s%s%s\n",
@@ -108,16 +108,17 @@ xu_engine_id(struct xu *x, const char *text, size_t len,
 			fb_proto_report(out, FB_LOG_INFO, "engine '%s': %s",
 					x->name, x->pol.quirk->why);
 	}
-	fb_proto_report(out, FB_LOG_DEBUG, "%.*s: into the features",
-			(int)len, text);
+	fb_proto_report(out, FB_LOG_DEBUG, "%.*s: into the features", (int)len,
+			text);
 }
 
 /* Options fenbridge drives itself (UCI_Chess960, UCI_Variant, Ponder,
  * Hash, Threads, SyzygyPath: variant, hard/easy, memory, cores, egtpath):
  * not offered to the GUI. */
 static const char *const driven[] = {
-	"UCI_Chess960", "UCI_Variant", "UCI_AnalyseMode", "UCI_Opponent",
-	"Ponder", "Hash", "Threads", "SyzygyPath", NULL};
+	"UCI_Chess960", "UCI_Variant", "UCI_AnalyseMode",
+	"UCI_Opponent", "Ponder",      "Hash",
+	"Threads",      "SyzygyPath",  NULL};
 
 /* The variants UCI_Variant lists (every var, beyond the codec's first
  * FB_UCI_VARS_MAX too), into the policy record. */
@@ -156,10 +157,10 @@ option_feature(struct fb_buf *f, const char *text, size_t len,
 		fb_proto_buf_add(f, text + o->max.off, o->max.len);
 		return true;
 	case FB_UCI_T_CHECK:
-		fb_proto_buf_str(f, fb_proto_is_nocase(text, d.off, d.len,
-						       "true")
-					    ? " -check 1"
-					    : " -check 0");
+		fb_proto_buf_str(f,
+				 fb_proto_is_nocase(text, d.off, d.len, "true")
+					 ? " -check 1"
+					 : " -check 0");
 		return true;
 	case FB_UCI_T_STRING:
 		fb_proto_buf_str(f, " -string ");
@@ -222,7 +223,8 @@ xu_engine_option(struct xu *x, const char *text, size_t len,
 		if (fb_proto_is_nocase(name, 0, nl, *w)) {
 			fb_proto_report(out, FB_LOG_DEBUG,
 					"option %s: driven by fenbridge, not "
-					"offered to the GUI", *w);
+					"offered to the GUI",
+					*w);
 			return;
 		}
 	cfg = fb_proto_option(x->opt, name, nl);

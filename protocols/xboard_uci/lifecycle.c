@@ -185,13 +185,15 @@ xu_step(struct xu *x, enum xu_event ev, const char *text, size_t len,
 			x->state = XU_WAITING;
 			fb_proto_report(out, FB_LOG_WARN,
 					"bestmove while pondering: dropped: "
-					"%.*s", (int)len, text);
+					"%.*s",
+					(int)len, text);
 			return false;
 		}
 		if (x->state != XU_THINKING) {
 			fb_proto_report(out, FB_LOG_WARN,
 					"bestmove without a search: dropped: "
-					"%.*s", (int)len, text);
+					"%.*s",
+					(int)len, text);
 			return false;
 		}
 		x->state = XU_WAITING;

@@ -191,12 +191,11 @@ gui_command(struct xu *x, const char *text, size_t len,
 		xu_gui_option(x, text, c->arg, out);
 		break;
 	case FB_CECP_G_MEMORY:
-		xu_gui_resource(x, "Hash", x->has_hash, text, len, c->arg,
-				out);
+		xu_gui_resource(x, "Hash", x->has_hash, text, len, c->arg, out);
 		break;
 	case FB_CECP_G_CORES:
-		xu_gui_resource(x, "Threads", x->has_threads, text, len,
-				c->arg, out);
+		xu_gui_resource(x, "Threads", x->has_threads, text, len, c->arg,
+				out);
 		break;
 	case FB_CECP_G_EGTPATH:
 		egtpath(x, text, len, c->arg, out);
@@ -211,8 +210,8 @@ gui_command(struct xu *x, const char *text, size_t len,
 	}
 }
 
-static void gui_line(struct xu *x, const char *text, size_t len,
-		     const struct fb_sink *out);
+static void
+gui_line(struct xu *x, const char *text, size_t len, const struct fb_sink *out);
 
 /* The handshake is over: the GUI's lines that waited go on, in order. */
 static void

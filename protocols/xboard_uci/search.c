@@ -67,8 +67,8 @@ send_go(struct xu *x, const char *go0, const struct fb_sink *out)
 	else if (x->sd == 0) {
 		snprintf(go + strlen(go), sizeof go - strlen(go),
 			 " movetime 1000");
-		fb_proto_report(out, x->logged_clock ? FB_LOG_DEBUG
-						     : FB_LOG_INFO,
+		fb_proto_report(out,
+				x->logged_clock ? FB_LOG_DEBUG : FB_LOG_INFO,
 				"go: no level, st or sd from the GUI: the "
 				"engine gets 1 s");
 		x->logged_clock = true;
@@ -134,7 +134,7 @@ start_ponder(struct xu *x, const char *text, struct fb_span p,
 	}
 	xu_send_position(x, out);
 	send_go(x, "go ponder", out); /* movestogo counts the reply */
-	x->nmoves--; /* the GUI has not played it */
+	x->nmoves--;                  /* the GUI has not played it */
 	x->cur = saved;
 	xu_restore(x, &mark);
 	x->ponder = m;
@@ -173,8 +173,8 @@ xu_bestmove(struct xu *x, const char *text, size_t len,
 	if (fb_game_parse_move(&x->cur, text + b.move.off, b.move.len, &m) ==
 		    0 &&
 	    xu_legal(x, &m)) {
-		k = xu_print_move(&x->cur, &m,
-				  fb_policy_gui_castling(&x->pol), mv);
+		k = xu_print_move(&x->cur, &m, fb_policy_gui_castling(&x->pol),
+				  mv);
 		if (!xu_game_push(x, &m)) {
 			fb_proto_report(out, FB_LOG_ERROR, "out of memory");
 			return;
@@ -283,14 +283,16 @@ void
 xu_gui_clock(long long *cs, const char *text, size_t len, struct fb_span arg,
 	     const struct fb_sink *out)
 {
-	size_t pos = arg.off, start, n = fb_proto_token(text, len, &pos, &start);
+	size_t pos = arg.off, start,
+	       n = fb_proto_token(text, len, &pos, &start);
 	bool ok;
 	long long v = xu_number(text, start, n, &ok);
 
 	if (!ok) {
 		fb_proto_report(out, FB_LOG_WARN,
 				"'%.*s': not a number of centiseconds; the "
-				"clock stays as it was", (int)len, text);
+				"clock stays as it was",
+				(int)len, text);
 		return;
 	}
 	*cs = v;

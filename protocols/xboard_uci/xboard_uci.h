@@ -66,15 +66,15 @@ enum xu_state {
 
 /* What happens to the session; each goes through xu_step(). */
 enum xu_event {
-	XU_EV_OPEN,      /* the GUI's first line: ask the engine (uci) */
-	XU_EV_LISTED,    /* uciok, or the wait for it given up */
-	XU_EV_NEW,       /* new */
-	XU_EV_STOP,      /* stop what the engine does: the game is about to
+	XU_EV_OPEN,    /* the GUI's first line: ask the engine (uci) */
+	XU_EV_LISTED,  /* uciok, or the wait for it given up */
+	XU_EV_NEW,     /* new */
+	XU_EV_STOP,    /* stop what the engine does: the game is about to
 			    change (a move, undo, variant, setboard, result,
 			    quit) */
-	XU_EV_CHANGED,   /* the game changed (a move, setboard): the engine
+	XU_EV_CHANGED, /* the game changed (a move, setboard): the engine
 			    thinks when that is its job now */
-	XU_EV_UNDONE,    /* undo/remove took moves back */
+	XU_EV_UNDONE,  /* undo/remove took moves back */
 	XU_EV_FORCE,
 	XU_EV_GO,
 	XU_EV_PLAYOTHER,
@@ -107,7 +107,7 @@ struct xu_sync {
 	bool valid;
 	size_t ply;
 	struct fb_game end;
-	bool moves; /* " moves" is written */
+	bool moves;       /* " moves" is written */
 	unsigned anchors; /* re-anchorings so far (a mark before one cannot
 			     be restored: the text was replaced) */
 	/* the policy's answers the line was built with */
@@ -131,8 +131,8 @@ struct xu {
 	/* analyze's mode to go back to on exit (XU_WAITING or XU_FORCE);
 	 * meaningful in the analyze states only */
 	enum xu_state after_analyze;
-	unsigned stale; /* bestmoves still owed to fenbridge's own stops */
-	bool protover;  /* the GUI said protover 2: it wants features */
+	unsigned stale;     /* bestmoves still owed to fenbridge's own stops */
+	bool protover;      /* the GUI said protover 2: it wants features */
 	struct fb_buf held; /* GUI lines waiting for the handshake, "\n" each */
 
 	/* What the engine declared (with pol: UCI_Chess960, UCI_Variant). */

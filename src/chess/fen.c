@@ -137,11 +137,25 @@ static int
 piece_ok(char c)
 {
 	switch (c) {
-	case 'P': case 'N': case 'B': case 'R': case 'Q': case 'K':
-	case 'p': case 'n': case 'b': case 'r': case 'q': case 'k':
+	case 'P':
+	case 'N':
+	case 'B':
+	case 'R':
+	case 'Q':
+	case 'K':
+	case 'p':
+	case 'n':
+	case 'b':
+	case 'r':
+	case 'q':
+	case 'k':
 		return 1;
-	case 'A': case 'C': case 'a': case 'c':
-	case 'J': case 'j':
+	case 'A':
+	case 'C':
+	case 'a':
+	case 'c':
+	case 'J':
+	case 'j':
 		return 2; /* Capablanca (and Janus) pieces: 10x8 only */
 	default:
 		return 0;
@@ -165,22 +179,32 @@ piece_ok(char c)
 #define BC_DIGIT 0x10u
 #define BC_KNOWN(c, fill) ((uint64_t)1 << 32 | (uint64_t)(c) << 8 | (fill))
 #define BC_RUN(n) (BC_KNOWN(0, n) | BC_DIGIT)
-#define BC_COUNTS(known, slash, wk, bk)                                   \
-	((uint64_t)(known) << 32 | (uint64_t)(slash) << 40 |               \
+#define BC_COUNTS(known, slash, wk, bk)                                        \
+	((uint64_t)(known) << 32 | (uint64_t)(slash) << 40 |                   \
 	 (uint64_t)(wk) << 48 | (uint64_t)(bk) << 56)
 
 static const uint64_t board_class[256] = {
-	['P'] = BC_KNOWN('P', 1), ['N'] = BC_KNOWN('N', 1),
-	['B'] = BC_KNOWN('B', 1), ['R'] = BC_KNOWN('R', 1),
+	['P'] = BC_KNOWN('P', 1),
+	['N'] = BC_KNOWN('N', 1),
+	['B'] = BC_KNOWN('B', 1),
+	['R'] = BC_KNOWN('R', 1),
 	['Q'] = BC_KNOWN('Q', 1),
 	['K'] = BC_KNOWN('K', 1) | BC_COUNTS(0, 0, 1, 0),
-	['p'] = BC_KNOWN('p', 1), ['n'] = BC_KNOWN('n', 1),
-	['b'] = BC_KNOWN('b', 1), ['r'] = BC_KNOWN('r', 1),
+	['p'] = BC_KNOWN('p', 1),
+	['n'] = BC_KNOWN('n', 1),
+	['b'] = BC_KNOWN('b', 1),
+	['r'] = BC_KNOWN('r', 1),
 	['q'] = BC_KNOWN('q', 1),
 	['k'] = BC_KNOWN('k', 1) | BC_COUNTS(0, 0, 0, 1),
-	['1'] = BC_RUN(1), ['2'] = BC_RUN(2), ['3'] = BC_RUN(3),
-	['4'] = BC_RUN(4), ['5'] = BC_RUN(5), ['6'] = BC_RUN(6),
-	['7'] = BC_RUN(7), ['8'] = BC_RUN(8), ['9'] = BC_RUN(9),
+	['1'] = BC_RUN(1),
+	['2'] = BC_RUN(2),
+	['3'] = BC_RUN(3),
+	['4'] = BC_RUN(4),
+	['5'] = BC_RUN(5),
+	['6'] = BC_RUN(6),
+	['7'] = BC_RUN(7),
+	['8'] = BC_RUN(8),
+	['9'] = BC_RUN(9),
 	['/'] = BC_KNOWN('/', 1) | BC_COUNTS(0, 1, 0, 0),
 };
 
@@ -194,8 +218,7 @@ static const uint64_t board_class[256] = {
 static bool
 parse_board_fast(struct fb_fen *fen, int king[2])
 {
-	const unsigned char *t =
-		(const unsigned char *)fen->text + fen->off[0];
+	const unsigned char *t = (const unsigned char *)fen->text + fen->off[0];
 	size_t n = fen->flen[0];
 	/* The squares from a8 on with each '/' in a square of its own: with
 	 * ranks of width W, rank 8 - r starts at r * (W + 1). A byte of the
@@ -263,13 +286,16 @@ parse_board(struct fb_fen *fen, int king[2], struct fb_fen_report *rep)
 			if (rank == 0)
 				width = files;
 			else if (files != width)
-				return fail(rep, FB_EWIDTH, at,
-					    "rank %u has %u files, rank 8 has %u",
-					    FB_FEN_RANKS - rank, files, width);
+				return fail(
+					rep, FB_EWIDTH, at,
+					"rank %u has %u files, rank 8 has %u",
+					FB_FEN_RANKS - rank, files, width);
 			if (width != 8 && width != FB_FEN_MAX_FILES)
-				return fail(rep, FB_EWIDTH, at,
-					    "ranks are %u files wide; only 8 and "
-					    "10 are known", width);
+				return fail(
+					rep, FB_EWIDTH, at,
+					"ranks are %u files wide; only 8 and "
+					"10 are known",
+					width);
 			rank++;
 			files = 0;
 			if (i >= n)
@@ -292,7 +318,8 @@ parse_board(struct fb_fen *fen, int king[2], struct fb_fen_report *rep)
 			else
 				return fail(rep, FB_EDIGITS, at,
 					    "'%.*s' is not a run of 1 to 10 "
-					    "empty squares", (int)(j - i > 8 ? 8 : j - i),
+					    "empty squares",
+					    (int)(j - i > 8 ? 8 : j - i),
 					    t + i);
 			files += run;
 			if (files > FB_FEN_MAX_FILES)
@@ -373,13 +400,16 @@ check_castling(struct fb_fen *fen, struct fb_fen_report *rep)
 		bool kq = lc == 'k' || lc == 'q';
 
 		if (!kq && !(lc >= 'a' && lc <= 'j'))
-			return fail(rep, FB_ECASTLING, at,
-				    "castling letter '%c' is not KQkq or a file",
-				    c);
+			return fail(
+				rep, FB_ECASTLING, at,
+				"castling letter '%c' is not KQkq or a file",
+				c);
 		if (!kq && lc > last_file)
-			return fail(rep, FB_ECASTLING, at,
-				    "castling letter '%c' is beyond the %u-file "
-				    "board", c, fen->pos.width);
+			return fail(
+				rep, FB_ECASTLING, at,
+				"castling letter '%c' is beyond the %u-file "
+				"board",
+				c, fen->pos.width);
 		/* every letter here is one of A-Z, a-z */
 		if (seen & (UINT64_C(1) << (c - 'A')))
 			return fail(rep, FB_ECASTLING, at,
@@ -411,19 +441,22 @@ resolve_castling(struct fb_fen *fen, const int kings[2],
 		char c = t[i];
 		size_t at = fen->off[2] + i;
 		int col = (c >= 'A' && c <= 'Z') ? FB_WHITE : FB_BLACK;
-		int br = fb_game_back_rank(col), king = kings[col], wing, file = -1;
+		int br = fb_game_back_rank(col), king = kings[col], wing,
+		    file = -1;
 		char lc = (char)(c | 0x20);
 
 		if (king < 0) {
 			rep_add(rep, FB_WKING, at,
 				"castling letter '%c' dropped: the %s king is "
-				"not on rank %d", c, colour_name[col], br + 1);
+				"not on rank %d",
+				c, colour_name[col], br + 1);
 			continue;
 		}
 		if (lc == 'k' || lc == 'q') {
 			wing = lc == 'k' ? FB_HSIDE : FB_ASIDE;
 			if (wing == FB_HSIDE) {
-				for (int f = (int)fen->pos.width - 1; f > king; f--)
+				for (int f = (int)fen->pos.width - 1; f > king;
+				     f--)
 					if (board[br][f] == own_rook(col)) {
 						file = f;
 						break;
@@ -438,8 +471,9 @@ resolve_castling(struct fb_fen *fen, const int kings[2],
 			if (file < 0) {
 				rep_add(rep, FB_WROOK, at,
 					"castling letter '%c' dropped: no %s rook "
-					"on the %s of rank %d", c, colour_name[col],
-					wing_name[wing], br + 1);
+					"on the %s of rank %d",
+					c, colour_name[col], wing_name[wing],
+					br + 1);
 				continue;
 			}
 		} else {
@@ -447,27 +481,31 @@ resolve_castling(struct fb_fen *fen, const int kings[2],
 			if (file == king) {
 				rep_add(rep, FB_WROOK, at,
 					"castling letter '%c' dropped: the %s king "
-					"stands on %c%d", c, colour_name[col], lc,
-					br + 1);
+					"stands on %c%d",
+					c, colour_name[col], lc, br + 1);
 				continue;
 			}
 			if (board[br][file] != own_rook(col)) {
 				rep_add(rep, FB_WROOK, at,
 					"castling letter '%c' dropped: no %s rook "
-					"on %c%d", c, colour_name[col], lc, br + 1);
+					"on %c%d",
+					c, colour_name[col], lc, br + 1);
 				continue;
 			}
 			wing = file > king ? FB_HSIDE : FB_ASIDE;
 		}
 		if (castle[col][wing] == file)
-			return fail(rep, FB_ECONFLICT, at,
-				    "castling letters '%c' and '%c' name the same "
-				    "rook", slot_letter[col][wing], c);
+			return fail(
+				rep, FB_ECONFLICT, at,
+				"castling letters '%c' and '%c' name the same "
+				"rook",
+				slot_letter[col][wing], c);
 		if (castle[col][wing] >= 0)
 			return fail(rep, FB_ECONFLICT, at,
 				    "castling letters '%c' and '%c' are two "
-				    "rights on the %s %s", slot_letter[col][wing],
-				    c, colour_name[col], wing_name[wing]);
+				    "rights on the %s %s",
+				    slot_letter[col][wing], c, colour_name[col],
+				    wing_name[wing]);
 		castle[col][wing] = file;
 		slot_letter[col][wing] = c;
 	}
@@ -488,7 +526,8 @@ check_ep(struct fb_fen *fen, struct fb_fen_report *rep)
 	    t[1] != rank)
 		return fail(rep, FB_EEP, fen->off[3],
 			    "en passant '%.*s' is not '-' or a square on rank "
-			    "%c", (int)(n > 8 ? 8 : n), t, rank);
+			    "%c",
+			    (int)(n > 8 ? 8 : n), t, rank);
 	fen->pos.ep_file = t[0] - 'a';
 	return 0;
 }
@@ -510,8 +549,9 @@ check_counters(struct fb_fen *fen, struct fb_fen_report *rep)
 				return fail(rep, FB_ECOUNTER, fen->off[f] + i,
 					    "%s counter '%.*s' is not a number",
 					    f == 4 ? "halfmove" : "fullmove",
-					    (int)(fen->flen[f] > 12 ? 12
-								    : fen->flen[f]),
+					    (int)(fen->flen[f] > 12
+							  ? 12
+							  : fen->flen[f]),
 					    t);
 			v[f - 4] = v[f - 4] * 10 + (unsigned long)(t[i] - '0');
 			if (v[f - 4] > COUNTER_MAX)
@@ -540,8 +580,8 @@ fb_fen_parse(struct fb_fen *fen, const char *text, size_t len,
 	    (!parse_board_fast(fen, king) &&
 	     (rc = parse_board(fen, king, rep)) < 0))
 		return rc;
-	if (fen->flen[1] != 1 || (text[fen->off[1]] != 'w' &&
-				  text[fen->off[1]] != 'b'))
+	if (fen->flen[1] != 1 ||
+	    (text[fen->off[1]] != 'w' && text[fen->off[1]] != 'b'))
 		return fail(rep, FB_ESIDE, fen->off[1],
 			    "side to move '%.*s' is not 'w' or 'b'",
 			    (int)(fen->flen[1] > 8 ? 8 : fen->flen[1]),
@@ -621,8 +661,8 @@ fb_fen_parse_notation(const char *name, enum fb_notation *out)
 	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
 		const char *a = name, *b = names[i].name;
 		/* Fold letters only: '\r' | 0x20 is '-'. */
-		while (*a != '\0' &&
-		       (*a >= 'A' && *a <= 'Z' ? (char)(*a | 0x20) : *a) == *b) {
+		while (*a != '\0' && (*a >= 'A' && *a <= 'Z' ? (char)(*a | 0x20)
+							     : *a) == *b) {
 			a++;
 			b++;
 		}

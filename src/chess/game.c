@@ -106,7 +106,12 @@ static bool
 is_promotion(char c)
 {
 	switch (c | 0x20) {
-	case 'q': case 'r': case 'b': case 'n': case 'a': case 'c':
+	case 'q':
+	case 'r':
+	case 'b':
+	case 'n':
+	case 'a':
+	case 'c':
 		return true;
 	}
 	return false;
@@ -427,8 +432,9 @@ fb_game_print_castling(const struct fb_game *g, char prefix,
 			if (n == 0 && xfen && (prefix || style->prefix))
 				buf[n++] = prefix ? prefix : style->prefix;
 			if (xfen && !outer_rook(g, col, wing, file))
-				buf[n++] = (char)((wing == FB_HSIDE ? 'K' : 'Q') +
-						  (base - 'A'));
+				buf[n++] =
+					(char)((wing == FB_HSIDE ? 'K' : 'Q') +
+					       (base - 'A'));
 			else
 				buf[n++] = (char)(base + file);
 		}

@@ -100,8 +100,8 @@ eol_words(const char *p, size_t i, size_t n)
 {
 	size_t k = eol_word(p, i);
 
-	if (k == SIZE_MAX && (n - i == 8 || (k = eol_word(p, n - 8)) ==
-						    SIZE_MAX))
+	if (k == SIZE_MAX &&
+	    (n - i == 8 || (k = eol_word(p, n - 8)) == SIZE_MAX))
 		k = n;
 	return k;
 }
@@ -112,9 +112,8 @@ eol_mask16(const char *p, size_t at)
 {
 	__m128i v = _mm_loadu_si128((const void *)(p + at));
 
-	return (uint32_t)_mm_movemask_epi8(
-		_mm_cmpeq_epi8(_mm_or_si128(v, _mm_set1_epi8(7)),
-			       _mm_set1_epi8(0x0f)));
+	return (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(
+		_mm_or_si128(v, _mm_set1_epi8(7)), _mm_set1_epi8(0x0f)));
 }
 
 /* eol for p[i..n) of fewer than 32 bytes, none past the end read. */
@@ -141,10 +140,12 @@ eol_avx2(const char *p, size_t n)
 	const char *q = p, *end = p + n;
 	size_t k;
 
-#define EOL_EQ(at) \
-	_mm256_cmpeq_epi8(_mm256_or_si256( \
-		_mm256_loadu_si256((const void *)(at)), seven), f)
-#define EOL_MASK(at) (uint32_t)_mm256_movemask_epi8(EOL_EQ(at))
+#define EOL_EQ(at)                                                             \
+	_mm256_cmpeq_epi8(                                                     \
+		_mm256_or_si256(_mm256_loadu_si256((const void *)(at)),        \
+				seven),                                        \
+		f)
+#define EOL_MASK(at) (uint32_t) _mm256_movemask_epi8(EOL_EQ(at))
 	/* 128 bytes a turn, one test for all four vectors: a line is
 	 * mostly found in the first turn, a game's long position line is
 	 * most of the bytes. */
@@ -158,19 +159,19 @@ eol_avx2(const char *p, size_t n)
 			continue;
 		m = (uint32_t)_mm256_movemask_epi8(e0) |
 		    (uint64_t)(uint32_t)_mm256_movemask_epi8(e1) << 32;
-		if (m != 0 && (k = eol_in_mask(p, (size_t)(q - p), m)) !=
-				      SIZE_MAX)
+		if (m != 0 &&
+		    (k = eol_in_mask(p, (size_t)(q - p), m)) != SIZE_MAX)
 			return k;
 		m = (uint32_t)_mm256_movemask_epi8(e2) |
 		    (uint64_t)(uint32_t)_mm256_movemask_epi8(e3) << 32;
-		if (m != 0 && (k = eol_in_mask(p, (size_t)(q - p) + 64, m)) !=
-				      SIZE_MAX)
+		if (m != 0 &&
+		    (k = eol_in_mask(p, (size_t)(q - p) + 64, m)) != SIZE_MAX)
 			return k;
 	}
 	for (; end - q >= 32; q += 32) {
 		uint32_t m = EOL_MASK(q);
-		if (m != 0 && (k = eol_in_mask(p, (size_t)(q - p), m)) !=
-				      SIZE_MAX)
+		if (m != 0 &&
+		    (k = eol_in_mask(p, (size_t)(q - p), m)) != SIZE_MAX)
 			return k;
 	}
 	if (q < end && n >= 32) {

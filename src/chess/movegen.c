@@ -28,9 +28,9 @@
 
 #define RANKS FB_FEN_RANKS
 
-static const int knight_steps[8][2] = {{1, 2},	 {2, 1},   {2, -1}, {1, -2},
+static const int knight_steps[8][2] = {{1, 2},   {2, 1},   {2, -1}, {1, -2},
 				       {-1, -2}, {-2, -1}, {-2, 1}, {-1, 2}};
-static const int king_steps[8][2] = {{1, 0},  {1, 1},	{0, 1},	 {-1, 1},
+static const int king_steps[8][2] = {{1, 0},  {1, 1},   {0, 1},  {-1, 1},
 				     {-1, 0}, {-1, -1}, {0, -1}, {1, -1}};
 /* The first four are orthogonal, the last four diagonal. */
 static const int ray_steps[8][2] = {{1, 0}, {0, 1},  {-1, 0},  {0, -1},
@@ -544,8 +544,8 @@ read_san(const struct fb_game *g, const char *t, size_t len, struct san *s)
 	size_t i = 0;
 	char mid[4];
 	size_t nmid = 0;
-	bool lettered =
-		len > 0 && strchr("NBRQKACP", t[0]) != NULL && t[0] != 0;
+	bool lettered = len > 0 && strchr("NBRQKACP", t[0]) != NULL &&
+			t[0] != 0;
 
 	s->piece = 'P';
 	s->from_file = s->from_rank = -1;

@@ -92,8 +92,8 @@ __attribute__((format(printf, 6, 7))) static void
 say(struct fb_pgn *p, enum fb_pgn_kind kind, int code, unsigned long line,
     size_t column, const char *fmt, ...)
 {
-	struct fb_pgn_diag d = {.kind = kind, .code = code, .line = line,
-				.column = column};
+	struct fb_pgn_diag d = {
+		.kind = kind, .code = code, .line = line, .column = column};
 	va_list ap;
 
 	if (p->diag == NULL)
@@ -182,7 +182,8 @@ translate(struct fb_pgn *p, const char *text, size_t n,
 	if (width != 0 && fen.pos.width != width) {
 		say(p, FB_PGN_FEN_ERROR, FB_EWIDTH, line, col,
 		    "FEN of %u files in a game of %s (%u files), left "
-		    "unchanged", fen.pos.width, game, width);
+		    "unchanged",
+		    fen.pos.width, game, width);
 		return -1;
 	}
 	/* Toward X-FEN, a --variant prefix (janus, embassy) says the game is
@@ -272,7 +273,7 @@ scan_line(struct fb_pgn *p, const char *d, size_t n, size_t i)
 /* ---- PGN tag sections ---- */
 
 struct tag {
-	size_t start;            /* the '[' */
+	size_t start; /* the '[' */
 	size_t name, name_len;
 	size_t value, value_len; /* between the quotes, escapes as written */
 };
@@ -299,8 +300,7 @@ static const bool name_chars[256] = {
  * what was read (a name, a whole value) even then.
  */
 static int
-next_tag(const char *s, size_t n, size_t *pos, struct tag *t,
-	 const char **why)
+next_tag(const char *s, size_t n, size_t *pos, struct tag *t, const char **why)
 {
 	size_t i = *pos;
 
@@ -462,7 +462,8 @@ survey_line(struct fb_pgn *p, size_t at, size_t end, unsigned long line)
 			break;
 	}
 	/* Only a Variant tag with a line of its own can move. */
-	if (p->sec.variant && p->sec.variant_line == at && (ntags > 1 || rc < 0))
+	if (p->sec.variant && p->sec.variant_line == at &&
+	    (ntags > 1 || rc < 0))
 		p->sec.alone = false;
 }
 
@@ -552,8 +553,8 @@ put_fen(struct fb_pgn *p, const char *l, size_t from, size_t to, size_t b,
  * content len bytes, ended by eol): the Variant tag that stood after it,
  * or a new one when the FEN needs one (need, for the reason why). */
 static void
-put_variant(struct fb_pgn *p, struct writing *w, const char *s,
-	    const char *l, size_t len, const char *eol, unsigned long line,
+put_variant(struct fb_pgn *p, struct writing *w, const char *s, const char *l,
+	    size_t len, const char *eol, unsigned long line,
 	    const struct fb_variant *need, const char *why)
 {
 	const struct fb_pgn_section *sec = w->sec;
@@ -578,7 +579,8 @@ put_variant(struct fb_pgn *p, struct writing *w, const char *s,
 		emit(p, eol, strlen(eol));
 		say(p, FB_PGN_VARIANT_ADDED, 0, line, 0,
 		    "a FEN tag with %s and no Variant tag (read as standard "
-		    "chess): [Variant \"%s\"] added", why, need->uci);
+		    "chess): [Variant \"%s\"] added",
+		    why, need->uci);
 		p->stats.variants_added++;
 	}
 }
@@ -616,12 +618,11 @@ write_line(struct fb_pgn *p, const char *s, size_t at, size_t end,
 			e--;
 		/* Columns count from the tag's '[', as they always have. */
 		if (w->known)
-			n = translate(p, l + b, e - b, &style,
-				      w->v ? w->v->width : 0,
-				      w->v ? w->v->name : NULL, line,
-				      b - t.start + 1,
-				      w->adding && !w->fen_seen ? &need : NULL,
-				      &reason);
+			n = translate(
+				p, l + b, e - b, &style, w->v ? w->v->width : 0,
+				w->v ? w->v->name : NULL, line, b - t.start + 1,
+				w->adding && !w->fen_seen ? &need : NULL,
+				&reason);
 		if (!w->fen_seen) {
 			/* Nothing of this line is written yet (done == 0). */
 			put_variant(p, w, s, l, len, eol, line, need, reason);
@@ -676,8 +677,8 @@ find_variant(struct fb_pgn *p, const char *name, size_t n)
 /* Writes s[from..to) of a tag section, but for the Variant tag's line
  * when it moves (it is written before the FEN tag). */
 static void
-put_lines(struct fb_pgn *p, const struct writing *w, const char *s,
-	  size_t from, size_t to)
+put_lines(struct fb_pgn *p, const struct writing *w, const char *s, size_t from,
+	  size_t to)
 {
 	if (w->moving && w->fen_seen && w->vline >= from && w->vline < to) {
 		emit(p, s + from, w->vline - from);
@@ -704,11 +705,11 @@ plan_variant(struct fb_pgn *p, struct writing *w, const char *s, size_t n)
 	w->vend = line_end(s, n, w->vline);
 	/* A last line without its end (a truncated input) stays last; of
 	 * two Variant tags, neither is the one to move. */
-	w->moving = sec->variants == 1 && sec->alone &&
-		    s[w->vend - 1] == '\n';
+	w->moving = sec->variants == 1 && sec->alone && s[w->vend - 1] == '\n';
 	if (!w->moving)
-		say(p, FB_PGN_VARIANT_LATE, 0, p->game_line + sec->variant_index,
-		    0, "Variant tag after the FEN tag, %s: left where it is "
+		say(p, FB_PGN_VARIANT_LATE, 0,
+		    p->game_line + sec->variant_index, 0,
+		    "Variant tag after the FEN tag, %s: left where it is "
 		    "(WinBoard reads the FEN before it as standard chess)",
 		    sec->variants > 1 ? "one of several Variant tags"
 		    : sec->alone      ? "on the last line of the input"
@@ -732,7 +733,8 @@ write_section(struct fb_pgn *p, const char *s, size_t n,
 			say(p, FB_PGN_NOTE, 0, p->game_line, 0,
 			    "variant \"%.*s\" is not in fenbridge's table: its "
 			    "FEN tags are left unchanged",
-			    (int)(sec->variant_len > 40 ? 40 : sec->variant_len),
+			    (int)(sec->variant_len > 40 ? 40
+							: sec->variant_len),
 			    s + sec->variant_at);
 	}
 	plan_variant(p, &w, s, n);
@@ -783,7 +785,8 @@ append(struct fb_pgn *p, const char *d, size_t k)
 	if (!p->raw && p->len + k > p->cap) {
 		say(p, FB_PGN_TOO_LONG, 0, p->line, 0,
 		    "tag section longer than %zu bytes (a tag line without "
-		    "its end?): the game is written unchanged", p->cap);
+		    "its end?): the game is written unchanged",
+		    p->cap);
 		p->keep = true;
 		p->raw = true;
 		emit(p, p->buf, p->len);
@@ -816,7 +819,8 @@ end_game(struct fb_pgn *p)
 	if (p->game > 0 && p->keep && !is_result(p))
 		say(p, FB_PGN_TRUNCATED, 0, p->line, 0,
 		    "the game (from line %lu) does not end with a result "
-		    "(1-0, 0-1, 1/2-1/2 or *): truncated?", p->game_line);
+		    "(1-0, 0-1, 1/2-1/2 or *): truncated?",
+		    p->game_line);
 }
 
 static void
@@ -856,9 +860,10 @@ scan_tags(struct fb_pgn *p, const char *d, size_t n, size_t i)
 				return i;
 			} else if (c == '[') {
 				struct tag t;
-				size_t k = p->len == p->line_start
-						   ? usual_line(d + i, n - i, &t)
-						   : 0;
+				size_t k =
+					p->len == p->line_start
+						? usual_line(d + i, n - i, &t)
+						: 0;
 				if (k == 0) {
 					p->sub = T_LINE;
 					continue;
@@ -1070,7 +1075,7 @@ decide(struct fb_pgn *p)
 	p->format = fb_pgn_detect(p->det, n);
 	p->state = p->format == FB_PGN_PGN ? S_MOVE : S_LINE;
 	say(p, FB_PGN_NOTE, 0, 1, 0, "read as %s (--format=auto)",
-	    p->format == FB_PGN_PGN	  ? "PGN"
+	    p->format == FB_PGN_PGN   ? "PGN"
 	    : p->format == FB_PGN_EPD ? "EPD"
 				      : "FEN lines");
 	memcpy(det, p->det, n);
@@ -1153,7 +1158,8 @@ fb_pgn_finish(struct fb_pgn *p)
 		if (p->sub == M_BRACE && p->keep)
 			say(p, FB_PGN_TRUNCATED, 0, p->line, 0,
 			    "the comment opened on line %lu is not closed at "
-			    "the end of the input", p->comment_line);
+			    "the end of the input",
+			    p->comment_line);
 		end_game(p);
 	}
 	p->len = 0;

@@ -25,7 +25,8 @@ fb_pgn_is_chess960_start(const struct fb_fen *fen)
 		return false;
 	for (int f = 0; f < 8; f++) {
 		char c = back[f];
-		if (fen->pos.board[1][f] != 'P' || fen->pos.board[6][f] != 'p' ||
+		if (fen->pos.board[1][f] != 'P' ||
+		    fen->pos.board[6][f] != 'p' ||
 		    fen->pos.board[7][f] != c + ('a' - 'A'))
 			return false;
 		for (int r = 2; r < 6; r++)

@@ -19,12 +19,13 @@
 #define NAMES(...) ((const char *const[]){__VA_ARGS__, NULL})
 
 static const struct fb_variant variants[] = {
-	{"normal", "chess", NAMES("standard", "fide_chess", "classical", "from position"), 8,
+	{"normal", "chess",
+	 NAMES("standard", "fide_chess", "classical", "from position"), 8,
 	 START_NORMAL, false, true, 0, NULL},
 	{"fischerandom", "chess960",
-	 NAMES("fischerrandom", "frc", "960", "chess 960",
-	       "fischer random", "fischerandom chess",
-	       "fischer random chess", "chess960 (fischer random)"),
+	 NAMES("fischerrandom", "frc", "960", "chess 960", "fischer random",
+	       "fischerandom chess", "fischer random chess",
+	       "chess960 (fischer random)"),
 	 8, NULL, true, true, 0, "normal"},
 	{"capablanca", "capablanca", NAMES("capablanca chess"), 10,
 	 START_CAPABLANCA, false, true, 0, NULL},

@@ -64,8 +64,9 @@ br_write_record(struct fb_bridge *b, const char *reason)
 		n += (size_t)snprintf(head + n, sizeof head - n, " %s", *a);
 	k = g != NULL ? fb_game_print_fen(g, &style, fen, sizeof fen) : -1;
 	if (n < sizeof head)
-		snprintf(head + n, sizeof head - n, "\nthe position now: %.*s\n",
-			 k > 0 ? k : 28, k > 0 ? fen : "(not followed by fenbridge)");
+		snprintf(head + n, sizeof head - n,
+			 "\nthe position now: %.*s\n", k > 0 ? k : 28,
+			 k > 0 ? fen : "(not followed by fenbridge)");
 	rc = fb_recorder_write(&b->rec, beside != NULL ? dir : NULL, reason,
 			       head);
 	if (rc < 0) {
@@ -95,7 +96,8 @@ journal_tap(struct fb_bridge *b, bool to_engine, const char *p, size_t n)
 	return fb_journal_from_engine(b->journal, p, n, br_since_start(b));
 }
 
-static void ref_arm(struct fb_bridge *b);
+static void
+ref_arm(struct fb_bridge *b);
 
 /*
  * The referee's tap (--referee): the whole lines of text[0..len) on one
@@ -163,8 +165,8 @@ ref_arm(struct fb_bridge *b)
 	uv_timer_t *t = &b->ref_timer;
 	int rc;
 
-	if (at == b->ref_deadline || uv_handle_get_type((uv_handle_t *)t) ==
-					     UV_UNKNOWN_HANDLE ||
+	if (at == b->ref_deadline ||
+	    uv_handle_get_type((uv_handle_t *)t) == UV_UNKNOWN_HANDLE ||
 	    uv_is_closing((uv_handle_t *)t))
 		return;
 	b->ref_deadline = at;
@@ -175,8 +177,8 @@ ref_arm(struct fb_bridge *b)
 		fb_log_msg(FB_LOG_ERROR, "referee timer: %s", uv_strerror(rc));
 }
 
-static void queue_own_line(struct direction *d, const char *data,
-			   size_t len);
+static void
+queue_own_line(struct direction *d, const char *data, size_t len);
 
 /* A finding of the referee: to the log and stderr; to the GUI once per
  * kind (an XBoard GUI opens a dialog on telluser: only in strict mode,
@@ -200,8 +202,8 @@ on_finding(void *ctx, enum fb_referee_kind kind, const char *text,
 		return;
 	n = snprintf(line, sizeof line, "%sfenbridge: referee: %s",
 		     strcmp(gp->name, "uci") == 0 ? "info string "
-		     : strict			   ? "telluser "
-						   : "# ",
+		     : strict                     ? "telluser "
+						  : "# ",
 		     text);
 	if (n < 0)
 		return;
@@ -278,8 +280,8 @@ sink_report(void *ctx, enum fb_level level, const char *msg)
 	char line[1200];
 	int n;
 
-	fb_log_msg(level, "%s %s", d->to_engine ? "GUI line:" : "engine line:",
-		   msg);
+	fb_log_msg(level, "%s %s",
+		   d->to_engine ? "GUI line:" : "engine line:", msg);
 	if (level < FB_LOG_ERROR)
 		return;
 	/* Something went wrong in the session (an illegal move, an engine
@@ -293,8 +295,10 @@ sink_report(void *ctx, enum fb_level level, const char *msg)
 	if ((path = br_write_record(b, msg)) == NULL || b->records > 1 ||
 	    (gp = fb_filter_protocol(&b->filter)) == NULL)
 		return;
-	n = snprintf(line, sizeof line, "%sfenbridge: flight record written "
-		     "to %s\n", gp->user_message, path);
+	n = snprintf(line, sizeof line,
+		     "%sfenbridge: flight record written "
+		     "to %s\n",
+		     gp->user_message, path);
 	if (n > 0 && (size_t)n < sizeof line)
 		queue_own_line(&b->down, line, (size_t)n);
 }
@@ -382,8 +386,7 @@ sink_pass(void *ctx, const char *data, size_t len)
 }
 
 void
-br_on_line(void *ctx, const char *text, size_t len, size_t term,
-	   unsigned flags)
+br_on_line(void *ctx, const char *text, size_t len, size_t term, unsigned flags)
 {
 	struct direction *d = ctx;
 	struct fb_bridge *b = d->b;
@@ -394,7 +397,7 @@ br_on_line(void *ctx, const char *text, size_t len, size_t term,
 	if (b->journal != NULL && !d->to_engine && flags == 0 &&
 	    journal_tap(b, false, text, len)) {
 		fb_log_msg(FB_LOG_DEBUG, "the new engine's answer to the "
-			   "replayed handshake: not for the GUI");
+					 "replayed handshake: not for the GUI");
 		return;
 	}
 	/* First the line as read (a finding goes to the GUI before the line
@@ -423,8 +426,7 @@ br_on_line(void *ctx, const char *text, size_t len, size_t term,
 	 * came: those are kept as read. */
 	if (d->to_engine && !(flags & FB_LINE_CONT) &&
 	    (d->q.len - before != len + term ||
-	     (!d->as_read &&
-	      memcmp(d->q.buf + before, text, len + term) != 0)))
+	     (!d->as_read && memcmp(d->q.buf + before, text, len + term) != 0)))
 		record_queued(d, before);
 	if (d->logging && !(flags & FB_LINE_CONT) && !d->q.dead)
 		br_log_queued(d, before);
@@ -559,8 +561,10 @@ br_restart_note(struct fb_bridge *b)
 	unsigned k = fb_journal_restarts(b->journal) + 1;
 
 	exit_what(b, what, sizeof what);
-	fb_log_msg(FB_LOG_WARN, "the engine %s mid-game; starting it again "
-		   "(%u of %u this game)", what, k, b->cfg->restarts);
+	fb_log_msg(FB_LOG_WARN,
+		   "the engine %s mid-game; starting it again "
+		   "(%u of %u this game)",
+		   what, k, b->cfg->restarts);
 	snprintf(reason, sizeof reason, "the engine %s", what);
 	br_write_record(b, reason);
 	b->replay = true;
@@ -584,7 +588,7 @@ br_replay(struct fb_bridge *b)
 	if (!fb_journal_replay(b->journal, uci, br_since_start(b), replay_line,
 			       &b->up))
 		fb_log_msg(FB_LOG_ERROR, "out of memory: the engine's replay "
-			   "misses lines");
+					 "misses lines");
 	record_queued(&b->up, before);
 	if (b->up.logging)
 		br_log_queued(&b->up, before);
@@ -729,8 +733,7 @@ fb_bridge_run(const struct fb_config *cfg, char *why, size_t whylen)
 			fb_log_msg(FB_LOG_ERROR, "stdin: %s", uv_strerror(rc));
 		if ((rc = br_endpoint_open(b, &b->gui_out, "GUI's stdout",
 					   STDOUT_FILENO, false)) < 0)
-			fb_log_msg(FB_LOG_ERROR, "stdout: %s",
-				   uv_strerror(rc));
+			fb_log_msg(FB_LOG_ERROR, "stdout: %s", uv_strerror(rc));
 		/* The GUI's and the engine's bytes are read into the flight
 		 * recorder's rings; the engine's stderr is copied there. */
 		b->gui_in.rec_ring = FB_REC_RING_GUI;
@@ -752,7 +755,7 @@ fb_bridge_run(const struct fb_config *cfg, char *why, size_t whylen)
 		/* The loop, the request and its buffer stay: the process
 		 * ends, and the blocked read with it. */
 		fb_log_msg(FB_LOG_DEBUG, "session done; the GUI's stdin is "
-			   "still open: not waiting for it");
+					 "still open: not waiting for it");
 		return b->exit_code;
 	}
 	if (alive != 0 || b->state != FB_ST_DONE)
@@ -760,8 +763,10 @@ fb_bridge_run(const struct fb_config *cfg, char *why, size_t whylen)
 			   br_state_name[b->state]);
 	rc = uv_loop_close(&loop);
 	if (rc < 0) {
-		fb_log_msg(FB_LOG_ERROR, "uv_loop_close: %s (a handle was left "
-			   "open)", uv_strerror(rc));
+		fb_log_msg(FB_LOG_ERROR,
+			   "uv_loop_close: %s (a handle was left "
+			   "open)",
+			   uv_strerror(rc));
 		uv_walk(&loop, log_handle, NULL);
 	}
 	free_all(b);

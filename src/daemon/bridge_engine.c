@@ -36,7 +36,8 @@ br_signal_name(int sig)
 	return fb_cause_signal_name(sig);
 }
 
-static void restart_engine(struct fb_bridge *b);
+static void
+restart_engine(struct fb_bridge *b);
 
 static void
 on_engine_exit(uv_process_t *p, int64_t status, int sig)
@@ -239,7 +240,7 @@ br_spawn_engine(struct fb_bridge *b)
 	stdio[2].flags = UV_INHERIT_FD;
 	stdio[2].data.fd = err[1];
 	opt.file = b->cfg->engine_file ? b->cfg->engine_file
-					: b->cfg->engine_argv[0];
+				       : b->cfg->engine_argv[0];
 	opt.args = b->cfg->engine_argv;
 	opt.cwd = b->cfg->engine_dir;
 	opt.env = b->env;
@@ -255,7 +256,8 @@ br_spawn_engine(struct fb_bridge *b)
 			stdio[EXEC_STATUS_FD].data.fd = st[1];
 			opt.stdio_count = EXEC_STATUS_FD + 1;
 		} else {
-			fb_log_msg(FB_LOG_WARN, "starting the engine directly: "
+			fb_log_msg(FB_LOG_WARN,
+				   "starting the engine directly: "
 				   "it will outlive fenbridge if fenbridge is "
 				   "killed");
 		}
@@ -321,7 +323,7 @@ respawn(struct fb_bridge *b)
 
 	if (b->state != FB_ST_RUNNING) {
 		fb_log_msg(FB_LOG_INFO, "not starting the engine again: the "
-			   "GUI has quit or left");
+					"GUI has quit or left");
 		b->replay = false;
 		b->eng_out.eof = b->eng_err.eof = true;
 		br_lifecycle(b, FB_EV_ENGINE_EXIT, 0);

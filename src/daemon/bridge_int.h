@@ -94,7 +94,7 @@ struct endpoint {
 	/* Reads go straight into this flight recorder ring (the GUI's or the
 	 * engine's), or -1: into rbuf, and the recorder gets a copy. */
 	int rec_ring;
-	char *rdata; /* where the read in flight goes */
+	char *rdata;           /* where the read in flight goes */
 	struct direction *dir; /* the direction this endpoint feeds */
 };
 
@@ -106,8 +106,8 @@ struct outq {
 	char *wbuf; /* in flight */
 	size_t wlen, woff, wcap;
 	bool busy;
-	bool dead;          /* the peer is gone: discard */
-	bool close_after;   /* close the endpoint once drained (engine stdin) */
+	bool dead;        /* the peer is gone: discard */
+	bool close_after; /* close the endpoint once drained (engine stdin) */
 	/* The last byte queued (written or not): '\n' at the start. A CR
 	 * or LF there: the peer is at the start of a line. Kept as the byte,
 	 * not the test, which only fenbridge's own lines need. */

@@ -40,8 +40,10 @@ br_outq_grow(struct outq *q, size_t n)
 		cap *= 2;
 	p = realloc(q->buf, cap);
 	if (p == NULL) {
-		fb_log_msg(FB_LOG_ERROR, "out of memory queueing %zu bytes "
-			   "for the %s", n, q->ep->name);
+		fb_log_msg(FB_LOG_ERROR,
+			   "out of memory queueing %zu bytes "
+			   "for the %s",
+			   n, q->ep->name);
 		abort();
 	}
 	q->buf = p;
@@ -209,11 +211,11 @@ static uv_buf_t
 read_buffer(struct endpoint *ep)
 {
 	size_t cap;
-	char *p = ep->rec_ring >= 0
-			  ? fb_recorder_reserve(&ep->b->rec,
-						(enum fb_rec_ring_id)ep->rec_ring,
-						READ_SIZE, &cap)
-			  : NULL;
+	char *p = ep->rec_ring >= 0 ? fb_recorder_reserve(
+					      &ep->b->rec,
+					      (enum fb_rec_ring_id)ep->rec_ring,
+					      READ_SIZE, &cap)
+				    : NULL;
 
 	if (p == NULL) {
 		p = ep->rbuf;
@@ -260,12 +262,13 @@ got_data(struct endpoint *ep, const char *data, size_t n)
 
 	/* The flight recorder keeps what was read, as it was read: read into
 	 * its ring (no copy), or copied once per read, not per line. */
-	enum fb_rec_tag tag = d == NULL	     ? FB_REC_ERR
+	enum fb_rec_tag tag = d == NULL      ? FB_REC_ERR
 			      : d->to_engine ? FB_REC_GUI
 					     : FB_REC_ENGINE;
 	if (data != ep->rbuf)
-		fb_recorder_commit(&ep->b->rec, (enum fb_rec_ring_id)ep->rec_ring,
-				   tag, br_since_start(ep->b), n);
+		fb_recorder_commit(&ep->b->rec,
+				   (enum fb_rec_ring_id)ep->rec_ring, tag,
+				   br_since_start(ep->b), n);
 	else
 		fb_recorder_add(&ep->b->rec, tag, br_since_start(ep->b), data,
 				n);

@@ -15,13 +15,13 @@
 #include <stdio.h>
 
 const char *const br_state_name[] = {
-	"starting", "running", "quitting", "terminating", "killing",
-	"draining", "delivering", "closing", "done",
+	"starting", "running",    "quitting", "terminating", "killing",
+	"draining", "delivering", "closing",  "done",
 };
 
 static const char *const event_name[] = {
-	"engine started", "GUI quit", "GUI gone", "signal", "timer",
-	"engine exit", "I/O",
+	"engine started", "GUI quit",    "GUI gone", "signal",
+	"timer",          "engine exit", "I/O",
 };
 
 static const int forwarded_signals[3] = {SIGINT, SIGTERM, SIGHUP};
@@ -69,7 +69,7 @@ void
 br_close_own_handles(struct fb_bridge *b)
 {
 	uv_handle_t *h[6] = {
-		(uv_handle_t *)&b->timer, (uv_handle_t *)&b->filter_timer,
+		(uv_handle_t *)&b->timer,  (uv_handle_t *)&b->filter_timer,
 		(uv_handle_t *)&b->sig[0], (uv_handle_t *)&b->sig[1],
 		(uv_handle_t *)&b->sig[2], (uv_handle_t *)&b->ref_timer};
 
@@ -192,8 +192,8 @@ advance(struct fb_bridge *b, enum bridge_event ev)
 void
 br_lifecycle(struct fb_bridge *b, enum bridge_event ev, int arg)
 {
-	bool engine_runs =
-		b->state >= FB_ST_RUNNING && b->state <= FB_ST_KILLING;
+	bool engine_runs = b->state >= FB_ST_RUNNING &&
+			   b->state <= FB_ST_KILLING;
 
 	switch (ev) {
 	case FB_EV_SPAWNED:
@@ -231,8 +231,10 @@ br_lifecycle(struct fb_bridge *b, enum bridge_event ev, int arg)
 		 * engine gets the signal, fenbridge lives on and relays. */
 		if (engine_runs) {
 			int rc;
-			fb_log_msg(FB_LOG_INFO, "got %s; forwarding it to the "
-				   "engine", br_signal_name(arg));
+			fb_log_msg(FB_LOG_INFO,
+				   "got %s; forwarding it to the "
+				   "engine",
+				   br_signal_name(arg));
 			rc = uv_process_kill(&b->proc, arg);
 			if (rc < 0)
 				fb_log_msg(FB_LOG_WARN, "forwarding %s: %s",
@@ -240,24 +242,27 @@ br_lifecycle(struct fb_bridge *b, enum bridge_event ev, int arg)
 					   uv_strerror(rc));
 			b->quiet_end = true;
 		} else {
-			fb_log_msg(FB_LOG_INFO, "got %s; the engine has "
-				   "exited", br_signal_name(arg));
+			fb_log_msg(FB_LOG_INFO,
+				   "got %s; the engine has "
+				   "exited",
+				   br_signal_name(arg));
 		}
 		fb_log_flush();
 		return;
 	case FB_EV_TIMER:
 		if (b->state == FB_ST_QUITTING) {
-			fb_log_msg(FB_LOG_WARN, "engine still running %.1f s "
+			fb_log_msg(FB_LOG_WARN,
+				   "engine still running %.1f s "
 				   "after quit; sending SIGTERM",
 				   b->cfg->grace_ms / 1000.0);
 			br_write_record(b, "the engine did not exit after "
-					"quit");
+					   "quit");
 			set_state(b, FB_ST_TERMINATING, ev);
 			br_engine_kill(b, SIGTERM);
 			timer_start(b, KILL_DELAY_MS);
 		} else if (b->state == FB_ST_TERMINATING) {
 			fb_log_msg(FB_LOG_WARN, "engine ignored SIGTERM; "
-				   "sending SIGKILL");
+						"sending SIGKILL");
 			set_state(b, FB_ST_KILLING, ev);
 			br_engine_kill(b, SIGKILL);
 		} else if (b->state == FB_ST_DRAINING) {
@@ -266,7 +271,8 @@ br_lifecycle(struct fb_bridge *b, enum bridge_event ev, int arg)
 			 * output is read by now; do not wait for the other
 			 * one. Each br_got_eof brings an FB_EV_IO. */
 			if (!b->eng_out.eof || !b->eng_err.eof)
-				fb_log_msg(FB_LOG_WARN, "the engine exited but "
+				fb_log_msg(FB_LOG_WARN,
+					   "the engine exited but "
 					   "its output stays open (a process "
 					   "it started holds it); not waiting "
 					   "for it");

@@ -16,8 +16,12 @@ static const struct {
 	int sig;
 	const char *name;
 } signals[] = {
-	{SIGINT, "SIGINT"},   {SIGILL, "SIGILL"},   {SIGABRT, "SIGABRT"},
-	{SIGFPE, "SIGFPE"},   {SIGSEGV, "SIGSEGV"}, {SIGTERM, "SIGTERM"},
+	{SIGINT, "SIGINT"},
+	{SIGILL, "SIGILL"},
+	{SIGABRT, "SIGABRT"},
+	{SIGFPE, "SIGFPE"},
+	{SIGSEGV, "SIGSEGV"},
+	{SIGTERM, "SIGTERM"},
 #ifdef SIGHUP
 	{SIGHUP, "SIGHUP"},
 #endif
@@ -43,17 +47,20 @@ static const struct {
 	{SIGALRM, "SIGALRM"},
 #endif
 #ifdef SIGUSR1
-	{SIGUSR1, "SIGUSR1"}, {SIGUSR2, "SIGUSR2"},
+	{SIGUSR1, "SIGUSR1"},
+	{SIGUSR2, "SIGUSR2"},
 #endif
 #ifdef SIGXCPU
-	{SIGXCPU, "SIGXCPU"}, {SIGXFSZ, "SIGXFSZ"},
+	{SIGXCPU, "SIGXCPU"},
+	{SIGXFSZ, "SIGXFSZ"},
 #endif
 #ifdef SIGBREAK
 	{SIGBREAK, "SIGBREAK"},
 #endif
 #if defined(_WIN32) && !defined(SIGKILL)
 	/* libuv's numbers (uv/win.h) for what uv_process_kill sends. */
-	{1, "SIGHUP"},        {9, "SIGKILL"},
+	{1, "SIGHUP"},
+	{9, "SIGKILL"},
 #endif
 };
 
@@ -107,8 +114,7 @@ static const struct {
 	 "DLL found first, in its folder or on PATH)"},
 	{0xC000013Au, "STATUS_CONTROL_C_EXIT", "Ctrl-C"},
 	{0xC0000142u, "STATUS_DLL_INIT_FAILED", "a DLL it loads failed"},
-	{0xC0000374u, "STATUS_HEAP_CORRUPTION",
-	 "heap corruption (a crash)"},
+	{0xC0000374u, "STATUS_HEAP_CORRUPTION", "heap corruption (a crash)"},
 	{0xC0000409u, "STATUS_STACK_BUFFER_OVERRUN",
 	 "a stack buffer overrun, or it aborted itself (fail fast)"},
 	{0xC0000420u, "STATUS_ASSERTION_FAILURE", "an assertion failure"},
@@ -163,11 +169,11 @@ say_what(struct fb_text *t, const struct fb_cause *c)
 	int i = ntstatus_index(c);
 
 	if (c->signal != 0)
-		fb_text_say(t, "died of %s (%d)", fb_cause_signal_name(c->signal),
-		    c->signal);
+		fb_text_say(t, "died of %s (%d)",
+			    fb_cause_signal_name(c->signal), c->signal);
 	else if (i >= 0)
 		fb_text_say(t, "died of 0x%08" PRIX32 " (%s)", win_code(c),
-		    ntstatus[i].name);
+			    ntstatus[i].name);
 	else if (c->os == FB_CAUSE_WINDOWS &&
 		 (c->status < 0 || c->status > INT32_MAX))
 		/* An NTSTATUS (a crash) or a negative exit(): hex shows
@@ -184,27 +190,33 @@ say_illegal(struct fb_text *t, const struct fb_cpu *cpu)
 	char has[200], runs[80], lacks[80];
 
 	if (cpu == NULL || !cpu->known) {
-		fb_text_say(t, ": this build of the engine probably needs instructions "
-		    "this CPU lacks; use a build for an older CPU (fenbridge "
-		    "cannot see this CPU's features)");
+		fb_text_say(
+			t,
+			": this build of the engine probably needs instructions "
+			"this CPU lacks; use a build for an older CPU (fenbridge "
+			"cannot see this CPU's features)");
 		return;
 	}
 	fb_cpu_print(cpu, has, sizeof has);
 	fb_cpu_print_builds(cpu, true, " or ", runs, sizeof runs);
 	fb_cpu_print_builds(cpu, false, " or ", lacks, sizeof lacks);
 	if (lacks[0] == '\0') {
-		fb_text_say(t, ": this CPU has every feature fenbridge checks (%s), so "
-		    "this build may need newer ones (AVX-512 VNNI, AVX-VNNI), "
-		    "or the engine stopped itself on purpose; try a build for "
-		    "an older CPU",
-		    has);
+		fb_text_say(
+			t,
+			": this CPU has every feature fenbridge checks (%s), so "
+			"this build may need newer ones (AVX-512 VNNI, AVX-VNNI), "
+			"or the engine stopped itself on purpose; try a build for "
+			"an older CPU",
+			has);
 		return;
 	}
-	fb_text_say(t, ": this build of the engine needs instructions this CPU "
-	    "lacks; use a build for an older CPU: %s, not %s (this CPU: %s); "
-	    "or name each build in fenbridge's INI file (engine.avx2 = ..., "
-	    "engine = ...) and it starts the one this CPU runs",
-	    runs, lacks, has);
+	fb_text_say(
+		t,
+		": this build of the engine needs instructions this CPU "
+		"lacks; use a build for an older CPU: %s, not %s (this CPU: %s); "
+		"or name each build in fenbridge's INI file (engine.avx2 = ..., "
+		"engine = ...) and it starts the one this CPU runs",
+		runs, lacks, has);
 }
 
 size_t
@@ -239,7 +251,8 @@ fb_cause_explain(const struct fb_cause *c, char *out, size_t cap)
 	 * 5.0b on `uci`, now and then); one started again that dies before
 	 * it answers: the user should learn how to avoid the probe. */
 	if (c->probing)
-		fb_text_say(&t, " before it answered the protocol probe; name its "
-		    "protocol with --engine-protocol=uci or xboard");
+		fb_text_say(&t,
+			    " before it answered the protocol probe; name its "
+			    "protocol with --engine-protocol=uci or xboard");
 	return t.len;
 }

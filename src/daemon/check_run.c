@@ -31,7 +31,7 @@ struct proc {
 	uv_pipe_t in, out;
 	uv_timer_t grace;
 	struct drv *d;
-	int open;        /* handles not yet closed */
+	int open; /* handles not yet closed */
 	bool exited, eof;
 	int64_t status;
 	int signal;
@@ -49,10 +49,12 @@ struct drv {
 	int start_error;
 };
 
-static void apply(struct drv *d, struct fb_check_out *out);
-static void on_line(void *ctx, const char *text, size_t len, size_t term,
-		    unsigned flags);
-static int spawn(struct drv *d);
+static void
+apply(struct drv *d, struct fb_check_out *out);
+static void
+on_line(void *ctx, const char *text, size_t len, size_t term, unsigned flags);
+static int
+spawn(struct drv *d);
 
 static void
 on_closed(uv_handle_t *h)
@@ -200,7 +202,8 @@ apply(struct drv *d, struct fb_check_out *out)
 {
 	if (d->verbose && out->len > 0) {
 		for (const char *s = out->text; s < out->text + out->len;) {
-			const char *nl = memchr(s, '\n', out->text + out->len - s);
+			const char *nl =
+				memchr(s, '\n', out->text + out->len - s);
 			size_t n = nl ? (size_t)(nl - s) : strlen(s);
 			fprintf(stderr, ">engine %.*s\n", (int)n, s);
 			s += n + 1;
@@ -293,8 +296,10 @@ fb_check_run_main(int argc, char **argv)
 	int rc;
 
 	if (fb_config_parse_check(&cfg, argc, argv, err, sizeof err) < 0) {
-		fprintf(stderr, "fenbridge check: %s\nTry 'fenbridge check "
-			"--help'.\n", err);
+		fprintf(stderr,
+			"fenbridge check: %s\nTry 'fenbridge check "
+			"--help'.\n",
+			err);
 		return 2;
 	}
 	if (cfg.action == FB_SHOW_HELP) {

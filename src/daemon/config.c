@@ -167,8 +167,7 @@ word_index(const struct fb_option *o, const char *val)
 
 /* "unknown value 'x' (a, b or c)", the list taken from o->arg. */
 static int
-bad_word(const struct fb_option *o, const char *val, char *err,
-	 size_t errlen)
+bad_word(const struct fb_option *o, const char *val, char *err, size_t errlen)
 {
 	char list[128];
 	size_t n = 0;
@@ -177,7 +176,7 @@ bad_word(const struct fb_option *o, const char *val, char *err,
 	while (w != NULL && n + 1 < sizeof list) {
 		const char *bar = strchr(w, '|');
 		int len = bar != NULL ? (int)(bar - w) : (int)strlen(w);
-		const char *sep = w == o->arg	      ? ""
+		const char *sep = w == o->arg              ? ""
 				  : strchr(w, '|') == NULL ? " or "
 							   : ", ";
 		n += (size_t)snprintf(list + n, sizeof list - n, "%s%.*s", sep,
@@ -193,13 +192,14 @@ set_action(void *cfg, const struct fb_option *o, const char *val,
 	   const char *dir, char *err, size_t errlen)
 {
 	(void)val, (void)dir, (void)err, (void)errlen;
-	*(enum fb_config_action *)field(cfg, o) = (enum fb_config_action)o->value;
+	*(enum fb_config_action *)field(cfg, o) =
+		(enum fb_config_action)o->value;
 	return 0;
 }
 
 static int
-set_flag(void *cfg, const struct fb_option *o, const char *val,
-	 const char *dir, char *err, size_t errlen)
+set_flag(void *cfg, const struct fb_option *o, const char *val, const char *dir,
+	 char *err, size_t errlen)
 {
 	(void)val, (void)dir, (void)err, (void)errlen;
 	*(bool *)field(cfg, o) = true;
@@ -231,8 +231,8 @@ set_switch(void *cfg, const struct fb_option *o, const char *val,
 /* A FEN dialect: the words of o->arg, and the other spellings that
  * fb_fen_parse_notation knows ("Shredder-FEN"). */
 static int
-set_fen(void *cfg, const struct fb_option *o, const char *val,
-	const char *dir, char *err, size_t errlen)
+set_fen(void *cfg, const struct fb_option *o, const char *val, const char *dir,
+	char *err, size_t errlen)
 {
 	(void)dir;
 	if (fb_fen_parse_notation(val, field(cfg, o)) < 0)
@@ -288,8 +288,8 @@ set_protocol(void *cfg, const struct fb_option *o, const char *val,
 
 /* A file or folder (bridge only): from the INI, relative to its folder. */
 static int
-set_path(void *cfg, const struct fb_option *o, const char *val,
-	 const char *dir, char *err, size_t errlen)
+set_path(void *cfg, const struct fb_option *o, const char *val, const char *dir,
+	 char *err, size_t errlen)
 {
 	const char *path = val;
 
@@ -320,8 +320,10 @@ set_seconds(void *cfg, const struct fb_option *o, const char *val,
 
 	(void)dir;
 	if (end == val || *end != '\0' || !(s >= 0 && s <= 86400))
-		return bad(err, errlen, "takes seconds from 0 to 86400, not "
-			   "'%s'", val);
+		return bad(err, errlen,
+			   "takes seconds from 0 to 86400, not "
+			   "'%s'",
+			   val);
 	*(unsigned *)field(cfg, o) = (unsigned)(s * 1000 + 0.5);
 	return 0;
 }
@@ -336,8 +338,10 @@ set_count(void *cfg, const struct fb_option *o, const char *val,
 
 	(void)dir;
 	if (end == val || *end != '\0' || n < 0 || n > 100)
-		return bad(err, errlen, "takes a number from 0 to 100, not "
-			   "'%s'", val);
+		return bad(err, errlen,
+			   "takes a number from 0 to 100, not "
+			   "'%s'",
+			   val);
 	*(unsigned *)field(cfg, o) = (unsigned)n;
 	return 0;
 }
@@ -376,8 +380,8 @@ split_owned(struct fb_config *c, const char *line, size_t first, char *err,
  * config; a relative program path is relative to the file's folder, and a
  * bare name too when such a file exists there (main checks that). */
 static char **
-engine_words(struct fb_config *c, const char *val, const char *dir,
-	     char *err, size_t errlen)
+engine_words(struct fb_config *c, const char *val, const char *dir, char *err,
+	     size_t errlen)
 {
 	char **argv;
 
@@ -426,8 +430,7 @@ set_engine_build(void *cfg, const struct fb_option *o, const char *val,
 }
 
 int
-fb_config_set_engine(struct fb_config *c, const char *program,
-		     const char *args)
+fb_config_set_engine(struct fb_config *c, const char *program, const char *args)
 {
 	char err[16];
 	char **argv = split_owned(c, args, 1, err, sizeof err);
@@ -440,8 +443,8 @@ fb_config_set_engine(struct fb_config *c, const char *program,
 
 /* convert --to: required, so remember that it was given. */
 static int
-set_to(void *cfg, const struct fb_option *o, const char *val,
-       const char *dir, char *err, size_t errlen)
+set_to(void *cfg, const struct fb_option *o, const char *val, const char *dir,
+       char *err, size_t errlen)
 {
 	struct fb_convert_config *c = cfg;
 
@@ -467,7 +470,8 @@ set_variant(void *cfg, const struct fb_option *o, const char *val,
 	}
 	for (size_t i = 0; fb_variant_at(i) != NULL && n < sizeof names; i++)
 		n += (size_t)snprintf(names + n, sizeof names - n, "%s%s",
-				      i > 0 ? ", " : "", fb_variant_at(i)->name);
+				      i > 0 ? ", " : "",
+				      fb_variant_at(i)->name);
 	return bad(err, errlen, "unknown variant '%s' (%s)", val, names);
 }
 
@@ -475,22 +479,21 @@ set_variant(void *cfg, const struct fb_option *o, const char *val,
  * An option whose value is one of the words of o->arg, stored as its index
  * in an enum that lists them in that order: one setter per enum type.
  */
-#define WORD_SETTER(name, type)                                              \
-	static int name(void *cfg, const struct fb_option *o,                \
-			const char *val, const char *dir, char *err,         \
-			size_t errlen)                                       \
-	{                                                                    \
-		int i = word_index(o, val);                                  \
-                                                                             \
-		(void)dir;                                                   \
-		if (i < 0)                                                   \
-			return bad_word(o, val, err, errlen);                \
-		*(type *)field(cfg, o) = (type)i;                            \
-		return 0;                                                    \
+#define WORD_SETTER(name, type)                                                \
+	static int name(void *cfg, const struct fb_option *o, const char *val, \
+			const char *dir, char *err, size_t errlen)             \
+	{                                                                      \
+		int i = word_index(o, val);                                    \
+                                                                               \
+		(void)dir;                                                     \
+		if (i < 0)                                                     \
+			return bad_word(o, val, err, errlen);                  \
+		*(type *)field(cfg, o) = (type)i;                              \
+		return 0;                                                      \
 	}
 
-WORD_SETTER(set_format, enum fb_pgn_format)       /* convert --format */
-WORD_SETTER(set_select, enum fb_pgn_select)       /* convert --select */
+WORD_SETTER(set_format, enum fb_pgn_format)           /* convert --format */
+WORD_SETTER(set_select, enum fb_pgn_select)           /* convert --select */
 WORD_SETTER(set_variant_tag, enum fb_pgn_variant_tag) /* --variant-tag */
 WORD_SETTER(set_referee, int) /* --referee: enum fb_referee_mode's order */
 
@@ -498,109 +501,189 @@ WORD_SETTER(set_referee, int) /* --referee: enum fb_referee_mode's order */
 #define ARGV_INI (FB_SCOPE_ARGV | FB_SCOPE_INI)
 
 static const struct fb_option bridge_options[] = {
-	{.name = "engine-fen", .kind = FB_ARG_WORD,
-	 .arg = "auto|xfen|shredder", .def = "auto",
+	{.name = "engine-fen",
+	 .kind = FB_ARG_WORD,
+	 .arg = "auto|xfen|shredder",
+	 .def = "auto",
 	 .help = "dialect of FENs sent to the engine; auto: X-FEN, unless "
 		 "fenbridge knows that the engine needs Shredder-FEN "
 		 "(Glaurung)",
-	 .scope = ARGV_INI, .set = set_engine_fen, .field = BRIDGE(engine_fen)},
-	{.name = "gui-fen", .kind = FB_ARG_WORD, .arg = "xfen|shredder",
-	 .def = "shredder", .help = "dialect of FENs sent to the GUI",
-	 .scope = ARGV_INI, .set = set_fen, .field = BRIDGE(gui_fen)},
-	{.name = "protocol", .kind = FB_ARG_WORD, .arg = "auto|uci|xboard",
+	 .scope = ARGV_INI,
+	 .set = set_engine_fen,
+	 .field = BRIDGE(engine_fen)},
+	{.name = "gui-fen",
+	 .kind = FB_ARG_WORD,
+	 .arg = "xfen|shredder",
+	 .def = "shredder",
+	 .help = "dialect of FENs sent to the GUI",
+	 .scope = ARGV_INI,
+	 .set = set_fen,
+	 .field = BRIDGE(gui_fen)},
+	{.name = "protocol",
+	 .kind = FB_ARG_WORD,
+	 .arg = "auto|uci|xboard",
 	 .def = "auto",
 	 .help = "protocol; auto decides from the GUI's first command (uci, "
 		 "or xboard/protover)",
-	 .scope = ARGV_INI, .set = set_protocol, .field = BRIDGE(protocol)},
-	{.name = "engine-protocol", .kind = FB_ARG_WORD,
-	 .arg = "auto|same|uci|xboard", .def = "auto",
+	 .scope = ARGV_INI,
+	 .set = set_protocol,
+	 .field = BRIDGE(protocol)},
+	{.name = "engine-protocol",
+	 .kind = FB_ARG_WORD,
+	 .arg = "auto|same|uci|xboard",
+	 .def = "auto",
 	 .help = "the engine's protocol; auto: the engine gets the GUI's "
 		 "handshake, and one that refuses it or is silent speaks the "
 		 "other protocol (fenbridge translates); same: the GUI's; uci "
 		 "or xboard: fenbridge translates when it differs",
-	 .scope = ARGV_INI, .set = set_protocol,
+	 .scope = ARGV_INI,
+	 .set = set_protocol,
 	 .field = BRIDGE(engine_protocol)},
-	{.name = "gui-castling", .kind = FB_ARG_WORD, .arg = "auto|kxr|king|oo",
+	{.name = "gui-castling",
+	 .kind = FB_ARG_WORD,
+	 .arg = "auto|kxr|king|oo",
 	 .def = "auto",
 	 .help = "castling moves toward the GUI: king takes rook (e1h1), king "
 		 "move (e1g1) or O-O; auto follows UCI_Chess960 / the XBoard "
 		 "variant",
-	 .scope = ARGV_INI, .set = set_castling, .field = BRIDGE(gui_castling)},
-	{.name = "engine-castling", .kind = FB_ARG_WORD,
-	 .arg = "auto|kxr|king|oo", .def = "auto",
-	 .help = "castling moves toward the engine", .scope = ARGV_INI,
-	 .set = set_castling, .field = BRIDGE(engine_castling)},
-	{.name = "referee", .kind = FB_ARG_WORD, .arg = "off|warn|strict",
+	 .scope = ARGV_INI,
+	 .set = set_castling,
+	 .field = BRIDGE(gui_castling)},
+	{.name = "engine-castling",
+	 .kind = FB_ARG_WORD,
+	 .arg = "auto|kxr|king|oo",
+	 .def = "auto",
+	 .help = "castling moves toward the engine",
+	 .scope = ARGV_INI,
+	 .set = set_castling,
+	 .field = BRIDGE(engine_castling)},
+	{.name = "referee",
+	 .kind = FB_ARG_WORD,
+	 .arg = "off|warn|strict",
 	 .def = "off",
 	 .help = "check both sides against the board and their protocol and "
 		 "report each finding (log, stderr, once per kind to the GUI); "
 		 "strict also writes a flight record and exits with status 3",
-	 .scope = ARGV_INI, .set = set_referee, .field = BRIDGE(referee)},
-	{.name = "log", .kind = FB_ARG_PATH, .arg = "FILE",
+	 .scope = ARGV_INI,
+	 .set = set_referee,
+	 .field = BRIDGE(referee)},
+	{.name = "log",
+	 .kind = FB_ARG_PATH,
+	 .arg = "FILE",
 	 .help = "append a timestamped log of both directions, rewrites and "
 		 "diagnostics to FILE",
-	 .scope = ARGV_INI, .set = set_path, .field = BRIDGE(log_path)},
-	{.name = "grace", .kind = FB_ARG_TEXT, .arg = "SECONDS", .def = "5",
+	 .scope = ARGV_INI,
+	 .set = set_path,
+	 .field = BRIDGE(log_path)},
+	{.name = "grace",
+	 .kind = FB_ARG_TEXT,
+	 .arg = "SECONDS",
+	 .def = "5",
 	 .help = "after the GUI quits or closes stdin, wait this long for the "
 		 "engine to exit before terminating it",
-	 .scope = ARGV_INI, .set = set_seconds, .field = BRIDGE(grace_ms)},
-	{.name = "normalize", .def = "off",
+	 .scope = ARGV_INI,
+	 .set = set_seconds,
+	 .field = BRIDGE(grace_ms)},
+	{.name = "normalize",
+	 .def = "off",
 	 .help = "tidy a UCI engine's output where GUIs trip on it: check "
 		 "defaults True/False in lowercase, no blank lines in the "
 		 "handshake, score N as score cp N, multipv 1 in a single-line "
 		 "search's info lines, an id name over 64 bytes cut, id author "
 		 "unknown when there is none; each rewrite logged (debug); "
 		 "INI: normalize = on",
-	 .scope = ARGV_INI, .set = set_switch, .field = BRIDGE(normalize)},
-	{.name = "restart", .kind = FB_ARG_TEXT, .arg = "N", .def = "0",
+	 .scope = ARGV_INI,
+	 .set = set_switch,
+	 .field = BRIDGE(normalize)},
+	{.name = "restart",
+	 .kind = FB_ARG_TEXT,
+	 .arg = "N",
+	 .def = "0",
 	 .help = "start an engine that dies mid-game again, at most N times "
 		 "a game, and bring it to where the GUI believes it is",
-	 .scope = ARGV_INI, .set = set_count, .field = BRIDGE(restarts)},
-	{.name = "engine-dir", .kind = FB_ARG_PATH, .arg = "DIR",
-	 .def = "the folder of its executable", .help = "run the engine in DIR",
-	 .scope = ARGV_INI, .set = set_path, .field = BRIDGE(engine_dir)},
-	{.name = "config", .kind = FB_ARG_PATH, .arg = "FILE",
+	 .scope = ARGV_INI,
+	 .set = set_count,
+	 .field = BRIDGE(restarts)},
+	{.name = "engine-dir",
+	 .kind = FB_ARG_PATH,
+	 .arg = "DIR",
+	 .def = "the folder of its executable",
+	 .help = "run the engine in DIR",
+	 .scope = ARGV_INI,
+	 .set = set_path,
+	 .field = BRIDGE(engine_dir)},
+	{.name = "config",
+	 .kind = FB_ARG_PATH,
+	 .arg = "FILE",
 	 .def = "PROGRAM.ini beside the program, if there",
 	 .help = "read settings from this INI file; command-line options "
 		 "override it",
-	 .scope = FB_SCOPE_ARGV, .set = set_path, .field = BRIDGE(config_path)},
-	{.name = "help", .short_name = 'h', .help = "this text",
-	 .scope = FB_SCOPE_ARGV, .set = set_action, .field = BRIDGE(action),
+	 .scope = FB_SCOPE_ARGV,
+	 .set = set_path,
+	 .field = BRIDGE(config_path)},
+	{.name = "help",
+	 .short_name = 'h',
+	 .help = "this text",
+	 .scope = FB_SCOPE_ARGV,
+	 .set = set_action,
+	 .field = BRIDGE(action),
 	 .value = FB_SHOW_HELP},
-	{.name = "version", .short_name = 'V',
+	{.name = "version",
+	 .short_name = 'V',
 	 .help = "print the version, and the CPU's features and the engine "
 		 "builds it runs",
-	 .scope = FB_SCOPE_ARGV, .set = set_action, .field = BRIDGE(action),
+	 .scope = FB_SCOPE_ARGV,
+	 .set = set_action,
+	 .field = BRIDGE(action),
 	 .value = FB_SHOW_VERSION},
-	{.name = "engine", .kind = FB_ARG_COMMAND, .arg = "COMMAND",
+	{.name = "engine",
+	 .kind = FB_ARG_COMMAND,
+	 .arg = "COMMAND",
 	 .help = "the engine's command line, split into words at blanks; "
 		 "\"...\" and '...' keep blanks, a backslash is literal "
 		 "except before a quote or a backslash; a bare program name "
 		 "is looked up beside the file first, then in PATH",
-	 .scope = FB_SCOPE_INI, .set = set_engine},
-	{.name = "engine.avx512", .kind = FB_ARG_COMMAND, .arg = "COMMAND",
+	 .scope = FB_SCOPE_INI,
+	 .set = set_engine},
+	{.name = "engine.avx512",
+	 .kind = FB_ARG_COMMAND,
+	 .arg = "COMMAND",
 	 .help = "a build of the engine for CPUs with AVX-512 (F and BW), "
 		 "BMI2, AVX2, POPCNT and SSE4.1; fenbridge starts the first "
 		 "of engine.avx512, engine.bmi2, engine.avx2 and "
 		 "engine.popcnt whose instructions the CPU has (cpuid), else "
 		 "engine; written as engine is",
-	 .scope = FB_SCOPE_INI, .set = set_engine_build,
+	 .scope = FB_SCOPE_INI,
+	 .set = set_engine_build,
 	 .value = FB_CPU_BUILD_AVX512},
-	{.name = "engine.bmi2", .kind = FB_ARG_COMMAND, .arg = "COMMAND",
+	{.name = "engine.bmi2",
+	 .kind = FB_ARG_COMMAND,
+	 .arg = "COMMAND",
 	 .help = "a build for CPUs with BMI2, AVX2, POPCNT and SSE4.1",
-	 .scope = FB_SCOPE_INI, .set = set_engine_build,
+	 .scope = FB_SCOPE_INI,
+	 .set = set_engine_build,
 	 .value = FB_CPU_BUILD_BMI2},
-	{.name = "engine.avx2", .kind = FB_ARG_COMMAND, .arg = "COMMAND",
+	{.name = "engine.avx2",
+	 .kind = FB_ARG_COMMAND,
+	 .arg = "COMMAND",
 	 .help = "a build for CPUs with AVX2, POPCNT and SSE4.1",
-	 .scope = FB_SCOPE_INI, .set = set_engine_build,
+	 .scope = FB_SCOPE_INI,
+	 .set = set_engine_build,
 	 .value = FB_CPU_BUILD_AVX2},
-	{.name = "engine.popcnt", .kind = FB_ARG_COMMAND, .arg = "COMMAND",
+	{.name = "engine.popcnt",
+	 .kind = FB_ARG_COMMAND,
+	 .arg = "COMMAND",
 	 .help = "a build for CPUs with POPCNT and SSE4.1 (sse41-popcnt)",
-	 .scope = FB_SCOPE_INI, .set = set_engine_build,
+	 .scope = FB_SCOPE_INI,
+	 .set = set_engine_build,
 	 .value = FB_CPU_BUILD_POPCNT},
-	{.name = "name", .kind = FB_ARG_TEXT, .arg = "NAME",
+	{.name = "name",
+	 .kind = FB_ARG_TEXT,
+	 .arg = "NAME",
 	 .help = "replaces the engine's id name (UCI) / myname (XBoard)",
-	 .scope = FB_SCOPE_INI, .set = set_string, .field = BRIDGE(name)},
+	 .scope = FB_SCOPE_INI,
+	 .set = set_string,
+	 .field = BRIDGE(name)},
 	{0},
 };
 
@@ -633,44 +716,72 @@ const struct fb_option_table fb_config_bridge_table = {
 #define CONVERT(f) offsetof(struct fb_convert_config, f)
 
 static const struct fb_option convert_options[] = {
-	{.name = "to", .kind = FB_ARG_WORD, .arg = "xfen|shredder",
-	 .help = "dialect to write (required)", .scope = FB_SCOPE_ARGV,
-	 .set = set_to, .field = CONVERT(style.notation)},
-	{.name = "keep-ep", .def = "write '-'",
+	{.name = "to",
+	 .kind = FB_ARG_WORD,
+	 .arg = "xfen|shredder",
+	 .help = "dialect to write (required)",
+	 .scope = FB_SCOPE_ARGV,
+	 .set = set_to,
+	 .field = CONVERT(style.notation)},
+	{.name = "keep-ep",
+	 .def = "write '-'",
 	 .help = "X-FEN: keep an en-passant square even when no pawn can "
 		 "capture there",
-	 .scope = FB_SCOPE_ARGV, .set = set_flag, .field = CONVERT(style.keep_ep)},
-	{.name = "variant", .kind = FB_ARG_TEXT, .arg = "NAME",
+	 .scope = FB_SCOPE_ARGV,
+	 .set = set_flag,
+	 .field = CONVERT(style.keep_ep)},
+	{.name = "variant",
+	 .kind = FB_ARG_TEXT,
+	 .arg = "NAME",
 	 .help = "X-FEN: add the castling prefix of a variant that has one "
 		 "(janus: 's', embassy: 'm')",
-	 .scope = FB_SCOPE_ARGV, .set = set_variant,
+	 .scope = FB_SCOPE_ARGV,
+	 .set = set_variant,
 	 .field = CONVERT(style.prefix)},
-	{.name = "format", .kind = FB_ARG_WORD, .arg = "auto|fen|epd|pgn",
+	{.name = "format",
+	 .kind = FB_ARG_WORD,
+	 .arg = "auto|fen|epd|pgn",
 	 .def = "auto",
 	 .help = "what FILE holds: FEN lines, EPD lines (the first four "
 		 "fields are the position) or PGN games (every FEN tag); auto "
 		 "decides per input from its first line with content",
-	 .scope = FB_SCOPE_ARGV, .set = set_format, .field = CONVERT(format)},
-	{.name = "select", .kind = FB_ARG_WORD,
-	 .arg = "all|classical|setup|chess960", .def = "all",
+	 .scope = FB_SCOPE_ARGV,
+	 .set = set_format,
+	 .field = CONVERT(format)},
+	{.name = "select",
+	 .kind = FB_ARG_WORD,
+	 .arg = "all|classical|setup|chess960",
+	 .def = "all",
 	 .help = "PGN: write only the games without a FEN tag (classical), "
 		 "with one (setup), or whose FEN tag is a Chess960 start "
 		 "position (chess960); games are copied whole",
-	 .scope = FB_SCOPE_ARGV, .set = set_select, .field = CONVERT(select)},
-	{.name = "variant-tag", .kind = FB_ARG_WORD, .arg = "auto|keep",
+	 .scope = FB_SCOPE_ARGV,
+	 .set = set_select,
+	 .field = CONVERT(select)},
+	{.name = "variant-tag",
+	 .kind = FB_ARG_WORD,
+	 .arg = "auto|keep",
 	 .def = "auto",
 	 .help = "PGN: auto moves a Variant tag that follows the FEN tag "
 		 "before it (WinBoard reads them in order) and adds "
 		 "[Variant \"chess960\"] (10x8: \"caparandom\") to a FEN tag "
 		 "that needs it and has none, with a warning each; keep "
 		 "leaves Variant tags as they are",
-	 .scope = FB_SCOPE_ARGV, .set = set_variant_tag,
+	 .scope = FB_SCOPE_ARGV,
+	 .set = set_variant_tag,
 	 .field = CONVERT(variant_tag)},
-	{.name = "verbose", .short_name = 'v',
+	{.name = "verbose",
+	 .short_name = 'v',
 	 .help = "also say how each input was read and what it held",
-	 .scope = FB_SCOPE_ARGV, .set = set_flag, .field = CONVERT(verbose)},
-	{.name = "help", .short_name = 'h', .help = "this text",
-	 .scope = FB_SCOPE_ARGV, .set = set_action, .field = CONVERT(action),
+	 .scope = FB_SCOPE_ARGV,
+	 .set = set_flag,
+	 .field = CONVERT(verbose)},
+	{.name = "help",
+	 .short_name = 'h',
+	 .help = "this text",
+	 .scope = FB_SCOPE_ARGV,
+	 .set = set_action,
+	 .field = CONVERT(action),
 	 .value = FB_SHOW_HELP},
 	{0},
 };
@@ -722,26 +833,46 @@ const struct fb_option_table fb_config_convert_table = {
 #define CHECK(f) offsetof(struct fb_check_config, f)
 
 static const struct fb_option check_options[] = {
-	{.name = "protocol", .kind = FB_ARG_WORD, .arg = "auto|uci|xboard",
+	{.name = "protocol",
+	 .kind = FB_ARG_WORD,
+	 .arg = "auto|uci|xboard",
 	 .def = "auto",
 	 .help = "the engine's protocol; auto: uci, and when no uciok comes "
 		 "(or an Error line, or the engine dies of it) xboard and "
 		 "protover 2",
-	 .scope = FB_SCOPE_ARGV, .set = set_protocol, .field = CHECK(protocol)},
-	{.name = "timeout", .kind = FB_ARG_TEXT, .arg = "SECONDS", .def = "5",
+	 .scope = FB_SCOPE_ARGV,
+	 .set = set_protocol,
+	 .field = CHECK(protocol)},
+	{.name = "timeout",
+	 .kind = FB_ARG_TEXT,
+	 .arg = "SECONDS",
+	 .def = "5",
 	 .help = "wait this long for an answer: uciok, readyok, pong, the "
 		 "features, the exit after quit",
-	 .scope = FB_SCOPE_ARGV, .set = set_seconds, .field = CHECK(timeout_ms)},
-	{.name = "search-timeout", .kind = FB_ARG_TEXT, .arg = "SECONDS",
+	 .scope = FB_SCOPE_ARGV,
+	 .set = set_seconds,
+	 .field = CHECK(timeout_ms)},
+	{.name = "search-timeout",
+	 .kind = FB_ARG_TEXT,
+	 .arg = "SECONDS",
 	 .def = "10",
 	 .help = "wait this long for a move (each search is go depth 3 / sd "
 		 "3 on a position with a mate in one)",
-	 .scope = FB_SCOPE_ARGV, .set = set_seconds, .field = CHECK(search_ms)},
-	{.name = "verbose", .short_name = 'v',
+	 .scope = FB_SCOPE_ARGV,
+	 .set = set_seconds,
+	 .field = CHECK(search_ms)},
+	{.name = "verbose",
+	 .short_name = 'v',
 	 .help = "also write every line both ways to standard error",
-	 .scope = FB_SCOPE_ARGV, .set = set_flag, .field = CHECK(verbose)},
-	{.name = "help", .short_name = 'h', .help = "this text",
-	 .scope = FB_SCOPE_ARGV, .set = set_action, .field = CHECK(action),
+	 .scope = FB_SCOPE_ARGV,
+	 .set = set_flag,
+	 .field = CHECK(verbose)},
+	{.name = "help",
+	 .short_name = 'h',
+	 .help = "this text",
+	 .scope = FB_SCOPE_ARGV,
+	 .set = set_action,
+	 .field = CHECK(action),
 	 .value = FB_SHOW_HELP},
 	{0},
 };
@@ -789,8 +920,9 @@ suggest(const struct fb_option_table *t, const char *word, char *out,
 		if ((o->scope & FB_SCOPE_ARGV) && n > 0 &&
 		    strncmp(o->name, word, n) == 0 && len < cap)
 			len += (size_t)snprintf(out + len, cap - len, "%s--%s",
-						found++ ? " or " : " (did you "
-								   "mean ",
+						found++ ? " or "
+							: " (did you "
+							  "mean ",
 						o->name);
 	if (found > 0 && len < cap)
 		snprintf(out + len, cap - len, "?)");
@@ -841,8 +973,9 @@ fb_config_parse_table(const struct fb_option_table *t, void *cfg, int argc,
 		if (c == '?' || c == ':') {
 			/* optopt: the option's val, or 0 for an unknown
 			 * or ambiguous long option. */
-			o = optopt >= LONG_BASE ? &t->options[optopt - LONG_BASE]
-						: NULL;
+			o = optopt >= LONG_BASE
+				    ? &t->options[optopt - LONG_BASE]
+				    : NULL;
 			for (const struct fb_option *s = t->options;
 			     o == NULL && optopt > 0 && s->name != NULL; s++)
 				if (s->short_name == optopt)
@@ -877,9 +1010,8 @@ fb_config_parse_table(const struct fb_option_table *t, void *cfg, int argc,
 			    (argv[at][2 + len] != '\0' &&
 			     argv[at][2 + len] != '=')) {
 				suggest(t, argv[at] + 2, hint, sizeof hint);
-				return bad(err, errlen,
-					   "unknown option '%s'%s", argv[at],
-					   hint);
+				return bad(err, errlen, "unknown option '%s'%s",
+					   argv[at], hint);
 			}
 		}
 		if (o->set(cfg, o, optarg, NULL, msg, sizeof msg) < 0)
@@ -922,7 +1054,8 @@ fb_config_parse_convert(struct fb_convert_config *c, int argc, char **argv,
 	if (rc < 0 || c->action != FB_RUN_BRIDGE)
 		return rc;
 	if (!c->have_to)
-		return bad(err, errlen, "--to=xfen or --to=shredder is "
+		return bad(err, errlen,
+			   "--to=xfen or --to=shredder is "
 			   "required");
 	return 0;
 }
@@ -943,10 +1076,12 @@ fb_config_parse_check(struct fb_check_config *c, int argc, char **argv,
 	if (rc < 0 || c->action != FB_RUN_BRIDGE)
 		return rc;
 	if (c->first >= argc || argv[c->first][0] == '\0')
-		return bad(err, errlen, "no engine given: fenbridge check "
+		return bad(err, errlen,
+			   "no engine given: fenbridge check "
 			   "[OPTIONS] -- ENGINE [ARGS...]");
 	if (c->timeout_ms == 0 || c->search_ms == 0)
-		return bad(err, errlen, "a timeout of 0 leaves no time for "
+		return bad(err, errlen,
+			   "a timeout of 0 leaves no time for "
 			   "an answer");
 	return 0;
 }
@@ -1083,9 +1218,10 @@ fb_config_print_help(const struct fb_option_table *t, char *out, size_t cap)
 	if (ini) {
 		/* The options that are not keys, then the keys that are not
 		 * options: together, every key once. */
-		size_t len = (size_t)snprintf(
-			body, sizeof body, "A config file's section [fenbridge] "
-			"takes every long option except");
+		size_t len =
+			(size_t)snprintf(body, sizeof body,
+					 "A config file's section [fenbridge] "
+					 "takes every long option except");
 		size_t k = 0, i = 0;
 
 		for (o = t->options; o->name != NULL; o++)
@@ -1094,7 +1230,9 @@ fb_config_print_help(const struct fb_option_table *t, char *out, size_t cap)
 			if (o->scope == FB_SCOPE_ARGV && len < sizeof body)
 				len += (size_t)snprintf(
 					body + len, sizeof body - len, "%s--%s",
-					i++ == 0 ? " " : i == k ? " and " : ", ",
+					i++ == 0 ? " "
+					: i == k ? " and "
+						 : ", ",
 					o->name);
 		if (len < sizeof body)
 			snprintf(body + len, sizeof body - len,
@@ -1119,7 +1257,7 @@ struct ini_state {
 	struct fb_config *c;
 	const char *dir;
 	char msg[200]; /* the first error's reason */
-	unsigned seen;  /* [fenbridge] keys given, a bit per table entry */
+	unsigned seen; /* [fenbridge] keys given, a bit per table entry */
 };
 
 /* A copy of v that belongs to c (inih's line buffer does not outlive the
@@ -1176,8 +1314,8 @@ fb_config_split_words(const char *line, char *buf, char **argv, size_t max)
 					*o++ = *s;
 				}
 				s++;
-			} else if (*s == '\\' &&
-				   (s[1] == '"' || s[1] == '\'' || s[1] == '\\')) {
+			} else if (*s == '\\' && (s[1] == '"' || s[1] == '\'' ||
+						  s[1] == '\\')) {
 				/* Only where it must escape: C:\Engines\x
 				 * keeps its backslashes on every system. */
 				*o++ = s[1];
@@ -1214,7 +1352,8 @@ add_option(struct ini_state *st, const char *name, const char *value,
 		if (strcasecmp(c->options[i].name, name) == 0) {
 			if ((flags & FB_OPT_SET) &&
 			    (c->options[i].flags & FB_OPT_SET))
-				return ini_fail(st, "option '%s' is set twice%s",
+				return ini_fail(st,
+						"option '%s' is set twice%s",
 						name, "");
 			c->options[i].flags |= flags;
 			if (flags & FB_OPT_SET)
@@ -1261,8 +1400,10 @@ on_ini_pair(void *user, const char *section, const char *name,
 	}
 	if (strcmp(section, "hidden-options") == 0) {
 		if (!is_yes(value))
-			return ini_fail(st, "hidden option '%s': value must be "
-					"yes (got '%s')", name, value);
+			return ini_fail(st,
+					"hidden option '%s': value must be "
+					"yes (got '%s')",
+					name, value);
 		return add_option(st, name, value, FB_OPT_HIDDEN);
 	}
 	if (strcmp(section, "env") == 0) {
@@ -1270,8 +1411,10 @@ on_ini_pair(void *user, const char *section, const char *name,
 		for (size_t i = 0; i < c->nenv; i++)
 			if (strncmp(c->env[i], name, nl) == 0 &&
 			    c->env[i][nl] == '=')
-				return ini_fail(st, "environment variable '%s' "
-						"is set twice%s", name, "");
+				return ini_fail(st,
+						"environment variable '%s' "
+						"is set twice%s",
+						name, "");
 		if ((value = unquote(c, value)) == NULL)
 			return ini_fail(st, "%s%s", "out of memory", "");
 		vl = strlen(value);

@@ -39,17 +39,17 @@ struct fb_config {
 	const char *engine_protocol; /* "same", "uci", "xboard" or "auto" */
 	enum fb_castle_notation gui_castling;
 	enum fb_castle_notation engine_castling;
-	int referee;                 /* enum fb_referee_mode (referee.h) */
-	const char *log_path;        /* NULL: no log file */
-	unsigned grace_ms;           /* wait for the engine after quit/EOF */
-	unsigned restarts;           /* --restart: per game; 0: none */
-	char **engine_argv;          /* NULL-terminated */
-	bool engine_from_config;     /* engine_argv came from the INI file */
-	const char *engine_line;     /* the INI's engine line as written, or
+	int referee;             /* enum fb_referee_mode (referee.h) */
+	const char *log_path;    /* NULL: no log file */
+	unsigned grace_ms;       /* wait for the engine after quit/EOF */
+	unsigned restarts;       /* --restart: per game; 0: none */
+	char **engine_argv;      /* NULL-terminated */
+	bool engine_from_config; /* engine_argv came from the INI file */
+	const char *engine_line; /* the INI's engine line as written, or
 					NULL */
-	const char *engine_dir;      /* engine's working directory, or NULL:
+	const char *engine_dir;  /* engine's working directory, or NULL:
 					the folder of its executable */
-	const char *engine_file;     /* the engine's program as found, or
+	const char *engine_file; /* the engine's program as found, or
 					NULL: engine_argv[0] */
 	/* The INI's builds of the engine by instruction set (engine.avx512
 	 * ... engine.popcnt), indexed by enum fb_cpu_build: the words as
@@ -57,14 +57,14 @@ struct fb_config {
 	 * given. fb_cpu_pick_engine (cpu.h) makes one of them the engine. */
 	char **build_argv[FB_CPU_NBUILDS];
 	const char *build_line[FB_CPU_NBUILDS];
-	const char *config_path;     /* the INI file read, or NULL */
-	const char *name;            /* replaces the engine's name, or NULL */
-	bool normalize;              /* --normalize */
+	const char *config_path; /* the INI file read, or NULL */
+	const char *name;        /* replaces the engine's name, or NULL */
+	bool normalize;          /* --normalize */
 	struct fb_engine_option *options;
 	size_t noptions;
-	char **env;                  /* NAME=VALUE added to the engine's */
+	char **env; /* NAME=VALUE added to the engine's */
 	size_t nenv;
-	void *owned;                 /* allocations of fb_config_parse_ini */
+	void *owned; /* allocations of fb_config_parse_ini */
 };
 
 /*
@@ -100,16 +100,16 @@ typedef int (*fb_option_set_fn)(void *cfg, const struct fb_option *o,
 				size_t errlen);
 
 struct fb_option {
-	const char *name;   /* long option and INI key; NULL ends a table */
-	char short_name;    /* -h; '\0' for none */
+	const char *name; /* long option and INI key; NULL ends a table */
+	char short_name;  /* -h; '\0' for none */
 	enum fb_option_arg kind;
-	const char *arg;    /* shown as --name=ARG; NULL for FB_ARG_NONE */
-	const char *def;    /* the default, shown as "(default DEF)", or NULL */
-	const char *help;   /* one paragraph; --help wraps it */
-	unsigned scope;     /* enum fb_option_scope bits */
+	const char *arg;  /* shown as --name=ARG; NULL for FB_ARG_NONE */
+	const char *def;  /* the default, shown as "(default DEF)", or NULL */
+	const char *help; /* one paragraph; --help wraps it */
+	unsigned scope;   /* enum fb_option_scope bits */
 	fb_option_set_fn set;
-	size_t field;       /* offsetof the field set, for shared setters */
-	int value;          /* a constant to store there (--help's action) */
+	size_t field; /* offsetof the field set, for shared setters */
+	int value;    /* a constant to store there (--help's action) */
 };
 
 struct fb_option_table {
@@ -145,14 +145,14 @@ fb_config_parse_table(const struct fb_option_table *t, void *cfg, int argc,
 
 /* What `fenbridge convert` was asked to do. */
 struct fb_convert_config {
-	enum fb_config_action action; /* FB_RUN_BRIDGE: convert */
-	struct fb_fen_style style;    /* --to, --keep-ep, --variant */
-	bool have_to;                 /* --to was given */
-	enum fb_pgn_format format;    /* --format (default auto) */
-	enum fb_pgn_select select;    /* --select (default all) */
+	enum fb_config_action action;        /* FB_RUN_BRIDGE: convert */
+	struct fb_fen_style style;           /* --to, --keep-ep, --variant */
+	bool have_to;                        /* --to was given */
+	enum fb_pgn_format format;           /* --format (default auto) */
+	enum fb_pgn_select select;           /* --select (default all) */
 	enum fb_pgn_variant_tag variant_tag; /* --variant-tag (default auto) */
-	bool verbose;                 /* --verbose */
-	int first;                    /* argv index of the first operand */
+	bool verbose;                        /* --verbose */
+	int first; /* argv index of the first operand */
 };
 
 /*

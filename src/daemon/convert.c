@@ -28,12 +28,12 @@
 
 struct convert {
 	struct fb_convert_config opt;
-	const char *name;  /* the input named in diagnostics, or NULL */
-	const char *what;  /* "line" or "argument" */
+	const char *name;     /* the input named in diagnostics, or NULL */
+	const char *what;     /* "line" or "argument" */
 	unsigned long number; /* the argument's number */
 	int status;
 	bool write_failed;
-	bool tty;          /* stdout and stderr are one terminal's */
+	bool tty; /* stdout and stderr are one terminal's */
 	size_t nout;
 	char out[OUT_SIZE];
 	char in[IN_SIZE];
@@ -127,7 +127,8 @@ finish(struct convert *cv)
 	fb_pgn_finish(&cv->pgn);
 	if (cv->pgn.format != FB_PGN_PGN && cv->opt.select != FB_PGN_ALL) {
 		struct fb_pgn_diag d = {.kind = FB_PGN_NOTE, .line = 1};
-		snprintf(d.msg, sizeof d.msg, "--select applies to PGN "
+		snprintf(d.msg, sizeof d.msg,
+			 "--select applies to PGN "
 			 "games only, not to %s",
 			 fb_pgn_format_name(cv->pgn.format));
 		on_diag(cv, &d);
@@ -135,18 +136,19 @@ finish(struct convert *cv)
 	if (cv->opt.verbose && strcmp(cv->what, "line") == 0) {
 		flush_out(cv);
 		if (cv->pgn.format == FB_PGN_PGN)
-			fprintf(stderr, "fenbridge convert: %s%s%lu games, %lu "
+			fprintf(stderr,
+				"fenbridge convert: %s%s%lu games, %lu "
 				"written, %lu FEN tags, %lu Variant tags moved, "
 				"%lu added\n",
-				cv->name ? cv->name : "",
-				cv->name ? ": " : "", st->games, st->written,
-				st->fens, st->variants_moved,
-				st->variants_added);
+				cv->name ? cv->name : "", cv->name ? ": " : "",
+				st->games, st->written, st->fens,
+				st->variants_moved, st->variants_added);
 		else
-			fprintf(stderr, "fenbridge convert: %s%s%lu lines, %lu "
-				"positions\n", cv->name ? cv->name : "",
-				cv->name ? ": " : "", cv->pgn.line - 1,
-				st->fens);
+			fprintf(stderr,
+				"fenbridge convert: %s%s%lu lines, %lu "
+				"positions\n",
+				cv->name ? cv->name : "", cv->name ? ": " : "",
+				cv->pgn.line - 1, st->fens);
 	}
 }
 

@@ -38,8 +38,8 @@
 
 /* In the order of enum fb_cpu_feature's bits. */
 static const char *const feature_name[FB_CPU_NFEATURES] = {
-	"SSE4.1", "POPCNT", "AVX2", "BMI2", "AVX-512F", "AVX-512BW",
-	"AVX-512VL",
+	"SSE4.1",   "POPCNT",    "AVX2",      "BMI2",
+	"AVX-512F", "AVX-512BW", "AVX-512VL",
 };
 
 /* What each build needs, as compilers build them: Stockfish's avx512
@@ -154,8 +154,7 @@ say_features(struct fb_text *t, unsigned set)
 }
 
 enum fb_cpu_build
-fb_cpu_choose(const struct fb_cpu *cpu, unsigned given, char *out,
-	      size_t cap)
+fb_cpu_choose(const struct fb_cpu *cpu, unsigned given, char *out, size_t cap)
 {
 	enum fb_cpu_build b, chosen = FB_CPU_NBUILDS;
 	struct fb_text t;
@@ -167,13 +166,15 @@ fb_cpu_choose(const struct fb_cpu *cpu, unsigned given, char *out,
 			break;
 		}
 	if (chosen < FB_CPU_NBUILDS) {
-		fb_text_say(&t, "engine.%s: this CPU has ", fb_cpu_build_name(chosen));
+		fb_text_say(&t, "engine.%s: this CPU has ",
+			    fb_cpu_build_name(chosen));
 		say_features(&t, fb_cpu_build_needs(chosen));
 	} else {
-		fb_text_say(&t, "engine: %s", cpu->known ? "this CPU runs none of the "
-						   "builds given"
-						 : "this CPU's features are "
-						   "not known (no cpuid)");
+		fb_text_say(&t, "engine: %s",
+			    cpu->known ? "this CPU runs none of the "
+					 "builds given"
+				       : "this CPU's features are "
+					 "not known (no cpuid)");
 	}
 	for (b = 0; b < chosen; b++) {
 		if (!(given & (1u << b)))
@@ -232,14 +233,17 @@ fb_cpu_print_builds(const struct fb_cpu *cpu, bool runs, const char *last,
 		if (fb_cpu_runs(cpu, b) == runs)
 			list[n++] = b;
 	for (size_t i = 0; i < n; i++)
-		fb_text_say(&t, "%s'%s'", i == 0 ? "" : i + 1 == n ? last : ", ",
-		    fb_cpu_build_name(list[i]));
+		fb_text_say(&t, "%s'%s'",
+			    i == 0       ? ""
+			    : i + 1 == n ? last
+					 : ", ",
+			    fb_cpu_build_name(list[i]));
 	return t.len;
 }
 
 int
-fb_cpu_pick_engine(struct fb_config *c, const struct fb_cpu *cpu,
-		   char *why, size_t cap)
+fb_cpu_pick_engine(struct fb_config *c, const struct fb_cpu *cpu, char *why,
+		   size_t cap)
 {
 	unsigned given = 0;
 	enum fb_cpu_build b;
@@ -254,7 +258,8 @@ fb_cpu_pick_engine(struct fb_config *c, const struct fb_cpu *cpu,
 	if (given == 0)
 		return 0;
 	if (c->engine_argv != NULL && !c->engine_from_config) {
-		snprintf(why, cap, "the engine of the command line, not the "
+		snprintf(why, cap,
+			 "the engine of the command line, not the "
 			 "config file's builds");
 		return 1;
 	}
@@ -270,9 +275,11 @@ fb_cpu_pick_engine(struct fb_config *c, const struct fb_cpu *cpu,
 		size_t n = strlen(why);
 		fb_cpu_print(cpu, has, sizeof has);
 		/* why begins "engine: ...": the plain engine it would be */
-		snprintf(why + n, cap - n, "; and there is no 'engine = ...' "
+		snprintf(why + n, cap - n,
+			 "; and there is no 'engine = ...' "
 			 "(a build for any x86-64 CPU) to start instead (this "
-			 "CPU: %s)", has);
+			 "CPU: %s)",
+			 has);
 		return FB_EINVAL;
 	}
 	if (b < FB_CPU_NBUILDS) {

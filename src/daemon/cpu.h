@@ -95,8 +95,7 @@ fb_cpu_runs(const struct fb_cpu *cpu, enum fb_cpu_build b);
  * passed over with what it lacks.
  */
 enum fb_cpu_build
-fb_cpu_choose(const struct fb_cpu *cpu, unsigned given, char *out,
-	      size_t cap);
+fb_cpu_choose(const struct fb_cpu *cpu, unsigned given, char *out, size_t cap);
 
 /*
  * The features in words, for --version and messages: the usable ones
@@ -132,7 +131,7 @@ fb_cpu_print_builds(const struct fb_cpu *cpu, bool runs, const char *last,
  * says so, for the user.
  */
 int
-fb_cpu_pick_engine(struct fb_config *c, const struct fb_cpu *cpu,
-		   char *why, size_t cap);
+fb_cpu_pick_engine(struct fb_config *c, const struct fb_cpu *cpu, char *why,
+		   size_t cap);
 
 #endif

@@ -49,7 +49,8 @@ fb_log_stderr(const char *data, size_t len)
 		char note[96];
 		int n = snprintf(note, sizeof note,
 				 "fenbridge: %lu messages dropped: stderr is "
-				 "not being read\n", err_dropped);
+				 "not being read\n",
+				 err_dropped);
 		if (write(err_fd, note, (size_t)n) < 0)
 			goto dropped;
 		err_dropped = 0;
@@ -161,10 +162,14 @@ static const char *
 castling_name(int n)
 {
 	switch (n) {
-	case FB_CASTLE_KXR: return "kxr";
-	case FB_CASTLE_KING: return "king";
-	case FB_CASTLE_OO: return "oo";
-	default: return "auto";
+	case FB_CASTLE_KXR:
+		return "kxr";
+	case FB_CASTLE_KING:
+		return "king";
+	case FB_CASTLE_OO:
+		return "oo";
+	default:
+		return "auto";
 	}
 }
 
@@ -189,7 +194,8 @@ fb_log_session(const struct fb_config *cfg, int argc, char **argv)
 		   cfg->engine_dir ? cfg->engine_dir : "(fenbridge's)");
 	fb_log_msg(FB_LOG_INFO,
 		   "protocol %s; FEN to engine %s, to GUI %s; castling to "
-		   "engine %s, to GUI %s", cfg->protocol,
+		   "engine %s, to GUI %s",
+		   cfg->protocol,
 		   cfg->engine_fen == FB_XFEN ? "X-FEN" : "Shredder-FEN",
 		   cfg->gui_fen == FB_XFEN ? "X-FEN" : "Shredder-FEN",
 		   castling_name(cfg->engine_castling),

@@ -91,8 +91,7 @@ default_ini(const char *argv0)
 	char *dot;
 
 	if (fb_bridge_exepath(exe, &n) < 0) {
-		if (!fb_path_has_dir(argv0) ||
-		    strlen(argv0) > PATH_MAX)
+		if (!fb_path_has_dir(argv0) || strlen(argv0) > PATH_MAX)
 			return NULL;
 		strcpy(exe, argv0);
 		n = strlen(exe);
@@ -238,14 +237,14 @@ resolve_engine(struct fb_config *cfg, const char *config_dir)
 		const char *env = getenv("PATH");
 		char *dirs = NULL;
 		if (config_dir != NULL)
-			path = existing_program(join(config_dir, prog,
-						     strlen(prog)));
+			path = existing_program(
+				join(config_dir, prog, strlen(prog)));
 		if (path == NULL && env != NULL && (dirs = strdup(env))) {
 			for (char *d = dirs, *e; d != NULL; d = e) {
 				if ((e = strchr(d, FB_PATH_LIST_SEP)) != NULL)
 					*e++ = '\0';
-				path = existing_program(join(*d ? d : ".", prog,
-							     strlen(prog)));
+				path = existing_program(
+					join(*d ? d : ".", prog, strlen(prog)));
 				if (path != NULL &&
 				    fb_platform_can_execute(path) == 0)
 					break;
@@ -256,7 +255,8 @@ resolve_engine(struct fb_config *cfg, const char *config_dir)
 		}
 	}
 	if ((path == NULL || !is_file(path)) && cfg->engine_line != NULL &&
-	    config_dir != NULL && (found = program_with_blanks(cfg, config_dir))) {
+	    config_dir != NULL &&
+	    (found = program_with_blanks(cfg, config_dir))) {
 		free(path);
 		path = found;
 	}
@@ -371,7 +371,8 @@ main(int argc, char **argv)
 	}
 	if (cli.action == FB_SHOW_HELP) {
 		static char help[8192];
-		fb_config_print_help(&fb_config_bridge_table, help, sizeof help);
+		fb_config_print_help(&fb_config_bridge_table, help,
+				     sizeof help);
 		fputs(help, stdout);
 		return 0;
 	}
@@ -419,9 +420,10 @@ main(int argc, char **argv)
 	fb_platform_ignore_sigpipe();
 	fb_log_init_stderr();
 	if (cfg.log_path != NULL && (rc = fb_log_open(cfg.log_path)) < 0)
-		fb_log_msg(FB_LOG_WARN, "cannot open log file '%s': %s; "
-			   "continuing without a log", cfg.log_path,
-			   strerror(-rc));
+		fb_log_msg(FB_LOG_WARN,
+			   "cannot open log file '%s': %s; "
+			   "continuing without a log",
+			   cfg.log_path, strerror(-rc));
 	fb_log_session(&cfg, argc, argv);
 	if (pick[0] != '\0')
 		fb_log_msg(FB_LOG_INFO, "engine build: %s", pick);
@@ -433,9 +435,11 @@ main(int argc, char **argv)
 	if (rc != 0)
 		fb_log_msg(FB_LOG_ERROR, "%s", err);
 	if (rc == 0 && isatty(STDIN_FILENO))
-		fprintf(stderr, "fenbridge: relaying to '%s'; type engine "
+		fprintf(stderr,
+			"fenbridge: relaying to '%s'; type engine "
 			"commands (uci, position fen ..., d, quit). FENs go to "
-			"the engine as %s.\n", cfg.engine_argv[0],
+			"the engine as %s.\n",
+			cfg.engine_argv[0],
 			cfg.engine_fen == FB_XFEN ? "X-FEN" : "Shredder-FEN");
 	if (rc == 0)
 		rc = fb_bridge_run(&cfg, err, sizeof err);

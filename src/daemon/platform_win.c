@@ -153,9 +153,10 @@ static void
 set_errno(DWORD e)
 {
 	errno = e == ERROR_FILE_NOT_FOUND || e == ERROR_PATH_NOT_FOUND ||
-			e == ERROR_INVALID_NAME || e == ERROR_BAD_NETPATH
-		? ENOENT
-		: EACCES;
+				e == ERROR_INVALID_NAME ||
+				e == ERROR_BAD_NETPATH
+			? ENOENT
+			: EACCES;
 }
 
 enum fb_file_kind
@@ -219,13 +220,12 @@ fb_platform_stderr_fd(bool *quiet)
 	    GetConsoleMode(err, &mode))
 		return 2;
 	/* The same handle (a GUI that merges them), or the same file. */
-	if (out == err ||
-	    (GetFileType(err) == FILE_TYPE_DISK &&
-	     GetFileInformationByHandle(out, &a) &&
-	     GetFileInformationByHandle(err, &b) &&
-	     a.dwVolumeSerialNumber == b.dwVolumeSerialNumber &&
-	     a.nFileIndexHigh == b.nFileIndexHigh &&
-	     a.nFileIndexLow == b.nFileIndexLow))
+	if (out == err || (GetFileType(err) == FILE_TYPE_DISK &&
+			   GetFileInformationByHandle(out, &a) &&
+			   GetFileInformationByHandle(err, &b) &&
+			   a.dwVolumeSerialNumber == b.dwVolumeSerialNumber &&
+			   a.nFileIndexHigh == b.nFileIndexHigh &&
+			   a.nFileIndexLow == b.nFileIndexLow))
 		*quiet = true;
 	return 2;
 }

@@ -25,7 +25,7 @@ struct header {
 	uint32_t len;  /* bytes after the header, to the next record */
 	uint32_t used; /* of which the chunk's */
 	uint8_t tag;
-	uint8_t cont;  /* goes on with its tag's unfinished line */
+	uint8_t cont; /* goes on with its tag's unfinished line */
 	uint8_t spare[6];
 };
 
@@ -149,8 +149,8 @@ record_size(size_t len)
 }
 
 char *
-fb_recorder_reserve(struct fb_recorder *r, enum fb_rec_ring_id ring,
-		    size_t max, size_t *cap)
+fb_recorder_reserve(struct fb_recorder *r, enum fb_rec_ring_id ring, size_t max,
+		    size_t *cap)
 {
 	struct fb_rec_ring *g = &r->ring[ring];
 

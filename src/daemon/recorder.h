@@ -55,8 +55,8 @@ struct fb_recorder {
 	uint64_t seq;               /* records ever kept */
 	/* Each tag's last chunk ended inside a line. */
 	bool open_line[FB_REC_TAGS];
-	bool written;               /* a file was written this session */
-	char path[1024];            /* its name */
+	bool written;    /* a file was written this session */
+	char path[1024]; /* its name */
 };
 
 /* Allocates the rings; false when out of memory (then nothing is kept). */
@@ -84,8 +84,8 @@ fb_recorder_add(struct fb_recorder *r, enum fb_rec_tag tag, uint64_t ms,
  * is never committed is simply forgotten.
  */
 char *
-fb_recorder_reserve(struct fb_recorder *r, enum fb_rec_ring_id ring,
-		    size_t max, size_t *cap);
+fb_recorder_reserve(struct fb_recorder *r, enum fb_rec_ring_id ring, size_t max,
+		    size_t *cap);
 
 /* The read put len bytes where fb_recorder_reserve said (0: none): they
  * become a record of tag at time ms. */

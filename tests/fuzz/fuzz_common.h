@@ -19,13 +19,13 @@ int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /* A violated property: say which and abort, so the input is kept. */
-#define CHECK(cond)                                                        \
-	do {                                                               \
-		if (!(cond)) {                                             \
-			fprintf(stderr, "%s:%d: property violated: %s\n",  \
-				__FILE__, __LINE__, #cond);                \
-			abort();                                           \
-		}                                                          \
+#define CHECK(cond)                                                            \
+	do {                                                                   \
+		if (!(cond)) {                                                 \
+			fprintf(stderr, "%s:%d: property violated: %s\n",      \
+				__FILE__, __LINE__, #cond);                    \
+			abort();                                               \
+		}                                                              \
 	} while (0)
 
 struct fz_buf {

@@ -181,7 +181,8 @@ fuzz_words(const char *text, size_t max)
 			int rc;
 
 			args[0] = "fenbridge";
-			memcpy(args + 1, argv, sizeof argv[0] * (size_t)(words + 1));
+			memcpy(args + 1, argv,
+			       sizeof argv[0] * (size_t)(words + 1));
 			struct fb_config c2;
 			struct fb_convert_config cv;
 			char err2[256];
@@ -200,8 +201,7 @@ fuzz_words(const char *text, size_t max)
 			else
 				CHECK(c2.action == c.action &&
 				      c2.engine_fen == c.engine_fen &&
-				      c2.engine_fen_auto ==
-					      c.engine_fen_auto &&
+				      c2.engine_fen_auto == c.engine_fen_auto &&
 				      c2.grace_ms == c.grace_ms &&
 				      c2.log_path == c.log_path &&
 				      c2.engine_argv == c.engine_argv);

@@ -85,8 +85,8 @@ same_position(const struct fb_fen *a, const struct fb_fen *b)
 /* Translates in[0..len) into a fresh buffer of exactly len + GROWTH bytes;
  * *out must be freed. Returns the length. */
 static size_t
-translate(const char *in, size_t len, const struct fb_fen_style *st,
-	  char **out, struct fb_fen_report *rep)
+translate(const char *in, size_t len, const struct fb_fen_style *st, char **out,
+	  struct fb_fen_report *rep)
 {
 	size_t cap = len + FB_FEN_GROWTH;
 	int n;
@@ -138,8 +138,8 @@ one_style(const char *in, size_t len, const struct fb_fen_style *st)
 	/* No report: same result. */
 	again = malloc(len + FB_FEN_GROWTH);
 	CHECK(again != NULL);
-	CHECK(fb_fen_translate(in, len, st, again, len + FB_FEN_GROWTH,
-			       NULL) == (int)n);
+	CHECK(fb_fen_translate(in, len, st, again, len + FB_FEN_GROWTH, NULL) ==
+	      (int)n);
 	CHECK(memcmp(again, out, n) == 0);
 	free(again);
 	/* One byte short of the documented cap: refused, nothing written. */
@@ -181,12 +181,14 @@ one_style(const char *in, size_t len, const struct fb_fen_style *st)
 		CHECK(fb_fen_print(&fen, st, small, n - 1) == FB_ENOSPC);
 		free(small);
 	}
-	rc = fb_game_print_castling(&fen.pos, fen.prefix, st, cast, sizeof cast);
+	rc = fb_game_print_castling(&fen.pos, fen.prefix, st, cast,
+				    sizeof cast);
 	CHECK(rc >= 1 && rc <= 5);
 	for (size_t cap = 0; cap < (size_t)rc; cap++) {
 		char *c = malloc(cap ? cap : 1);
 		CHECK(c != NULL);
-		CHECK(fb_game_print_castling(&fen.pos, fen.prefix, st, c, cap) == FB_ENOSPC);
+		CHECK(fb_game_print_castling(&fen.pos, fen.prefix, st, c,
+					     cap) == FB_ENOSPC);
 		free(c);
 	}
 	if (st->notation == FB_SHREDDER)
@@ -270,8 +272,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++)
 				if (strcmp(name, ok[i]) == 0) {
 					found = true;
-					CHECK(note == (i < 2 ? FB_XFEN
-							     : FB_SHREDDER));
+					CHECK(note ==
+					      (i < 2 ? FB_XFEN : FB_SHREDDER));
 				}
 			CHECK(found);
 		}

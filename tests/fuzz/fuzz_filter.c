@@ -65,7 +65,8 @@ sink_emit(void *ctx, const char *data, size_t len)
 	fz_buf_add(&p->out[p->dir], data, len);
 }
 
-static void sink_reply(void *ctx, const char *data, size_t len);
+static void
+sink_reply(void *ctx, const char *data, size_t len);
 
 /* The sink's directions are absolute: what goes toward the line's own peer
  * is the line passed on (emit), the other direction gets whole lines of
@@ -128,11 +129,11 @@ dump(int dir, const char *text, size_t len, size_t term, unsigned flags,
 		text, (int)n, o);
 }
 
-#define CHECK_LINE(cond)                                                   \
-	do {                                                               \
-		if (!(cond))                                               \
-			dump(dir, text, len, term, flags, o, n);           \
-		CHECK(cond);                                               \
+#define CHECK_LINE(cond)                                                       \
+	do {                                                                   \
+		if (!(cond))                                                   \
+			dump(dir, text, len, term, flags, o, n);               \
+		CHECK(cond);                                                   \
 	} while (0)
 
 /* Filters one line through p; returns where its output toward the peer
@@ -142,8 +143,10 @@ run_filter(struct peer *p, int dir, const char *text, size_t len, size_t term,
 	   unsigned flags, const char **o)
 {
 	/* Any other field zero: every report, debug included, is made. */
-	const struct fb_sink sink = {.to_engine = sink_to_engine, .to_gui = sink_to_gui,
-				     .report = fz_check_report, .ctx = p};
+	const struct fb_sink sink = {.to_engine = sink_to_engine,
+				     .to_gui = sink_to_gui,
+				     .report = fz_check_report,
+				     .ctx = p};
 	size_t before = p->out[dir].len;
 
 	p->dir = dir;
@@ -183,14 +186,14 @@ filter_line(struct session *s, int dir, const char *text, size_t len,
 		 * an XBoard engine's Error / Illegal move (a rejected castle
 		 * sent again, an optional command). */
 		CHECK_LINE(!(flags & (FB_LINE_RAW | FB_LINE_CONT)));
-		CHECK_LINE(is(text, start, k, "option") ||
-			   (dir == TO_ENGINE &&
-			    (is(text, start, k, "setoption") ||
-			     is(text, start, k, "variant"))) ||
-			   (dir == TO_GUI &&
-			    ((k >= 5 && memcmp(text + start, "Error", 5) == 0) ||
-			     is(text, start, k, "Illegal") ||
-			     (k == 0 && f->opt.normalize))));
+		CHECK_LINE(
+			is(text, start, k, "option") ||
+			(dir == TO_ENGINE && (is(text, start, k, "setoption") ||
+					      is(text, start, k, "variant"))) ||
+			(dir == TO_GUI &&
+			 ((k >= 5 && memcmp(text + start, "Error", 5) == 0) ||
+			  is(text, start, k, "Illegal") ||
+			  (k == 0 && f->opt.normalize))));
 	}
 	if (held) {
 		;
@@ -235,7 +238,8 @@ filter_line(struct session *s, int dir, const char *text, size_t len,
 				(int)n2, o2);
 			CHECK_LINE(!"the position cache changed the output");
 		}
-		CHECK((fb_filter_game(g) == NULL) == (fb_filter_game(f) == NULL));
+		CHECK((fb_filter_game(g) == NULL) ==
+		      (fb_filter_game(f) == NULL));
 		if (fb_filter_game(f) != NULL)
 			CHECK(memcmp(fb_filter_game(g), fb_filter_game(f),
 				     sizeof(struct fb_game)) == 0);
@@ -249,8 +253,7 @@ on_gui(void *ctx, const char *text, size_t len, size_t term, unsigned flags)
 }
 
 static void
-on_engine(void *ctx, const char *text, size_t len, size_t term,
-	  unsigned flags)
+on_engine(void *ctx, const char *text, size_t len, size_t term, unsigned flags)
 {
 	filter_line(ctx, TO_GUI, text, len, term, flags);
 }
@@ -283,25 +286,29 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	all[0] = (struct fb_engine_option){"Hash", "16", FB_OPT_SET};
 	all[1] = (struct fb_engine_option){"Threads", "2",
 					   FB_OPT_SET | FB_OPT_FORCED};
-	all[2] = (struct fb_engine_option){"UCI_Chess960", NULL,
-					   FB_OPT_HIDDEN};
+	all[2] = (struct fb_engine_option){"UCI_Chess960", NULL, FB_OPT_HIDDEN};
 	all[3] = (struct fb_engine_option){"UCI_Variant", "chess",
 					   FB_OPT_HIDDEN | FB_OPT_SET};
 	all[4] = (struct fb_engine_option){"Ponder", NULL, FB_OPT_HIDDEN};
 	all[5] = (struct fb_engine_option){"OwnBook", "", FB_OPT_SET};
 	all[6] = (struct fb_engine_option){long_name, long_value,
 					   FB_OPT_SET | FB_OPT_FORCED};
-	all[7] = (struct fb_engine_option){"MultiPV", "3",
-					   FB_OPT_SET | FB_OPT_FORCED |
-						   FB_OPT_HIDDEN};
+	all[7] = (struct fb_engine_option){
+		"MultiPV", "3", FB_OPT_SET | FB_OPT_FORCED | FB_OPT_HIDDEN};
 	for (unsigned k = 0; k < 8; k++)
 		if (mask & (1u << k))
 			opts[nopts++] = all[k];
 
 	switch (b0 % 3) {
-	case 0: fo.proto = NULL; break;
-	case 1: fo.proto = &fb_protocol_uci; break;
-	default: fo.proto = &fb_protocol_xboard; break;
+	case 0:
+		fo.proto = NULL;
+		break;
+	case 1:
+		fo.proto = &fb_protocol_uci;
+		break;
+	default:
+		fo.proto = &fb_protocol_xboard;
+		break;
 	}
 	fo.engine_fen = (b0 >> 2) & 1 ? FB_SHREDDER : FB_XFEN;
 	fo.gui_fen = (b0 >> 3) & 1 ? FB_XFEN : FB_SHREDDER;
@@ -332,7 +339,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 		if (n > 0)
 			CHECK(fb_line_push(to_gui ? &eng : &gui, piece, n,
-					   to_gui ? on_engine : on_gui, s) == 0);
+					   to_gui ? on_engine : on_gui,
+					   s) == 0);
 		i = end;
 	}
 	fz_window_free(&win);

@@ -49,7 +49,8 @@ check_game(const struct fb_game *g)
 
 	CHECK(g->width == 8 || g->width == 10);
 	CHECK(g->side == FB_WHITE || g->side == FB_BLACK);
-	CHECK(g->ep_file == -1 || (g->ep_file >= 0 && g->ep_file < (int)g->width));
+	CHECK(g->ep_file == -1 ||
+	      (g->ep_file >= 0 && g->ep_file < (int)g->width));
 	for (int r = 0; r < FB_FEN_RANKS; r++)
 		for (int f = 0; f < FB_FEN_MAX_FILES; f++) {
 			char p = g->board[r][f];
@@ -63,7 +64,8 @@ check_game(const struct fb_game *g)
 		int k = king_on_back_rank(g, c);
 		for (int w = 0; w < 2; w++) {
 			int file = g->castle[c][w];
-			CHECK(file == -1 || (file >= 0 && file < (int)g->width));
+			CHECK(file == -1 ||
+			      (file >= 0 && file < (int)g->width));
 			/* The king never moved, so it is where the right was
 			 * given, unless it was captured. */
 			if (file >= 0 && k >= 0)
@@ -94,15 +96,16 @@ check_castle_print(const struct fb_game *g, const struct fb_move *m)
 		{
 			char *exact = malloc((size_t)len), *shorter;
 			CHECK(exact != NULL);
-			CHECK(fb_game_print_castle(g, m, (enum fb_castle_notation)n,
+			CHECK(fb_game_print_castle(g, m,
+						   (enum fb_castle_notation)n,
 						   exact, (size_t)len) == len);
 			CHECK(memcmp(exact, out, (size_t)len) == 0);
 			free(exact);
 			shorter = malloc((size_t)len - 1);
 			CHECK(shorter != NULL);
-			CHECK(fb_game_print_castle(g, m, (enum fb_castle_notation)n,
-						   shorter, (size_t)len - 1) ==
-			      FB_ENOSPC);
+			CHECK(fb_game_print_castle(
+				      g, m, (enum fb_castle_notation)n, shorter,
+				      (size_t)len - 1) == FB_ENOSPC);
 			free(shorter);
 		}
 		/* Reads back as the same castling move, except king takes
@@ -164,12 +167,12 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	for (i = first; i < size;) {
 		size_t s;
-		while (i < size && (d[i] == ' ' || d[i] == '\t' || d[i] == '\n' ||
-				    d[i] == '\r'))
+		while (i < size && (d[i] == ' ' || d[i] == '\t' ||
+				    d[i] == '\n' || d[i] == '\r'))
 			i++;
 		s = i;
-		while (i < size && d[i] != ' ' && d[i] != '\t' && d[i] != '\n' &&
-		       d[i] != '\r')
+		while (i < size && d[i] != ' ' && d[i] != '\t' &&
+		       d[i] != '\n' && d[i] != '\r')
 			i++;
 		if (i > s)
 			play_token(&g, d + s, i - s);

@@ -68,7 +68,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			bool uci = p[1] == 'u';
 			replay(a, uci, ms, &ra);
 			replay(b, uci, ms, &rb);
-			CHECK(ra.len == rb.len && memcmp(ra.p, rb.p, ra.len) == 0);
+			CHECK(ra.len == rb.len &&
+			      memcmp(ra.p, rb.p, ra.len) == 0);
 			replay(a, uci, ms, &again);
 			replay(b, uci, ms, &rb);
 			CHECK(again.len == ra.len &&

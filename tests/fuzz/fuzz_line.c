@@ -72,7 +72,8 @@ on_line(void *ctx, const char *text, size_t len, size_t term, unsigned flags)
 	CHECK(len + term > 0);
 	fz_buf_add(&r->all, text, len + term);
 	/* No terminator inside the text, a real one after it. */
-	CHECK(memchr(text, '\n', len) == NULL && memchr(text, '\r', len) == NULL);
+	CHECK(memchr(text, '\n', len) == NULL &&
+	      memchr(text, '\r', len) == NULL);
 	if (term == 1)
 		CHECK(text[len] == '\n' || text[len] == '\r');
 	if (term == 2)

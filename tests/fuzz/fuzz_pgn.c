@@ -56,9 +56,9 @@ scan(struct run *r, const char *in, size_t n, unsigned mode, size_t step,
      size_t cut)
 {
 	struct fb_pgn p;
-	struct fb_fen_style style = {
-		.notation = mode & 4 ? FB_SHREDDER : FB_XFEN,
-		.keep_ep = (mode & 64) != 0};
+	struct fb_fen_style style = {.notation = mode & 4 ? FB_SHREDDER
+							  : FB_XFEN,
+				     .keep_ep = (mode & 64) != 0};
 	size_t cap = mode & 32 ? 256 : sizeof buf, i = 0;
 
 	memset(r, 0, sizeof *r);
@@ -71,9 +71,9 @@ scan(struct run *r, const char *in, size_t n, unsigned mode, size_t step,
 		    &style, buf, cap, on_emit, on_diag, r);
 	r->pgn = (mode & 3) == FB_PGN_PGN ||
 		 ((mode & 3) == FB_PGN_AUTO &&
-		  fb_pgn_detect(in, n < FB_PGN_DETECT_MAX ? n
-							  : FB_PGN_DETECT_MAX) ==
-			  FB_PGN_PGN);
+		  fb_pgn_detect(in, n < FB_PGN_DETECT_MAX
+					    ? n
+					    : FB_PGN_DETECT_MAX) == FB_PGN_PGN);
 	if (cut > 0 && cut < n) {
 		fb_pgn_push(&p, in, cut);
 		i = cut;
@@ -89,7 +89,8 @@ scan(struct run *r, const char *in, size_t n, unsigned mode, size_t step,
 static bool
 same(const struct fz_buf *a, const struct fz_buf *b)
 {
-	return a->len == b->len && (a->len == 0 || memcmp(a->p, b->p, a->len) == 0);
+	return a->len == b->len &&
+	       (a->len == 0 || memcmp(a->p, b->p, a->len) == 0);
 }
 
 static void

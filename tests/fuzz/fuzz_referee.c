@@ -14,8 +14,7 @@
 static unsigned reported;
 
 static void
-on_finding(void *ctx, enum fb_referee_kind kind, const char *text,
-	   bool first)
+on_finding(void *ctx, enum fb_referee_kind kind, const char *text, bool first)
 {
 	(void)ctx, (void)first;
 	CHECK((unsigned)kind < FB_REF_NKINDS);
@@ -32,8 +31,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint64_t now = 0;
 
 	reported = 0;
-	fb_referee_init(&r, (size > 0 && data[0] & 1) ? FB_REFEREE_STRICT
-						       : FB_REFEREE_WARN,
+	fb_referee_init(&r,
+			(size > 0 && data[0] & 1) ? FB_REFEREE_STRICT
+						  : FB_REFEREE_WARN,
 			on_finding, NULL);
 	while (p < end) {
 		const char *e = memchr(p, '\n', (size_t)(end - p));
@@ -43,10 +43,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			enum fb_referee_side side = c & 1 ? FB_REF_GUI
 							  : FB_REF_ENGINE;
 			bool from_peer = c & 2;
-			enum fb_referee_proto proto =
-				(c >> 2 & 3) == 0   ? FB_REF_UNKNOWN
-				: (c >> 2 & 3) == 1 ? FB_REF_CECP
-						    : FB_REF_UCI;
+			enum fb_referee_proto proto = (c >> 2 & 3) == 0
+							      ? FB_REF_UNKNOWN
+						      : (c >> 2 & 3) == 1
+							      ? FB_REF_CECP
+							      : FB_REF_UCI;
 			now += (uint64_t)(c >> 4) * 700;
 			fb_referee_line(&r, side, from_peer, proto, p + 1,
 					n - 1, now);

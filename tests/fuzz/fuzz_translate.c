@@ -47,7 +47,8 @@ sink_emit(void *ctx, const char *data, size_t len)
 	fz_buf_add(&s->out[s->dir], data, len);
 }
 
-static void sink_reply(void *ctx, const char *data, size_t len);
+static void
+sink_reply(void *ctx, const char *data, size_t len);
 
 /* The sink's directions are absolute: what goes toward the line's own peer
  * is the line passed on (emit), the other direction gets whole lines of
@@ -156,8 +157,7 @@ on_gui(void *ctx, const char *text, size_t len, size_t term, unsigned flags)
 }
 
 static void
-on_engine(void *ctx, const char *text, size_t len, size_t term,
-	  unsigned flags)
+on_engine(void *ctx, const char *text, size_t len, size_t term, unsigned flags)
 {
 	filter_line(ctx, TO_GUI, text, len, term, flags);
 }
@@ -183,10 +183,18 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	CHECK(s != NULL);
 	fo.proto = b0 & 1 ? &fb_protocol_xboard : &fb_protocol_uci;
 	switch ((b0 >> 1) & 3) {
-	case 0: fo.engine_proto = NULL; break;
-	case 1: fo.engine_proto = &fb_protocol_uci; break;
-	case 2: fo.engine_proto = &fb_protocol_xboard; break;
-	default: fo.engine_probe = true; break;
+	case 0:
+		fo.engine_proto = NULL;
+		break;
+	case 1:
+		fo.engine_proto = &fb_protocol_uci;
+		break;
+	case 2:
+		fo.engine_proto = &fb_protocol_xboard;
+		break;
+	default:
+		fo.engine_probe = true;
+		break;
 	}
 	fo.engine_fen = (b0 >> 3) & 1 ? FB_SHREDDER : FB_XFEN;
 	fo.gui_fen = (b0 >> 4) & 1 ? FB_XFEN : FB_SHREDDER;

@@ -80,7 +80,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		size_t end = e != NULL ? (size_t)(e - d) : size;
 		const char *text = d + i + 1;
 		size_t len = end > i ? end - i - 1 : 0;
-		struct fb_sink s = {.report = fz_check_report, .timer = timer,
+		struct fb_sink s = {.report = fz_check_report,
+				    .timer = timer,
 				    .min_level = FB_LOG_DEBUG};
 
 		written = 0;

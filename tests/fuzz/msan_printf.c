@@ -18,15 +18,17 @@
 #include <stdio.h>
 #include <wchar.h>
 
-int fz_msan_vsnprintf(char *out, size_t cap, const char *fmt, va_list ap)
+int
+fz_msan_vsnprintf(char *out, size_t cap, const char *fmt, va_list ap)
 	__attribute__((format(printf, 3, 0)));
-int fz_msan_snprintf(char *out, size_t cap, const char *fmt, ...)
+int
+fz_msan_snprintf(char *out, size_t cap, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-#define CHECK_ARG(ap, type)                                               \
-	do {                                                              \
-		type v_ = va_arg(ap, type);                               \
-		__msan_check_mem_is_initialized(&v_, sizeof v_);          \
+#define CHECK_ARG(ap, type)                                                    \
+	do {                                                                   \
+		type v_ = va_arg(ap, type);                                    \
+		__msan_check_mem_is_initialized(&v_, sizeof v_);               \
 	} while (0)
 
 /* The bytes printf reads of a string: up to its NUL or prec bytes (the
@@ -44,8 +46,8 @@ check_string(const char *s, long prec)
 		return;
 	while ((prec < 0 || n < (size_t)prec) && s[n] != '\0')
 		n++;
-	__msan_check_mem_is_initialized(s, prec < 0 || n < (size_t)prec
-						   ? n + 1 : n);
+	__msan_check_mem_is_initialized(s, prec < 0 || n < (size_t)prec ? n + 1
+									: n);
 }
 
 /* Every argument fmt takes, in order; stops at a conversion it does not
@@ -91,7 +93,12 @@ check_args(const char *fmt, va_list ap)
 			p++;
 		}
 		switch (*p) {
-		case 'd': case 'i': case 'o': case 'u': case 'x': case 'X':
+		case 'd':
+		case 'i':
+		case 'o':
+		case 'u':
+		case 'x':
+		case 'X':
 			if (len == 'l')
 				CHECK_ARG(ap, long);
 			else if (len == 'q')
@@ -111,8 +118,14 @@ check_args(const char *fmt, va_list ap)
 			else
 				CHECK_ARG(ap, int);
 			break;
-		case 'e': case 'E': case 'f': case 'F': case 'g': case 'G':
-		case 'a': case 'A':
+		case 'e':
+		case 'E':
+		case 'f':
+		case 'F':
+		case 'g':
+		case 'G':
+		case 'a':
+		case 'A':
 			if (len == 'L')
 				CHECK_ARG(ap, long double);
 			else
@@ -123,7 +136,8 @@ check_args(const char *fmt, va_list ap)
 				return; /* wide strings: not used */
 			check_string(va_arg(ap, const char *), prec);
 			break;
-		case 'p': case 'n':
+		case 'p':
+		case 'n':
 			CHECK_ARG(ap, void *);
 			break;
 		case 'm':

@@ -92,7 +92,8 @@ feed(LPVOID arg)
 		len += n;
 		while ((nl = memchr(buf, '\n', len)) != NULL) {
 			size_t line = (size_t)(nl - buf) + 1;
-			if (line > 13 && memcmp(buf, "pipegui-kill ", 13) == 0) {
+			if (line > 13 &&
+			    memcmp(buf, "pipegui-kill ", 13) == 0) {
 				char name[128];
 				size_t k = line - 13;
 				while (k > 0 && (buf[13 + k - 1] == '\n' ||

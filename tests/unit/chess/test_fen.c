@@ -87,10 +87,10 @@ expect_clean(const char *what, size_t row, const char *in,
 	if (strcmp(out, want) != 0 || n != (int)strlen(want) ||
 	    rep.error != 0 || rep.ndiag != 0 || rep.nmore != 0)
 		fail_msg("%s row %zu: '%s' to %s gave '%s' (error %d, %u "
-			 "diags: %s), want '%s'", what, row, in,
-			 notation_name(style->notation), out, rep.error,
-			 rep.ndiag, rep.ndiag > 0 ? rep.diag[0].msg : "",
-			 want);
+			 "diags: %s), want '%s'",
+			 what, row, in, notation_name(style->notation), out,
+			 rep.error, rep.ndiag,
+			 rep.ndiag > 0 ? rep.diag[0].msg : "", want);
 }
 
 /*
@@ -300,8 +300,8 @@ test_fen_chess960_scharnagl_numbers(void **state)
 		assert_true(light >= 0 && dark >= 0);
 		for (unsigned m = 0; m < n; m++)
 			if (strcmp(ranks[m], r) == 0)
-				fail_msg("positions %u and %u are both %s", m, n,
-					 r);
+				fail_msg("positions %u and %u are both %s", m,
+					 n, r);
 	}
 }
 
@@ -465,37 +465,48 @@ static void
 test_fen_xfen_prefix_kept_dropped_added(void **state)
 {
 	static const struct styled_case cases[] = {
-		{START " w sKQkq - 0 1", {.notation = FB_XFEN},
+		{START " w sKQkq - 0 1",
+		 {.notation = FB_XFEN},
 		 START " w sKQkq - 0 1"},
-		{START " w mKQkq - 0 1", {.notation = FB_XFEN},
+		{START " w mKQkq - 0 1",
+		 {.notation = FB_XFEN},
 		 START " w mKQkq - 0 1"},
-		{START " w sKQkq - 0 1", {.notation = FB_SHREDDER},
+		{START " w sKQkq - 0 1",
+		 {.notation = FB_SHREDDER},
 		 START " w HAha - 0 1"},
-		{START " w mHAha - 0 1", {.notation = FB_SHREDDER},
+		{START " w mHAha - 0 1",
+		 {.notation = FB_SHREDDER},
 		 START " w HAha - 0 1"},
-		{START " w mHAha - 0 1", {.notation = FB_XFEN},
+		{START " w mHAha - 0 1",
+		 {.notation = FB_XFEN},
 		 START " w mKQkq - 0 1"},
-		{START " w KQkq - 0 1", {.notation = FB_XFEN, .prefix = 's'},
+		{START " w KQkq - 0 1",
+		 {.notation = FB_XFEN, .prefix = 's'},
 		 START " w sKQkq - 0 1"},
-		{START " w HAha - 0 1", {.notation = FB_XFEN, .prefix = 'm'},
+		{START " w HAha - 0 1",
+		 {.notation = FB_XFEN, .prefix = 'm'},
 		 START " w mKQkq - 0 1"},
 		/* the input's own prefix wins over the style's */
-		{START " w mKQkq - 0 1", {.notation = FB_XFEN, .prefix = 's'},
+		{START " w mKQkq - 0 1",
+		 {.notation = FB_XFEN, .prefix = 's'},
 		 START " w mKQkq - 0 1"},
 		{START " w KQkq - 0 1",
 		 {.notation = FB_SHREDDER, .prefix = 's'},
 		 START " w HAha - 0 1"},
 		/* no rights, no prefix */
-		{START " w - - 0 1", {.notation = FB_XFEN, .prefix = 's'},
+		{START " w - - 0 1",
+		 {.notation = FB_XFEN, .prefix = 's'},
 		 START " w - - 0 1"},
-		{CAPA " w mKQkq - 0 1", {.notation = FB_SHREDDER},
+		{CAPA " w mKQkq - 0 1",
+		 {.notation = FB_SHREDDER},
 		 CAPA " w JAja - 0 1"},
-		{CAPA " w JAja - 0 1", {.notation = FB_XFEN, .prefix = 'm'},
+		{CAPA " w JAja - 0 1",
+		 {.notation = FB_XFEN, .prefix = 'm'},
 		 CAPA " w mKQkq - 0 1"},
-		{CAPA_IJ " w sIAia - 0 1", {.notation = FB_XFEN},
+		{CAPA_IJ " w sIAia - 0 1",
+		 {.notation = FB_XFEN},
 		 CAPA_IJ " w sIQiq - 0 1"},
-		{CAPA " w sq - 0 1", {.notation = FB_XFEN},
-		 CAPA " w sq - 0 1"},
+		{CAPA " w sq - 0 1", {.notation = FB_XFEN}, CAPA " w sq - 0 1"},
 	};
 	char out[OUT_CAP];
 	struct fb_fen_report rep;
@@ -508,13 +519,13 @@ test_fen_xfen_prefix_kept_dropped_added(void **state)
 	assert_string_equal(out, START " w sK - 0 1");
 	translate("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN1 w sK - 0 1",
 		  FB_XFEN, out, &rep);
-	assert_string_equal(out,
-			    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN1 w - - 0 1");
+	assert_string_equal(
+		out, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN1 w - - 0 1");
 	assert_int_equal(rep.ndiag, 1);
 	translate_style("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN1 w K - 0 1",
 			&style, out, &rep);
-	assert_string_equal(out,
-			    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN1 w - - 0 1");
+	assert_string_equal(
+		out, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN1 w - - 0 1");
 	assert_int_equal(rep.ndiag, 1);
 }
 
@@ -527,83 +538,113 @@ test_fen_en_passant(void **state)
 	const struct styled_case cases[] = {
 		/* white to move, black pawn d7-d5, white pawn e5 or c5 */
 		{"rnbqkbnr/ppp1pppp/8/3pP3/8/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 3",
-		 x, "rnbqkbnr/ppp1pppp/8/3pP3/8/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 3"},
+		 x,
+		 "rnbqkbnr/ppp1pppp/8/3pP3/8/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 3"},
 		{"rnbqkbnr/ppp1pppp/8/2Pp4/8/8/PP1PPPPP/RNBQKBNR w HAha d6 0 3",
-		 x, "rnbqkbnr/ppp1pppp/8/2Pp4/8/8/PP1PPPPP/RNBQKBNR w KQkq d6 0 3"},
+		 x,
+		 "rnbqkbnr/ppp1pppp/8/2Pp4/8/8/PP1PPPPP/RNBQKBNR w KQkq d6 0 3"},
 		/* no white pawn beside d5 */
 		{"rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w HAha d6 0 2",
-		 x, "rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"},
+		 x,
+		 "rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"},
 		{"rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 2",
-		 s, "rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w HAha d6 0 2"},
+		 s,
+		 "rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w HAha d6 0 2"},
 		{"rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w HAha d6 0 2",
-		 xk, "rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 2"},
+		 xk,
+		 "rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 2"},
 		/* beside d5 stands a black pawn, not a white one */
 		{"rnbqkbnr/ppp2ppp/8/3pp3/8/8/PPPPPPPP/RNBQKBNR w KQkq d6 0 3",
-		 x, "rnbqkbnr/ppp2ppp/8/3pp3/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 3"},
+		 x,
+		 "rnbqkbnr/ppp2ppp/8/3pp3/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 3"},
 		/* the square behind the pawn is occupied */
 		{"rnbqkbnr/ppp1pppp/3n4/3pP3/8/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 3",
-		 x, "rnbqkbnr/ppp1pppp/3n4/3pP3/8/8/PPPP1PPP/RNBQKBNR w KQkq - 0 3"},
+		 x,
+		 "rnbqkbnr/ppp1pppp/3n4/3pP3/8/8/PPPP1PPP/RNBQKBNR w KQkq - 0 3"},
 		/* no pawn in front of the square */
 		{"rnbqkbnr/ppp1pppp/8/4P3/3p4/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 3",
-		 x, "rnbqkbnr/ppp1pppp/8/4P3/3p4/8/PPPP1PPP/RNBQKBNR w KQkq - 0 3"},
+		 x,
+		 "rnbqkbnr/ppp1pppp/8/4P3/3p4/8/PPPP1PPP/RNBQKBNR w KQkq - 0 3"},
 		/* black to move after 1.e4: nothing can capture */
 		{"rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1",
-		 x, "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"},
+		 x,
+		 "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"},
 		{"rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1",
-		 s, "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b HAha e3 0 1"},
+		 s,
+		 "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b HAha e3 0 1"},
 		{"rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1",
-		 xk, "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1"},
+		 xk,
+		 "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1"},
 		/* black to move, black pawn d4 or f4 beside e4 */
 		{"rnbqkbnr/ppp1pppp/8/8/3pP3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 3",
-		 x, "rnbqkbnr/ppp1pppp/8/8/3pP3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 3"},
+		 x,
+		 "rnbqkbnr/ppp1pppp/8/8/3pP3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 3"},
 		{"rnbqkbnr/ppppp1pp/8/8/4Pp2/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 3",
-		 x, "rnbqkbnr/ppppp1pp/8/8/4Pp2/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 3"},
+		 x,
+		 "rnbqkbnr/ppppp1pp/8/8/4Pp2/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 3"},
 		/* white pawn beside e4 does not help black */
 		{"rnbqkbnr/pppppppp/8/8/3PP3/8/PPP2PPP/RNBQKBNR b KQkq e3 0 2",
-		 x, "rnbqkbnr/pppppppp/8/8/3PP3/8/PPP2PPP/RNBQKBNR b KQkq - 0 2"},
+		 x,
+		 "rnbqkbnr/pppppppp/8/8/3PP3/8/PPP2PPP/RNBQKBNR b KQkq - 0 2"},
 		/* a-file: b5 captures, pawns on the h-file do not wrap */
 		{"rnbqkbnr/1ppppppp/8/pP6/8/8/P1PPPPPP/RNBQKBNR w KQkq a6 0 3",
-		 x, "rnbqkbnr/1ppppppp/8/pP6/8/8/P1PPPPPP/RNBQKBNR w KQkq a6 0 3"},
+		 x,
+		 "rnbqkbnr/1ppppppp/8/pP6/8/8/P1PPPPPP/RNBQKBNR w KQkq a6 0 3"},
 		{"rnbqkbnr/1ppppppp/7P/p6P/7P/8/PPPPP3/RNBQKBNR w KQkq a6 0 3",
-		 x, "rnbqkbnr/1ppppppp/7P/p6P/7P/8/PPPPP3/RNBQKBNR w KQkq - 0 3"},
+		 x,
+		 "rnbqkbnr/1ppppppp/7P/p6P/7P/8/PPPPP3/RNBQKBNR w KQkq - 0 3"},
 		/* h-file: g5 captures, pawns on the a-file do not wrap */
 		{"rnbqkbnr/ppppppp1/8/6Pp/8/8/PPPPPP1P/RNBQKBNR w KQkq h6 0 3",
-		 x, "rnbqkbnr/ppppppp1/8/6Pp/8/8/PPPPPP1P/RNBQKBNR w KQkq h6 0 3"},
+		 x,
+		 "rnbqkbnr/ppppppp1/8/6Pp/8/8/PPPPPP1P/RNBQKBNR w KQkq h6 0 3"},
 		{"rnbqkbnr/ppppppp1/P7/P6p/P7/8/3PPPPP/RNBQKBNR w KQkq h6 0 3",
-		 x, "rnbqkbnr/ppppppp1/P7/P6p/P7/8/3PPPPP/RNBQKBNR w KQkq - 0 3"},
+		 x,
+		 "rnbqkbnr/ppppppp1/P7/P6p/P7/8/3PPPPP/RNBQKBNR w KQkq - 0 3"},
 		/* black to move on the edges */
 		{"rnbqkbnr/p1pppppp/8/8/Pp6/8/1PPPPPPP/RNBQKBNR b KQkq a3 0 3",
-		 x, "rnbqkbnr/p1pppppp/8/8/Pp6/8/1PPPPPPP/RNBQKBNR b KQkq a3 0 3"},
+		 x,
+		 "rnbqkbnr/p1pppppp/8/8/Pp6/8/1PPPPPPP/RNBQKBNR b KQkq a3 0 3"},
 		{"rnbqkbn1/ppppp3/8/7p/P6p/7p/1PPPPPPP/RNBQKBNR b KQq a3 0 3",
-		 x, "rnbqkbn1/ppppp3/8/7p/P6p/7p/1PPPPPPP/RNBQKBNR b KQq - 0 3"},
+		 x,
+		 "rnbqkbn1/ppppp3/8/7p/P6p/7p/1PPPPPPP/RNBQKBNR b KQq - 0 3"},
 		{"rnbqkbnr/pppppp1p/8/8/6pP/8/PPPPPPP1/RNBQKBNR b KQkq h3 0 3",
-		 x, "rnbqkbnr/pppppp1p/8/8/6pP/8/PPPPPPP1/RNBQKBNR b KQkq h3 0 3"},
+		 x,
+		 "rnbqkbnr/pppppp1p/8/8/6pP/8/PPPPPPP1/RNBQKBNR b KQkq h3 0 3"},
 		{"rnbqkbnr/3ppppp/8/p7/p6P/p7/PPPPPPP1/RNBQKBNR b KQkq h3 0 3",
-		 x, "rnbqkbnr/3ppppp/8/p7/p6P/p7/PPPPPPP1/RNBQKBNR b KQkq - 0 3"},
+		 x,
+		 "rnbqkbnr/3ppppp/8/p7/p6P/p7/PPPPPPP1/RNBQKBNR b KQkq - 0 3"},
 		/* 10x8: the j-file edge */
 		{"rnabqkbcnr/ppppppppp1/10/8Pp/10/10/PPPPPPPP1P/RNABQKBCNR w JAja j6 0 3",
-		 x, "rnabqkbcnr/ppppppppp1/10/8Pp/10/10/PPPPPPPP1P/RNABQKBCNR w KQkq j6 0 3"},
+		 x,
+		 "rnabqkbcnr/ppppppppp1/10/8Pp/10/10/PPPPPPPP1P/RNABQKBCNR w KQkq j6 0 3"},
 		{"rnabqkbcnr/ppppppppp1/P9/P8p/P9/10/4PPPPPP/RNABQKBCNR w JAja j6 0 3",
-		 x, "rnabqkbcnr/ppppppppp1/P9/P8p/P9/10/4PPPPPP/RNABQKBCNR w KQkq - 0 3"},
+		 x,
+		 "rnabqkbcnr/ppppppppp1/P9/P8p/P9/10/4PPPPPP/RNABQKBCNR w KQkq - 0 3"},
 		{"rnabqkbcnr/pppppppp1p/10/10/8pP/10/PPPPPPPPP1/RNABQKBCNR b KQkq j3 0 3",
-		 x, "rnabqkbcnr/pppppppp1p/10/10/8pP/10/PPPPPPPPP1/RNABQKBCNR b KQkq j3 0 3"},
+		 x,
+		 "rnabqkbcnr/pppppppp1p/10/10/8pP/10/PPPPPPPPP1/RNABQKBCNR b KQkq j3 0 3"},
 		{"rnabqkbcnr/ppppppppp1/P9/P8p/P9/10/4PPPPPP/RNABQKBCNR w KQkq j6 0 3",
-		 s, "rnabqkbcnr/ppppppppp1/P9/P8p/P9/10/4PPPPPP/RNABQKBCNR w JAja j6 0 3"},
+		 s,
+		 "rnabqkbcnr/ppppppppp1/P9/P8p/P9/10/4PPPPPP/RNABQKBCNR w JAja j6 0 3"},
 		{"rnabqkbcnr/ppppppppp1/P9/P8p/P9/10/4PPPPPP/RNABQKBCNR w JAja j6 0 3",
-		 xk, "rnabqkbcnr/ppppppppp1/P9/P8p/P9/10/4PPPPPP/RNABQKBCNR w KQkq j6 0 3"},
+		 xk,
+		 "rnabqkbcnr/ppppppppp1/P9/P8p/P9/10/4PPPPPP/RNABQKBCNR w KQkq j6 0 3"},
 	};
 	struct fb_fen fen;
 
 	(void)state;
 	run_styled_cases("en passant", cases, N_ELEMS(cases));
 	assert_int_equal(fb_fen_parse(&fen, cases[0].input,
-				      strlen(cases[0].input), NULL), 0);
+				      strlen(cases[0].input), NULL),
+			 0);
 	assert_true(fb_game_ep_capturable(&fen.pos));
 	assert_int_equal(fb_fen_parse(&fen, cases[2].input,
-				      strlen(cases[2].input), NULL), 0);
+				      strlen(cases[2].input), NULL),
+			 0);
 	assert_false(fb_game_ep_capturable(&fen.pos));
 	assert_int_equal(fb_fen_parse(&fen, START " w KQkq - 0 1",
-				      strlen(START " w KQkq - 0 1"), NULL), 0);
+				      strlen(START " w KQkq - 0 1"), NULL),
+			 0);
 	assert_false(fb_game_ep_capturable(&fen.pos));
 }
 
@@ -635,16 +676,18 @@ expect_malformed(size_t row, const char *in, size_t len, int code,
 		n = fb_fen_translate(in, len, &style, out, sizeof out, &rep);
 		if (n != (int)len || memcmp(out, in, len) != 0)
 			fail_msg("row %zu '%s' to %s: not copied unchanged "
-				 "(%d bytes: '%.*s')", row, in,
-				 notation_name(nts[k]), n, n < 0 ? 0 : n, out);
+				 "(%d bytes: '%.*s')",
+				 row, in, notation_name(nts[k]), n,
+				 n < 0 ? 0 : n, out);
 		if (rep.error != code || rep.ndiag != 1 || rep.nmore != 0 ||
 		    rep.diag[0].code != code || rep.diag[0].offset != offset ||
 		    rep.diag[0].msg[0] == '\0')
-			fail_msg("row %zu '%s': error %d, %u diags, diag code %d "
-				 "offset %zu '%s'; want error %d at offset %zu",
-				 row, in, rep.error, rep.ndiag, rep.diag[0].code,
-				 rep.diag[0].offset, rep.diag[0].msg, code,
-				 offset);
+			fail_msg(
+				"row %zu '%s': error %d, %u diags, diag code %d "
+				"offset %zu '%s'; want error %d at offset %zu",
+				row, in, rep.error, rep.ndiag, rep.diag[0].code,
+				rep.diag[0].offset, rep.diag[0].msg, code,
+				offset);
 		if (fb_fen_parse(&fen, in, len, &rep) != code ||
 		    rep.error != code)
 			fail_msg("row %zu '%s': fb_fen_parse did not return %d",
@@ -921,24 +964,26 @@ test_fen_impossible_rights_dropped_with_warning(void **state)
 		if (strcmp(out, c->expected) != 0 || rep.error != 0 ||
 		    rep.ndiag != c->ndiag || rep.nmore != 0)
 			fail_msg("row %zu '%s' to %s gave '%s' (error %d, %u "
-				 "diags), want '%s' and %u diags", i, c->input,
-				 notation_name(c->notation), out, rep.error,
-				 rep.ndiag, c->expected, c->ndiag);
+				 "diags), want '%s' and %u diags",
+				 i, c->input, notation_name(c->notation), out,
+				 rep.error, rep.ndiag, c->expected, c->ndiag);
 		for (unsigned d = 0; d < rep.ndiag; d++)
-			if (rep.diag[d].code != c->code || rep.diag[d].code <= 0 ||
+			if (rep.diag[d].code != c->code ||
+			    rep.diag[d].code <= 0 ||
 			    rep.diag[d].offset != (size_t)(at - c->input) + d ||
 			    strstr(rep.diag[d].msg, "dropped") == NULL)
 				fail_msg("row %zu diag %u: code %d offset %zu "
-					 "'%s'; want code %d offset %zu", i, d,
-					 rep.diag[d].code, rep.diag[d].offset,
-					 rep.diag[d].msg, c->code,
-					 (size_t)(at - c->input) + d);
+					 "'%s'; want code %d offset %zu",
+					 i, d, rep.diag[d].code,
+					 rep.diag[d].offset, rep.diag[d].msg,
+					 c->code, (size_t)(at - c->input) + d);
 		/* the same without a report */
-		assert_int_equal(fb_fen_translate(c->input, strlen(c->input),
-						  &(struct fb_fen_style){
-							  .notation = c->notation},
-						  out, sizeof out, NULL),
-				 (int)strlen(c->expected));
+		assert_int_equal(
+			fb_fen_translate(
+				c->input, strlen(c->input),
+				&(struct fb_fen_style){.notation = c->notation},
+				out, sizeof out, NULL),
+			(int)strlen(c->expected));
 	}
 }
 
@@ -970,7 +1015,8 @@ test_fen_field_count_and_spacing_copied(void **state)
 		{START " b HAha - 17", FB_XFEN, START " b KQkq - 17"},
 		{START "  \t w\t\tKQkq \t  -   007    000123456789012345678901",
 		 FB_SHREDDER,
-		 START "  \t w\t\tHAha \t  -   007    000123456789012345678901"},
+		 START
+		 "  \t w\t\tHAha \t  -   007    000123456789012345678901"},
 		{START "\tw\tHAha\t-\t00\t0", FB_XFEN,
 		 START "\tw\tKQkq\t-\t00\t0"},
 		{"rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR\tb  HAha\t\te3   0001  1",
@@ -1001,14 +1047,14 @@ test_fen_output_buffer_too_small(void **state)
 	int n;
 
 	(void)state;
-	assert_int_equal(fb_fen_translate(in, len, &x, out, len + FB_FEN_GROWTH - 1,
-					  NULL),
+	assert_int_equal(fb_fen_translate(in, len, &x, out,
+					  len + FB_FEN_GROWTH - 1, NULL),
 			 FB_ENOSPC);
 	assert_int_equal(fb_fen_translate(in, len, &s, out, len, NULL),
 			 FB_ENOSPC);
-	assert_int_equal(fb_fen_translate("x", 1, &s, out, 1 + FB_FEN_GROWTH - 1,
-					  NULL),
-			 FB_ENOSPC);
+	assert_int_equal(
+		fb_fen_translate("x", 1, &s, out, 1 + FB_FEN_GROWTH - 1, NULL),
+		FB_ENOSPC);
 	/* exactly len + FB_FEN_GROWTH is enough; nothing beyond n is written */
 	memset(out, '#', sizeof out);
 	n = fb_fen_translate(START " w KQkq - 0 1", len + 3, &s, out,
@@ -1022,13 +1068,20 @@ test_fen_output_buffer_too_small(void **state)
 	assert_int_equal(fb_fen_parse(&fen, in, len, NULL), 0);
 	assert_int_equal(fb_fen_print(&fen, &s, out, len - 1), FB_ENOSPC);
 	assert_int_equal(fb_fen_print(&fen, &s, out, len), (int)len);
-	assert_int_equal(fb_game_print_castling(&fen.pos, fen.prefix, &s, field, 0), FB_ENOSPC);
-	assert_int_equal(fb_game_print_castling(&fen.pos, fen.prefix, &s, field, 1), 1);
+	assert_int_equal(
+		fb_game_print_castling(&fen.pos, fen.prefix, &s, field, 0),
+		FB_ENOSPC);
+	assert_int_equal(
+		fb_game_print_castling(&fen.pos, fen.prefix, &s, field, 1), 1);
 	assert_int_equal(field[0], '-');
 	assert_int_equal(fb_fen_parse(&fen, START " b sKQkq - 0 1",
-				      strlen(START " b sKQkq - 0 1"), NULL), 0);
-	assert_int_equal(fb_game_print_castling(&fen.pos, fen.prefix, &x, field, 4), FB_ENOSPC);
-	assert_int_equal(fb_game_print_castling(&fen.pos, fen.prefix, &x, field, 5), 5);
+				      strlen(START " b sKQkq - 0 1"), NULL),
+			 0);
+	assert_int_equal(
+		fb_game_print_castling(&fen.pos, fen.prefix, &x, field, 4),
+		FB_ENOSPC);
+	assert_int_equal(
+		fb_game_print_castling(&fen.pos, fen.prefix, &x, field, 5), 5);
 	assert_memory_equal(field, "sKQkq", 5);
 }
 
@@ -1049,15 +1102,16 @@ test_fen_parse_notation_names(void **state)
 		{"SHREDDER-FEN", FB_SHREDDER},
 	};
 	static const char *const bad[] = {
-		"", "x", "fen", "xfe", "xfenx", " xfen", "xfen ", "x_fen",
-		"x fen", "shredder-", "shredder fen", "shred", "uci",
-		"x\rfen", "shredder\rfen", "xf\xc5n",
+		"",      "x",         "fen",           "xfe",
+		"xfenx", " xfen",     "xfen ",         "x_fen",
+		"x fen", "shredder-", "shredder fen",  "shred",
+		"uci",   "x\rfen",    "shredder\rfen", "xf\xc5n",
 	};
 
 	(void)state;
 	for (size_t i = 0; i < N_ELEMS(good); i++) {
 		enum fb_notation nt = good[i].notation == FB_XFEN ? FB_SHREDDER
-								 : FB_XFEN;
+								  : FB_XFEN;
 		if (fb_fen_parse_notation(good[i].name, &nt) != 0 ||
 		    nt != good[i].notation)
 			fail_msg("'%s' not accepted as %s", good[i].name,
@@ -1106,7 +1160,8 @@ test_fen_messages_name_the_square(void **state)
 		translate(cases[i].input, FB_SHREDDER, out, &rep);
 		if (rep.ndiag < 1 ||
 		    strstr(rep.diag[0].msg, cases[i].words) == NULL)
-			fail_msg("'%s': message '%s' lacks '%s'", cases[i].input,
+			fail_msg("'%s': message '%s' lacks '%s'",
+				 cases[i].input,
 				 rep.ndiag ? rep.diag[0].msg : "(none)",
 				 cases[i].words);
 	}
@@ -1151,11 +1206,13 @@ test_fen_parse_fills_struct(void **state)
 	assert_int_equal(fen.pos.castle[FB_BLACK][FB_HSIDE], 9);
 	assert_int_equal(fen.pos.castle[FB_BLACK][FB_ASIDE], -1);
 
-	assert_int_equal(fb_fen_parse(&fen,
-				      "rnbqkbnr/pppppppp/8/8/8/8/PPPPKPPP/RNBQ1BNR w KQkq - 0 1",
-				      strlen("rnbqkbnr/pppppppp/8/8/8/8/PPPPKPPP/RNBQ1BNR w KQkq - 0 1"),
-				      &rep),
-			 0);
+	assert_int_equal(
+		fb_fen_parse(
+			&fen,
+			"rnbqkbnr/pppppppp/8/8/8/8/PPPPKPPP/RNBQ1BNR w KQkq - 0 1",
+			strlen("rnbqkbnr/pppppppp/8/8/8/8/PPPPKPPP/RNBQ1BNR w KQkq - 0 1"),
+			&rep),
+		0);
 	assert_int_equal(fb_game_king_file(&fen.pos, FB_WHITE), -1);
 	assert_int_equal(fen.pos.castle[FB_WHITE][FB_HSIDE], -1);
 	assert_int_equal(fen.pos.castle[FB_WHITE][FB_ASIDE], -1);
@@ -1181,7 +1238,8 @@ main(void)
 		cmocka_unit_test(test_fen_malformed_fields_pass_unchanged),
 		cmocka_unit_test(
 			test_fen_malformed_with_impossible_rights_unchanged),
-		cmocka_unit_test(test_fen_impossible_rights_dropped_with_warning),
+		cmocka_unit_test(
+			test_fen_impossible_rights_dropped_with_warning),
 		cmocka_unit_test(test_fen_many_dropped_rights_counted),
 		cmocka_unit_test(test_fen_field_count_and_spacing_copied),
 		cmocka_unit_test(test_fen_output_buffer_too_small),

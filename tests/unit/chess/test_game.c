@@ -429,11 +429,13 @@ static void
 test_game_garbage_tokens_invalid(void **state)
 {
 	static const char *const tokens[] = {
-		"", "e", "e2", "e2e", "e2e9", "e0e1", "e2e0", "k1k2", "i1i2",
-		"e7e8x", "e7e8k", "e7e8p", "e2e4e", "e7e8qq", "e7e8=", "e7e8==Q",
-		"e2e4 ", " e2e4", "E2E4", "e2-e4", "e2xe4", "O-0", "0-O", "o-o",
-		"OO", "O-", "O-O-", "O-O-O-O", "O-O-0", "-", "+", "#", "000",
-		"00000", "0000+", "e2e4+q", "\xff\xfe", "e2e4\xe9",
+		"",         "e",        "e2",    "e2e",     "e2e9",  "e0e1",
+		"e2e0",     "k1k2",     "i1i2",  "e7e8x",   "e7e8k", "e7e8p",
+		"e2e4e",    "e7e8qq",   "e7e8=", "e7e8==Q", "e2e4 ", " e2e4",
+		"E2E4",     "e2-e4",    "e2xe4", "O-0",     "0-O",   "o-o",
+		"OO",       "O-",       "O-O-",  "O-O-O-O", "O-O-0", "-",
+		"+",        "#",        "000",   "00000",   "0000+", "e2e4+q",
+		"\xff\xfe", "e2e4\xe9",
 	};
 	static const char *const fens[] = {
 		POS(START, "w", "KQkq"),
@@ -776,23 +778,17 @@ test_game_play_castling_targets(void **state)
 		 "r4rk1/pppppppp/8/8/P7/8/1PPPPPPP/R3K2R", "HA", W, -1},
 		/* 10x8: king i/c, rook h/d. */
 		{POS(CAPA_CLEAR, "w", "KQkq"), "f1i1",
-		 "r4k3r/pppppppppp/10/10/10/10/PPPPPPPPPP/R6RK1", "ja", B,
-		 -1},
+		 "r4k3r/pppppppppp/10/10/10/10/PPPPPPPPPP/R6RK1", "ja", B, -1},
 		{POS(CAPA_CLEAR, "w", "KQkq"), "f1j1",
-		 "r4k3r/pppppppppp/10/10/10/10/PPPPPPPPPP/R6RK1", "ja", B,
-		 -1},
+		 "r4k3r/pppppppppp/10/10/10/10/PPPPPPPPPP/R6RK1", "ja", B, -1},
 		{POS(CAPA_CLEAR, "w", "KQkq"), "f1c1",
-		 "r4k3r/pppppppppp/10/10/10/10/PPPPPPPPPP/2KR5R", "ja", B,
-		 -1},
+		 "r4k3r/pppppppppp/10/10/10/10/PPPPPPPPPP/2KR5R", "ja", B, -1},
 		{POS(CAPA_CLEAR, "w", "KQkq"), "O-O-O",
-		 "r4k3r/pppppppppp/10/10/10/10/PPPPPPPPPP/2KR5R", "ja", B,
-		 -1},
+		 "r4k3r/pppppppppp/10/10/10/10/PPPPPPPPPP/2KR5R", "ja", B, -1},
 		{POS(CAPA_CLEAR, "b", "KQkq"), "O-O",
-		 "r6rk1/pppppppppp/10/10/10/10/PPPPPPPPPP/R4K3R", "JA", W,
-		 -1},
+		 "r6rk1/pppppppppp/10/10/10/10/PPPPPPPPPP/R4K3R", "JA", W, -1},
 		{POS(CAPA_CLEAR, "b", "KQkq"), "f8a8",
-		 "2kr5r/pppppppppp/10/10/10/10/PPPPPPPPPP/R4K3R", "JA", W,
-		 -1},
+		 "2kr5r/pppppppppp/10/10/10/10/PPPPPPPPPP/R4K3R", "JA", W, -1},
 		/* Chess960: targets overlapping start squares. */
 		{POS(C960_B_AH, "w", "KQkq"), "b1a1",
 		 "rk5r/pppppppp/8/8/8/8/PPPPPPPP/2KR3R", "ha", B, -1},
@@ -819,8 +815,8 @@ test_game_play_castling_targets(void **state)
 		/* Inner rooks: the rook with the right moves, the other
 		 * stays. */
 		{POS(XEX, "w", "Gkq"), "e1g1",
-		 "rn2k1r1/ppp1pp1p/3p2p1/5bn1/P7/2N2B2/1PPPPP2/2BN1RKR",
-		 "ga", B, -1},
+		 "rn2k1r1/ppp1pp1p/3p2p1/5bn1/P7/2N2B2/1PPPPP2/2BN1RKR", "ga",
+		 B, -1},
 		{POS(INNER_A, "w", "Bq"), "O-O-O", "r3k3/8/8/8/8/8/8/R1KR4",
 		 "a", B, -1},
 	};
@@ -834,52 +830,51 @@ test_game_play_loses_rights(void **state)
 {
 	static const struct play_case cases[] = {
 		/* The king moves, and comes back. */
-		{POS(SPARSE, "w", "KQkq"), "e1e2",
-		 "r3k2r/8/8/8/8/8/4K3/R6R", "ha", B, -1},
+		{POS(SPARSE, "w", "KQkq"), "e1e2", "r3k2r/8/8/8/8/8/4K3/R6R",
+		 "ha", B, -1},
 		{POS(SPARSE, "w", "KQkq"), "e1f1 e8d8 f1e1",
 		 "r2k3r/8/8/8/8/8/8/R3K2R", "-", B, -1},
 		/* A castling rook moves, and comes back. */
-		{POS(SPARSE, "w", "KQkq"), "h1h2",
-		 "r3k2r/8/8/8/8/8/7R/R3K3", "Aha", B, -1},
-		{POS(SPARSE, "w", "KQkq"), "h1g1",
-		 "r3k2r/8/8/8/8/8/8/R3K1R1", "Aha", B, -1},
+		{POS(SPARSE, "w", "KQkq"), "h1h2", "r3k2r/8/8/8/8/8/7R/R3K3",
+		 "Aha", B, -1},
+		{POS(SPARSE, "w", "KQkq"), "h1g1", "r3k2r/8/8/8/8/8/8/R3K1R1",
+		 "Aha", B, -1},
 		{POS(SPARSE, "w", "KQkq"), "a1a2 a8a7 a2a1",
 		 "4k2r/r7/8/8/8/8/8/R3K2R", "Hh", B, -1},
-		{POS(SPARSE, "b", "KQkq"), "h8h5",
-		 "r3k3/8/8/7r/8/8/8/R3K2R", "HAa", W, -1},
+		{POS(SPARSE, "b", "KQkq"), "h8h5", "r3k3/8/8/7r/8/8/8/R3K2R",
+		 "HAa", W, -1},
 		/* A castling rook is captured (and the capturer's right goes
 		 * too, as its rook left its square). */
-		{POS(SPARSE, "w", "KQkq"), "h1h8",
-		 "r3k2R/8/8/8/8/8/8/R3K3", "Aa", B, -1},
-		{POS(SPARSE, "b", "KQkq"), "a8a1",
-		 "4k2r/8/8/8/8/8/8/r3K2R", "Hh", W, -1},
+		{POS(SPARSE, "w", "KQkq"), "h1h8", "r3k2R/8/8/8/8/8/8/R3K3",
+		 "Aa", B, -1},
+		{POS(SPARSE, "b", "KQkq"), "a8a1", "4k2r/8/8/8/8/8/8/r3K2R",
+		 "Hh", W, -1},
 		{POS("r3k2r/8/8/8/8/8/6b1/R3K2R", "b", "KQkq"), "g2h1",
 		 "r3k2r/8/8/8/8/8/8/R3K2b", "Aha", W, -1},
 		{POS("r3k2r/6N1/8/8/8/8/8/R3K2R", "w", "KQkq"), "g7h5 a8b8",
 		 "1r2k2r/8/8/7N/8/8/8/R3K2R", "HAh", W, -1},
 		/* 10x8 and Chess960 rooks. */
 		{POS(CAPA_CLEAR, "w", "KQkq"), "j1g1",
-		 "r4k3r/pppppppppp/10/10/10/10/PPPPPPPPPP/R4KR3", "Aja", B,
-		 -1},
+		 "r4k3r/pppppppppp/10/10/10/10/PPPPPPPPPP/R4KR3", "Aja", B, -1},
 		{POS(C960_F_EG, "w", "KQkq"), "e2e4 e7e5 e1e3",
-		 "bqnbrkrn/pppp1ppp/8/4p3/4P3/4R3/PPPP1PPP/BQNB1KRN", "Gge",
-		 B, -1},
+		 "bqnbrkrn/pppp1ppp/8/4p3/4P3/4R3/PPPP1PPP/BQNB1KRN", "Gge", B,
+		 -1},
 		/* Inner rooks: only the rook holding the right matters. */
 		{POS(XEX, "w", "Gkq"), "h1h2",
-		 "rn2k1r1/ppp1pp1p/3p2p1/5bn1/P7/2N2B2/1PPPPP1R/2BNK1R1",
-		 "Gga", B, -1},
+		 "rn2k1r1/ppp1pp1p/3p2p1/5bn1/P7/2N2B2/1PPPPP1R/2BNK1R1", "Gga",
+		 B, -1},
 		{POS(XEX, "w", "Gkq"), "g1g2",
-		 "rn2k1r1/ppp1pp1p/3p2p1/5bn1/P7/2N2B2/1PPPPPR1/2BNK2R",
-		 "ga", B, -1},
+		 "rn2k1r1/ppp1pp1p/3p2p1/5bn1/P7/2N2B2/1PPPPPR1/2BNK2R", "ga",
+		 B, -1},
 		{POS(INNER_A, "w", "Bq"), "a1a2", "r3k3/8/8/8/8/8/R7/1R2K3",
 		 "Ba", B, -1},
 		/* The king takes its own rook without the right: an ordinary
 		 * capture, the rook is gone and so are the king's rights. */
-		{POS(SPARSE, "w", "Qkq"), "e1h1", "r3k2r/8/8/8/8/8/8/R6K",
-		 "ha", B, -1},
-		{POS(XEX, "w", "Gkq"), "e1h1",
-		 "rn2k1r1/ppp1pp1p/3p2p1/5bn1/P7/2N2B2/1PPPPP2/2BN2RK", "ga",
+		{POS(SPARSE, "w", "Qkq"), "e1h1", "r3k2r/8/8/8/8/8/8/R6K", "ha",
 		 B, -1},
+		{POS(XEX, "w", "Gkq"), "e1h1",
+		 "rn2k1r1/ppp1pp1p/3p2p1/5bn1/P7/2N2B2/1PPPPP2/2BN2RK", "ga", B,
+		 -1},
 	};
 
 	(void)state;
@@ -900,14 +895,13 @@ test_game_play_en_passant(void **state)
 		 "4k3/8/3P4/3p4/8/8/8/4K3", "-", B, -1},
 		/* Double steps set the e.p. file; the next move clears it. */
 		{POS(START, "w", "KQkq"), "e2e4",
-		 "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR", "HAha", B,
-		 4},
+		 "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR", "HAha", B, 4},
 		{POS(START, "w", "KQkq"), "e2e4 c7c5",
 		 "rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR", "HAha", W,
 		 2},
 		{POS(START, "w", "KQkq"), "e2e4 c7c5 g1f3",
-		 "rnbqkbnr/pp1ppppp/8/2p5/4P3/5N2/PPPP1PPP/RNBQKB1R", "HAha",
-		 B, -1},
+		 "rnbqkbnr/pp1ppppp/8/2p5/4P3/5N2/PPPP1PPP/RNBQKB1R", "HAha", B,
+		 -1},
 		{POS(START, "w", "KQkq"), "e2e3",
 		 "rnbqkbnr/pppppppp/8/8/8/4P3/PPPP1PPP/RNBQKBNR", "HAha", B,
 		 -1},
@@ -1045,8 +1039,8 @@ test_game_whole_chess960_game(void **state)
 	assert_true(fb_game_can_castle(&g));
 	play_line(&g, "g2g3 O-O");
 	expect_position("960 final", &g,
-			"bqnb1rkn/pppprppp/8/4p3/3P4/6P1/PPP1PP1P/BQNBRRKN", "-",
-			W, -1);
+			"bqnb1rkn/pppprppp/8/4p3/3P4/6P1/PPP1PP1P/BQNBRRKN",
+			"-", W, -1);
 	assert_false(fb_game_can_castle(&g));
 }
 
@@ -1062,8 +1056,8 @@ test_game_copy_is_independent(void **state)
 	copy = g;
 	play_line(&copy, "e1g1 e8c8 a2a4");
 	assert_memory_equal(&g, &saved, sizeof g);
-	expect_position("copy", &copy,
-			"2kr3r/pppppppp/8/8/P7/8/1PPPPPPP/R4RK1", "-", B, 0);
+	expect_position("copy", &copy, "2kr3r/pppppppp/8/8/P7/8/1PPPPPPP/R4RK1",
+			"-", B, 0);
 }
 
 static void
@@ -1161,12 +1155,9 @@ test_game_can_castle(void **state)
 		const char *fen;
 		bool can;
 	} cases[] = {
-		{POS(START, "w", "KQkq"), true},
-		{POS(SPARSE, "w", "-"), false},
-		{POS(SPARSE, "w", "K"), true},
-		{POS(SPARSE, "w", "Q"), true},
-		{POS(SPARSE, "w", "k"), true},
-		{POS(SPARSE, "b", "q"), true},
+		{POS(START, "w", "KQkq"), true}, {POS(SPARSE, "w", "-"), false},
+		{POS(SPARSE, "w", "K"), true},   {POS(SPARSE, "w", "Q"), true},
+		{POS(SPARSE, "w", "k"), true},   {POS(SPARSE, "b", "q"), true},
 	};
 
 	(void)state;
@@ -1206,9 +1197,9 @@ test_game_parse_notation(void **state)
 	for (size_t i = 0; i < N_ELEMS(cases); i++) {
 		/* A value no case expects: errors leave it. */
 		enum fb_castle_notation n = (enum fb_castle_notation)99;
-		enum fb_castle_notation want = cases[i].rc == 0
-						       ? cases[i].n
-						       : (enum fb_castle_notation)99;
+		enum fb_castle_notation want =
+			cases[i].rc == 0 ? cases[i].n
+					 : (enum fb_castle_notation)99;
 		int rc = fb_game_parse_notation(cases[i].name, &n);
 
 		if (rc != cases[i].rc || n != want)
@@ -1258,7 +1249,8 @@ test_game_print_fen_round_trip(void **state)
 		size_t len = strlen(cases[i].fen);
 		int n;
 
-		assert_int_equal(fb_fen_parse(&fen, cases[i].fen, len, NULL), 0);
+		assert_int_equal(fb_fen_parse(&fen, cases[i].fen, len, NULL),
+				 0);
 		g = fen.pos;
 		n = fb_game_print_fen(&g, &style, out, sizeof out);
 		if (n < 0 || (size_t)n != len || memcmp(out, cases[i].fen, len))
@@ -1283,13 +1275,15 @@ test_game_print_fen_after_moves(void **state)
 	(void)state;
 	fb_game_start(&g, fb_variant_normal->start);
 	for (size_t i = 0; i < N_ELEMS(moves); i++) {
-		assert_int_equal(fb_game_parse_move(&g, moves[i],
-						    strlen(moves[i]), &m), 0);
+		assert_int_equal(
+			fb_game_parse_move(&g, moves[i], strlen(moves[i]), &m),
+			0);
 		fb_game_play(&g, &m);
 		if (i == 3) { /* d7d5 next to the e5 pawn: e.p. on d6 */
 			n = fb_game_print_fen(&g, &style, out, sizeof out);
 			assert_true(n > 0);
-			assert_memory_equal(out, "rnbqkbnr/pp2pppp/8/2ppP3/8/8/"
+			assert_memory_equal(out,
+					    "rnbqkbnr/pp2pppp/8/2ppP3/8/8/"
 					    "PPPP1PPP/RNBQKBNR w HAha d6 0 3",
 					    (size_t)n);
 		}
@@ -1298,8 +1292,10 @@ test_game_print_fen_after_moves(void **state)
 	assert_true(n > 0);
 	/* e5xd6 e.p., Qxd6: captures reset the clock; five quiet moves
 	 * follow, the last e1h1 castling. */
-	assert_memory_equal(out, "r3kbnr/pp2pppp/2nq4/2p5/6b1/5N2/PPPPBPPP/"
-			    "RNBQ1RK1 b ha - 5 6", (size_t)n);
+	assert_memory_equal(out,
+			    "r3kbnr/pp2pppp/2nq4/2p5/6b1/5N2/PPPPBPPP/"
+			    "RNBQ1RK1 b ha - 5 6",
+			    (size_t)n);
 }
 
 /* Rights standard FEN cannot express are dropped, the others kept. */
@@ -1313,8 +1309,7 @@ test_game_drop_nonstandard(void **state)
 	} cases[] = {
 		{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1", 0,
 		 "HAha"},
-		{"r3kr2/pppppppp/8/8/8/8/PPPPPPPP/R3KR2 w FAfa - 0 1", 2,
-		 "Aa"},
+		{"r3kr2/pppppppp/8/8/8/8/PPPPPPPP/R3KR2 w FAfa - 0 1", 2, "Aa"},
 		{"bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - "
 		 "0 1",
 		 4, "-"},
@@ -1333,7 +1328,8 @@ test_game_drop_nonstandard(void **state)
 		int n;
 
 		assert_int_equal(fb_fen_parse(&fen, cases[i].fen,
-					      strlen(cases[i].fen), NULL), 0);
+					      strlen(cases[i].fen), NULL),
+				 0);
 		g = fen.pos;
 		assert_int_equal(fb_game_drop_nonstandard(&g),
 				 cases[i].dropped);

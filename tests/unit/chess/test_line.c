@@ -105,8 +105,8 @@ frame(const char *in, size_t n, size_t max, const size_t *cut, size_t ncut,
 	fb_line_init(&lf, max);
 	for (size_t i = 0; i <= ncut; i++) {
 		size_t to = i < ncut ? cut[i] : n;
-		assert_int_equal(fb_line_push(&lf, in + from, to - from,
-					      on_line, c), 0);
+		assert_int_equal(
+			fb_line_push(&lf, in + from, to - from, on_line, c), 0);
 		from = to;
 	}
 	fb_line_finish(&lf, on_line, c);
@@ -258,11 +258,12 @@ check_framing(const char *in, size_t n, size_t max, struct capture *c,
 			g.flags &= ~(unsigned)FB_LINE_UNTERMINATED;
 		if (g.off != w.off || g.len != w.len || g.term != w.term ||
 		    g.flags != w.flags)
-			fail_msg("%s: line %zu is '%s' term %zu flags %u, want "
-				 "offset %zu len %zu term %zu flags %u, in '%s'",
-				 how, i, show(c->out + g.off, g.len), g.term,
-				 g.flags, w.off, w.len, w.term, w.flags,
-				 show(in, n));
+			fail_msg(
+				"%s: line %zu is '%s' term %zu flags %u, want "
+				"offset %zu len %zu term %zu flags %u, in '%s'",
+				how, i, show(c->out + g.off, g.len), g.term,
+				g.flags, w.off, w.len, w.term, w.flags,
+				show(in, n));
 	}
 	free(want);
 }
@@ -311,8 +312,8 @@ check_every_split(const char *in, size_t n, size_t max)
 		/* A CRLF cut between CR and LF gives a CONT piece there. */
 		if (count_cont(&c) != (crlf_cut ? 1u : 0u))
 			fail_msg("split at %zu: %zu CONT pieces, want %d, in "
-				 "'%s'", k, count_cont(&c), crlf_cut,
-				 show(in, n));
+				 "'%s'",
+				 k, count_cont(&c), crlf_cut, show(in, n));
 		if (crlf_cut) {
 			bool found = false;
 			for (size_t i = 0; i < c.np; i++)
@@ -370,9 +371,9 @@ expect_lines(const char *in, size_t n, size_t max, const struct want_line *w,
 		    memcmp(c.out + g.off + g.len, w[i].term, rl) != 0 ||
 		    g.flags != w[i].flags)
 			fail_msg("'%s': line %zu is '%s' term %zu flags %u, "
-				 "want '%s' flags %u", show(in, n), i,
-				 show(c.out + g.off, g.len), g.term, g.flags,
-				 w[i].text, w[i].flags);
+				 "want '%s' flags %u",
+				 show(in, n), i, show(c.out + g.off, g.len),
+				 g.term, g.flags, w[i].text, w[i].flags);
 	}
 	capture_free(&c);
 }
@@ -432,9 +433,9 @@ static void
 test_line_end_found_at_every_offset(void **state)
 {
 	static const size_t lens[] = {
-		1,   2,   7,   8,   9,   15,  16,  17,  31,  32,  33,  47,
-		63,  64,  65,  95,  96,  97,  127, 128, 129, 130, 159, 160,
-		161, 191, 192, 193, 255, 256, 257, 300,
+		1,   2,   7,   8,   9,   15,  16,  17,  31,  32,  33,
+		47,  63,  64,  65,  95,  96,  97,  127, 128, 129, 130,
+		159, 160, 161, 191, 192, 193, 255, 256, 257, 300,
 	};
 	static const char *const ends[] = {"\n", "\r", "\r\n"};
 	static const char decoys[] = "\t\x08\x0b\x0c\x0e\x0f";
@@ -745,8 +746,7 @@ struct counter {
 };
 
 static void
-count_line(void *ctx, const char *text, size_t len, size_t term,
-	   unsigned flags)
+count_line(void *ctx, const char *text, size_t len, size_t term, unsigned flags)
 {
 	struct counter *k = ctx;
 

@@ -500,17 +500,30 @@ assert_is_legal_agrees(const struct fb_game *g)
 							.castle = -1};
 						bool in = false;
 						for (size_t i = 0; i < n; i++)
-							in |= moves[i].from_file == ff &&
-							      moves[i].from_rank == fr &&
-							      moves[i].to_file == tf &&
-							      moves[i].to_rank == tr &&
-							      moves[i].castle < 0 &&
-							      moves[i].promo == promos[p];
-						if (fb_moves_is_legal(g, &m) != in)
-							fail_msg("is_legal %c%d%c%d%c: %d",
-								 'a' + ff, fr + 1, 'a' + tf,
-								 tr + 1, promos[p] ? promos[p] : ' ',
-								 !in);
+							in |= moves[i].from_file ==
+								      ff &&
+							      moves[i].from_rank ==
+								      fr &&
+							      moves[i].to_file ==
+								      tf &&
+							      moves[i].to_rank ==
+								      tr &&
+							      moves[i].castle <
+								      0 &&
+							      moves[i].promo ==
+								      promos[p];
+						if (fb_moves_is_legal(g, &m) !=
+						    in)
+							fail_msg(
+								"is_legal %c%d%c%d%c: %d",
+								'a' + ff,
+								fr + 1,
+								'a' + tf,
+								tr + 1,
+								promos[p]
+									? promos[p]
+									: ' ',
+								!in);
 					}
 	for (size_t i = 0; i < n; i++)
 		assert_true(fb_moves_is_legal(g, &moves[i]));
@@ -539,10 +552,10 @@ static void
 test_movegen_garbage_refused(void **state)
 {
 	static const char *junk[] = {
-		"",	"+",  "O-",   "O-O-O-O", "Nz9",	 "N",
-		"e9",	"e",  "=Q",   "exd",	 "Qxx4", "K-",
-		"a1a1", "P",  "Pe4",  "e.p.",	 "!!",	 "Nb1b1c3",
-		"e4e5", "00", "0-0-", "j1j2",	 "\x80", "Ra1a1a1",
+		"",     "+",  "O-",   "O-O-O-O", "Nz9",  "N",
+		"e9",   "e",  "=Q",   "exd",     "Qxx4", "K-",
+		"a1a1", "P",  "Pe4",  "e.p.",    "!!",   "Nb1b1c3",
+		"e4e5", "00", "0-0-", "j1j2",    "\x80", "Ra1a1a1",
 	};
 	struct fb_game g = game(
 		"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");

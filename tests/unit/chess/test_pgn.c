@@ -63,8 +63,8 @@ static enum fb_pgn_variant_tag variant_tag = FB_PGN_VARIANT_AUTO;
  * with the first piece ending at split (0: none). */
 static void
 run_split(struct run *r, const char *in, enum fb_pgn_format f,
-	  enum fb_pgn_select sel, enum fb_notation to, size_t cap,
-	  size_t split, size_t step)
+	  enum fb_pgn_select sel, enum fb_notation to, size_t cap, size_t split,
+	  size_t step)
 {
 	static char buf[65536];
 	struct fb_pgn p;
@@ -90,43 +90,43 @@ run_split(struct run *r, const char *in, enum fb_pgn_format f,
 }
 
 static void
-run(struct run *r, const char *in, enum fb_pgn_format f,
-    enum fb_pgn_select sel, enum fb_notation to)
+run(struct run *r, const char *in, enum fb_pgn_format f, enum fb_pgn_select sel,
+    enum fb_notation to)
 {
 	run_split(r, in, f, sel, to, 65536, 0, 0);
 }
 
 /* Seed document's example (X-FEN), with a Latin-1 byte, CRLF lines, a
  * byte-order mark, comments that hold '[' at a line start, escapes. */
-#define SEED_TAGS                                                            \
-	"[Event \"SmirfGUI Computerchess Game\"]\n"                          \
-	"[Site \"CHESSBOX \xfc\"]\n"                                         \
-	"[Annotator \"R. \\\"S\\\" Scharnagl\"]\n"                           \
+#define SEED_TAGS                                                              \
+	"[Event \"SmirfGUI Computerchess Game\"]\n"                            \
+	"[Site \"CHESSBOX \xfc\"]\n"                                           \
+	"[Annotator \"R. \\\"S\\\" Scharnagl\"]\n"                             \
 	"[SetUp \"1\"]\n"
-#define SEED_FEN_X                                                           \
+#define SEED_FEN_X                                                             \
 	"[FEN \"rnbnkqrb/pppppppp/8/8/8/8/PPPPPPPP/RNBNKQRB w KQkq - 0 1\"]\n"
-#define SEED_FEN_S                                                           \
+#define SEED_FEN_S                                                             \
 	"[FEN \"rnbnkqrb/pppppppp/8/8/8/8/PPPPPPPP/RNBNKQRB w GAga - 0 1\"]\n"
-#define SEED_MOVES                                                           \
-	"1. h4 g6 2. g3 Bf6 3. a4 Qh6 4. Ra3 Bxh4 5. gxh4 Qxh4 6. Qh3 Qxh3 "    \
+#define SEED_MOVES                                                             \
+	"1. h4 g6 2. g3 Bf6 3. a4 Qh6 4. Ra3 Bxh4 5. gxh4 Qxh4 6. Qh3 Qxh3 "   \
 	"7. Rxh3 Ne6\n8. Bf3 d6 9. Nbc3 Ng5 10. Rhh1 Bf5 11. O-O *\n"
 
-#define GAME2_IN                                                             \
-	"\xef\xbb\xbf[Event \"x\"]\r\n"                                      \
-	"[Variant \"Chess960\"]\r\n"                                         \
+#define GAME2_IN                                                               \
+	"\xef\xbb\xbf[Event \"x\"]\r\n"                                        \
+	"[Variant \"Chess960\"]\r\n"                                           \
 	"  [FEN \"rn2k1r1/ppp1pp1p/3p2p1/5bn1/P7/2N2B2/1PPPPP2/2BNK1RR w Gkq " \
-	"- 4 11\"]\r\n"                                                      \
-	"\r\n"                                                               \
-	"{a comment\r\n[Event \"not a tag\"]} 11... Nh3 ; rest [x]\r\n"      \
+	"- 4 11\"]\r\n"                                                        \
+	"\r\n"                                                                 \
+	"{a comment\r\n[Event \"not a tag\"]} 11... Nh3 ; rest [x]\r\n"        \
 	"% escape\r\n1-0\r\n\r\n"
-#define GAME2_OUT                                                            \
-	"\xef\xbb\xbf[Event \"x\"]\r\n"                                      \
-	"[Variant \"Chess960\"]\r\n"                                         \
-	"  [SetUp \"1\"]\r\n"                                                \
+#define GAME2_OUT                                                              \
+	"\xef\xbb\xbf[Event \"x\"]\r\n"                                        \
+	"[Variant \"Chess960\"]\r\n"                                           \
+	"  [SetUp \"1\"]\r\n"                                                  \
 	"  [FEN \"rn2k1r1/ppp1pp1p/3p2p1/5bn1/P7/2N2B2/1PPPPP2/2BNK1RR w Gga " \
-	"- 4 11\"]\r\n"                                                      \
-	"\r\n"                                                               \
-	"{a comment\r\n[Event \"not a tag\"]} 11... Nh3 ; rest [x]\r\n"      \
+	"- 4 11\"]\r\n"                                                        \
+	"\r\n"                                                                 \
+	"{a comment\r\n[Event \"not a tag\"]} 11... Nh3 ; rest [x]\r\n"        \
 	"% escape\r\n1-0\r\n\r\n"
 
 static void
@@ -172,7 +172,7 @@ static void
 test_pgn_every_split_same_output(void **state)
 {
 	const char *in = SEED_TAGS SEED_FEN_S "\n" SEED_MOVES "\n" GAME2_IN
-		"[Event \"c\"]\n\n1. e4 {open";
+					      "[Event \"c\"]\n\n1. e4 {open";
 	struct run whole, part;
 	size_t n = strlen(in);
 
@@ -184,8 +184,7 @@ test_pgn_every_split_same_output(void **state)
 		assert_string_equal(part.out, whole.out);
 		assert_int_equal(part.ndiag, whole.ndiag);
 		for (unsigned k = 0; k < whole.ndiag && k < 16; k++) {
-			assert_int_equal(part.diag[k].line,
-					 whole.diag[k].line);
+			assert_int_equal(part.diag[k].line, whole.diag[k].line);
 			assert_string_equal(part.diag[k].msg,
 					    whole.diag[k].msg);
 		}
@@ -216,14 +215,16 @@ test_pgn_variant_tag_board_and_prefix(void **state)
 		 "RNABQKBCNR w JAja - 0 1\"]\n\n*\n",
 		 "[Variant \"Capablanca Random\"]\n[SetUp \"1\"]\n"
 		 "[FEN \"rnabqkbcnr/pppppppppp/10/10/10/10/PPPPPPPPPP/"
-		 "RNABQKBCNR w KQkq - 0 1\"]\n\n*\n", -1},
+		 "RNABQKBCNR w KQkq - 0 1\"]\n\n*\n",
+		 -1},
 		/* janus: the X-FEN prefix s */
 		{"[Variant \"janus\"]\n[SetUp \"1\"]\n"
 		 "[FEN \"rjnbkqbnjr/pppppppppp/10/10/10/10/PPPPPPPPPP/"
 		 "RJNBKQBNJR w JAja - 0 1\"]\n\n*\n",
 		 "[Variant \"janus\"]\n[SetUp \"1\"]\n"
 		 "[FEN \"rjnbkqbnjr/pppppppppp/10/10/10/10/PPPPPPPPPP/"
-		 "RJNBKQBNJR w sKQkq - 0 1\"]\n\n*\n", -1},
+		 "RJNBKQBNJR w sKQkq - 0 1\"]\n\n*\n",
+		 -1},
 		/* a 10x8 FEN in a Chess960 game: left as it was */
 		{"[Variant \"Chess960\"]\n[SetUp \"1\"]\n"
 		 "[FEN \"rnabqkbcnr/pppppppppp/10/10/10/10/PPPPPPPPPP/"
@@ -231,8 +232,10 @@ test_pgn_variant_tag_board_and_prefix(void **state)
 		 NULL, FB_PGN_FEN_ERROR},
 		/* a variant fenbridge does not know: left as it was */
 		{"[Variant \"crazyhouse\"]\n[SetUp \"1\"]\n"
-		 "[FEN \"" "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w "
-		 "HAha - 0 1\"]\n\n*\n", NULL, -1},
+		 "[FEN \""
+		 "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w "
+		 "HAha - 0 1\"]\n\n*\n",
+		 NULL, -1},
 		/* an impossible right dropped, with a warning */
 		{"[SetUp \"1\"]\n[FEN \"4k3/8/8/8/8/8/8/4K3 w Kq - 0 1\"]\n\n*\n",
 		 "[SetUp \"1\"]\n[FEN \"4k3/8/8/8/8/8/8/4K3 w - - 0 1\"]\n\n*\n",
@@ -241,11 +244,13 @@ test_pgn_variant_tag_board_and_prefix(void **state)
 		{"[SetUp \"1\"]\n[FEN \"4k3/8/8/8/8/8/8/4K3 w - - 0 1\"\n\n*\n",
 		 NULL, FB_PGN_BAD_TAG},
 		/* two tags on one line: SetUp goes in before the FEN tag */
-		{"[Event \"e\"] [FEN \"" "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/"
+		{"[Event \"e\"] [FEN \""
+		 "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/"
 		 "RNBQKBNR w HAha - 0 1\"]\n\n*\n",
 		 "[Event \"e\"] [SetUp \"1\"] [FEN \""
 		 "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\"]"
-		 "\n\n*\n", FB_PGN_SETUP_ADDED},
+		 "\n\n*\n",
+		 FB_PGN_SETUP_ADDED},
 	};
 
 	(void)state;
@@ -265,11 +270,11 @@ test_pgn_variant_tag_board_and_prefix(void **state)
 }
 
 #define G_CLASSICAL "[Event \"a\"]\n\n1. e4 e5 1/2-1/2\n\n"
-#define G_960                                                                \
+#define G_960                                                                  \
 	"[Event \"b\"]\n[SetUp \"1\"]\n[FEN \"bbqnnrkr/pppppppp/8/8/8/8/"      \
 	"PPPPPPPP/BBQNNRKR w HFhf - 0 1\"]\n\n1. e4 *\n\n"
-#define G_SETUP                                                              \
-	"[Event \"c\"]\n[SetUp \"1\"]\n[FEN \"4k3/8/8/8/8/8/8/4K3 w - - 0 "   \
+#define G_SETUP                                                                \
+	"[Event \"c\"]\n[SetUp \"1\"]\n[FEN \"4k3/8/8/8/8/8/8/4K3 w - - 0 "    \
 	"1\"]\n\n1. Ke2 *\n\n"
 
 static void
@@ -350,8 +355,9 @@ test_pgn_detect(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < N_ELEMS(cases); i++)
-		assert_int_equal(fb_pgn_detect(cases[i].in, strlen(cases[i].in)),
-				 cases[i].want);
+		assert_int_equal(
+			fb_pgn_detect(cases[i].in, strlen(cases[i].in)),
+			cases[i].want);
 }
 
 static void
@@ -373,8 +379,10 @@ test_pgn_overlong_passes_unchanged(void **state)
 	assert_int_equal(memcmp(r.out, in, strlen(in) - strlen(G_960)), 0);
 	assert_non_null(strstr(r.out, "w KQkq - 0 1"));
 	/* An EPD line over the buffer: unchanged too. */
-	snprintf(in, sizeof in, "4k3/8/8/8/8/8/8/4K3 w - - id \"%s\";\n"
-		 "4k3/8/8/8/8/8/8/R3K3 w A - id \"y\";\n", tags);
+	snprintf(in, sizeof in,
+		 "4k3/8/8/8/8/8/8/4K3 w - - id \"%s\";\n"
+		 "4k3/8/8/8/8/8/8/R3K3 w A - id \"y\";\n",
+		 tags);
 	run_split(&r, in, FB_PGN_EPD, FB_PGN_ALL, FB_XFEN, 1024, 0, 0);
 	assert_int_equal(r.ndiag, 1);
 	assert_int_equal(r.diag[0].kind, FB_PGN_TOO_LONG);
@@ -427,8 +435,10 @@ test_pgn_chess960_starts(void **state)
 		chess960_rank(n, w);
 		for (int i = 0; i < 9; i++)
 			b[i] = (char)(w[i] ? w[i] + ('a' - 'A') : 0);
-		snprintf(fen, sizeof fen, "%s/pppppppp/8/8/8/8/PPPPPPPP/%s w - "
-			 "- 0 1", b, w);
+		snprintf(fen, sizeof fen,
+			 "%s/pppppppp/8/8/8/8/PPPPPPPP/%s w - "
+			 "- 0 1",
+			 b, w);
 		assert_int_equal(fb_fen_parse(&f, fen, strlen(fen), NULL), 0);
 		yes += fb_pgn_is_chess960_start(&f);
 	}
@@ -455,7 +465,8 @@ test_pgn_chess960_starts(void **state)
  * Chess960), the X-FEN inner-rook example, a standard game's. */
 #define S960 "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1"
 #define S960_CORNERS "rbnqknbr/pppppppp/8/8/8/8/PPPPPPPP/RBNQKNBR w KQkq - 0 1"
-#define INNER "rn2k1r1/ppp1pp1p/3p2p1/5bn1/P7/2N2B2/1PPPPP2/2BNK1RR w Gkq - 4 11"
+#define INNER                                                                  \
+	"rn2k1r1/ppp1pp1p/3p2p1/5bn1/P7/2N2B2/1PPPPP2/2BNK1RR w Gkq - 4 11"
 #define STD_MID "r3k2r/pppq1ppp/2n5/8/8/2N5/PPPQ1PPP/R3K2R b KQkq - 3 9"
 #define VAR960 "[Variant \"chess960\"]\n"
 
@@ -499,35 +510,51 @@ test_pgn_variant_tag_moved_before_fen(void **state)
 		 "[Event \"e\"]\n[SetUp \"1\"]\n[Variant \"fischerandom\"]\n"
 		 "[FEN \"bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w KQkq - "
 		 "0 1\"]\n[Round \"1\"]\n\n1. e4 *\n",
-		 {FB_PGN_VARIANT_MOVED, -1}, 4},
+		 {FB_PGN_VARIANT_MOVED, -1},
+		 4},
 		/* already before it: unchanged */
 		{"[Variant \"fischerandom\"]\n[SetUp \"1\"]\n[FEN \"" INNER
-		 "\"]\n\n*\n", NULL, {-1}, 0},
+		 "\"]\n\n*\n",
+		 NULL,
+		 {-1},
+		 0},
 		/* any Variant tag moves (a FEN of another board is then
 		 * right: WinBoard sets the board first); CRLF, indented */
 		{"[Event \"e\"]\r\n  [FEN \"" STD_MID "\"]\r\n"
 		 "\t[Variant \"Standard\"]\r\n\r\n*\r\n",
 		 "[Event \"e\"]\r\n\t[Variant \"Standard\"]\r\n  [SetUp \"1\"]"
 		 "\r\n  [FEN \"" STD_MID "\"]\r\n\r\n*\r\n",
-		 {FB_PGN_VARIANT_MOVED, FB_PGN_SETUP_ADDED, -1}, 3},
+		 {FB_PGN_VARIANT_MOVED, FB_PGN_SETUP_ADDED, -1},
+		 3},
 		/* no SetUp tag: Variant, SetUp, FEN (as XBoard writes them) */
 		{"[FEN \"" INNER "\"]\n[Variant \"Chess960\"]\n\n*\n",
 		 "[Variant \"Chess960\"]\n[SetUp \"1\"]\n[FEN \"" INNER
-		 "\"]\n\n*\n", {FB_PGN_VARIANT_MOVED, FB_PGN_SETUP_ADDED, -1},
+		 "\"]\n\n*\n",
+		 {FB_PGN_VARIANT_MOVED, FB_PGN_SETUP_ADDED, -1},
 		 2},
 		/* on a line with other tags: left, with a warning */
-		{"[SetUp \"1\"]\n[FEN \"" INNER "\"] [Variant \"Chess960\"]\n\n*\n",
-		 NULL, {FB_PGN_VARIANT_LATE, -1}, 2},
+		{"[SetUp \"1\"]\n[FEN \"" INNER
+		 "\"] [Variant \"Chess960\"]\n\n*\n",
+		 NULL,
+		 {FB_PGN_VARIANT_LATE, -1},
+		 2},
 		/* two Variant tags: neither moves */
 		{"[SetUp \"1\"]\n[Variant \"Chess960\"]\n[FEN \"" INNER "\"]\n"
-		 "[Variant \"Chess960\"]\n\n*\n", NULL, {FB_PGN_VARIANT_LATE, -1},
+		 "[Variant \"Chess960\"]\n\n*\n",
+		 NULL,
+		 {FB_PGN_VARIANT_LATE, -1},
 		 4},
 		/* the last line of a truncated input: left */
 		{"[SetUp \"1\"]\n[FEN \"" INNER "\"]\n[Variant \"Chess960\"]",
-		 NULL, {FB_PGN_VARIANT_LATE, FB_PGN_TRUNCATED, -1}, 3},
+		 NULL,
+		 {FB_PGN_VARIANT_LATE, FB_PGN_TRUNCATED, -1},
+		 3},
 		/* a FEN tag that does not parse: nothing to move before */
-		{"[SetUp \"1\"]\n[FEN \"" INNER "]\n[Variant \"Chess960\"]\n\n*\n",
-		 NULL, {FB_PGN_BAD_TAG, -1}, 2},
+		{"[SetUp \"1\"]\n[FEN \"" INNER
+		 "]\n[Variant \"Chess960\"]\n\n*\n",
+		 NULL,
+		 {FB_PGN_BAD_TAG, -1},
+		 2},
 	};
 
 	(void)state;
@@ -542,45 +569,69 @@ test_pgn_variant_tag_added(void **state)
 		{"[Event \"e\"]\n[SetUp \"1\"]\n[FEN \"" S960 "\"]\n\n*\n",
 		 "[Event \"e\"]\n[SetUp \"1\"]\n" VAR960 "[FEN \"bbqnnrkr/"
 		 "pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w KQkq - 0 1\"]\n\n*\n",
-		 {FB_PGN_VARIANT_ADDED, -1}, 3},
+		 {FB_PGN_VARIANT_ADDED, -1},
+		 3},
 		/* a start with standard castling: the position says it */
 		{"[SetUp \"1\"]\n[FEN \"" S960_CORNERS "\"]\n\n*\n",
 		 "[SetUp \"1\"]\n" VAR960 "[FEN \"" S960_CORNERS "\"]\n\n*\n",
-		 {FB_PGN_VARIANT_ADDED, -1}, 2},
+		 {FB_PGN_VARIANT_ADDED, -1},
+		 2},
 		/* an inner-rook right, no SetUp tag, CRLF, indented:
 		 * Variant, SetUp, FEN, each on a line like the FEN's */
 		{"[Event \"e\"]\r\n [FEN \"" INNER "\"]\r\n\r\n*\r\n",
 		 "[Event \"e\"]\r\n [Variant \"chess960\"]\r\n [SetUp \"1\"]"
 		 "\r\n [FEN \"" INNER "\"]\r\n\r\n*\r\n",
-		 {FB_PGN_VARIANT_ADDED, FB_PGN_SETUP_ADDED, -1}, 2},
+		 {FB_PGN_VARIANT_ADDED, FB_PGN_SETUP_ADDED, -1},
+		 2},
 		/* the king off the e-file: only Chess960 castles so */
 		{"[SetUp \"1\"]\n[FEN \"4k3/8/8/8/8/8/8/R4K1R w HA - 0 1\"]\n\n*\n",
 		 "[SetUp \"1\"]\n" VAR960 "[FEN \"4k3/8/8/8/8/8/8/R4K1R w KQ - "
-		 "0 1\"]\n\n*\n", {FB_PGN_VARIANT_ADDED, -1}, 2},
+		 "0 1\"]\n\n*\n",
+		 {FB_PGN_VARIANT_ADDED, -1},
+		 2},
 		/* 10x8, a CRC start (king on e1): caparandom */
 		{"[SetUp \"1\"]\n[FEN \"rnbqkabcnr/pppppppppp/10/10/10/10/"
 		 "PPPPPPPPPP/RNBQKABCNR w KQkq - 0 1\"]\n\n*\n",
 		 "[SetUp \"1\"]\n[Variant \"caparandom\"]\n[FEN \"rnbqkabcnr/"
 		 "pppppppppp/10/10/10/10/PPPPPPPPPP/RNBQKABCNR w KQkq - 0 1\"]"
-		 "\n\n*\n", {FB_PGN_VARIANT_ADDED, -1}, 2},
+		 "\n\n*\n",
+		 {FB_PGN_VARIANT_ADDED, -1},
+		 2},
 		/* standard chess: nothing */
 		{"[SetUp \"1\"]\n[FEN \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/"
-		 "RNBQKBNR w KQkq - 0 1\"]\n\n*\n", NULL, {-1}, 0},
+		 "RNBQKBNR w KQkq - 0 1\"]\n\n*\n",
+		 NULL,
+		 {-1},
+		 0},
 		{"[SetUp \"1\"]\n[FEN \"" STD_MID "\"]\n\n*\n", NULL, {-1}, 0},
 		/* a 960 start with no rights: the same game in either */
 		{"[SetUp \"1\"]\n[FEN \"4k3/8/8/8/8/8/8/4K3 w - - 0 1\"]\n\n*\n",
-		 NULL, {-1}, 0},
+		 NULL,
+		 {-1},
+		 0},
 		/* Capablanca's start, Janus castling (prefix s): nothing */
 		{"[SetUp \"1\"]\n[FEN \"rnabqkbcnr/pppppppppp/10/10/10/10/"
-		 "PPPPPPPPPP/RNABQKBCNR w KQkq - 0 1\"]\n\n*\n", NULL, {-1}, 0},
+		 "PPPPPPPPPP/RNABQKBCNR w KQkq - 0 1\"]\n\n*\n",
+		 NULL,
+		 {-1},
+		 0},
 		{"[SetUp \"1\"]\n[FEN \"rnbqkabcnr/pppppppppp/10/10/10/10/"
-		 "PPPPPPPPPP/RNBQKABCNR w sKQkq - 0 1\"]\n\n*\n", NULL, {-1}, 0},
+		 "PPPPPPPPPP/RNBQKABCNR w sKQkq - 0 1\"]\n\n*\n",
+		 NULL,
+		 {-1},
+		 0},
 		/* a Variant tag says what the game is, even "Standard" */
 		{"[Variant \"Standard\"]\n[SetUp \"1\"]\n[FEN \"" S960_CORNERS
-		 "\"]\n\n*\n", NULL, {-1}, 0},
+		 "\"]\n\n*\n",
+		 NULL,
+		 {-1},
+		 0},
 		/* a malformed FEN: left, nothing added */
 		{"[SetUp \"1\"]\n[FEN \"bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRK"
-		 " w HFhf - 0 1\"]\n\n*\n", NULL, {FB_PGN_FEN_ERROR, -1}, 2},
+		 " w HFhf - 0 1\"]\n\n*\n",
+		 NULL,
+		 {FB_PGN_FEN_ERROR, -1},
+		 2},
 	};
 
 	(void)state;
@@ -593,13 +644,19 @@ test_pgn_variant_tag_keep(void **state)
 	/* --variant-tag=keep: Variant tags as they were, none added (only
 	 * the castling fields change, SetUp is added as ever). */
 	static const struct variant_case cases[] = {
-		{"[SetUp \"1\"]\n[FEN \"" INNER "\"]\n[Variant \"Chess960\"]\n\n*\n",
-		 NULL, {-1}, 0},
-		{"[SetUp \"1\"]\n[FEN \"" S960_CORNERS "\"]\n\n*\n", NULL, {-1},
+		{"[SetUp \"1\"]\n[FEN \"" INNER
+		 "\"]\n[Variant \"Chess960\"]\n\n*\n",
+		 NULL,
+		 {-1},
+		 0},
+		{"[SetUp \"1\"]\n[FEN \"" S960_CORNERS "\"]\n\n*\n",
+		 NULL,
+		 {-1},
 		 0},
 		{"[FEN \"" INNER "\"]\n\n*\n",
 		 "[SetUp \"1\"]\n[FEN \"" INNER "\"]\n\n*\n",
-		 {FB_PGN_SETUP_ADDED, -1}, 1},
+		 {FB_PGN_SETUP_ADDED, -1},
+		 1},
 	};
 
 	(void)state;
@@ -619,14 +676,18 @@ test_pgn_variant_tag_splits_and_marks(void **state)
 
 	(void)state;
 	for (int i = 0; i < FB_PGN_MARKS + 2; i++) {
-		n += (size_t)snprintf(in + n, sizeof in - n, "[A \"%d\"] x\n", i);
-		w += (size_t)snprintf(want + w, sizeof want - w, "[A \"%d\"] x\n",
+		n += (size_t)snprintf(in + n, sizeof in - n, "[A \"%d\"] x\n",
 				      i);
+		w += (size_t)snprintf(want + w, sizeof want - w,
+				      "[A \"%d\"] x\n", i);
 	}
-	n += (size_t)snprintf(in + n, sizeof in - n, "[SetUp \"1\"]\n"
+	n += (size_t)snprintf(in + n, sizeof in - n,
+			      "[SetUp \"1\"]\n"
 			      "[FEN \"" S960 "\"]\n[Round \"2\"]\n"
-			      "[Variant \"fischerandom\"]\n\n*\n%s", game2);
-	snprintf(want + w, sizeof want - w, "[SetUp \"1\"]\n"
+			      "[Variant \"fischerandom\"]\n\n*\n%s",
+			      game2);
+	snprintf(want + w, sizeof want - w,
+		 "[SetUp \"1\"]\n"
 		 "[Variant \"fischerandom\"]\n[FEN \"bbqnnrkr/pppppppp/8/8/8/"
 		 "8/PPPPPPPP/BBQNNRKR w KQkq - 0 1\"]\n[Round \"2\"]\n\n*\n"
 		 "[Variant \"Chess960\"]\r\n[SetUp \"1\"]\r\n[FEN \"" INNER
@@ -656,16 +717,21 @@ test_pgn_needs_random(void **state)
 		{S960_CORNERS, "fischerandom"},
 		{INNER, "fischerandom"},
 		{STD_MID, NULL},
-		{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", NULL},
+		{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+		 NULL},
 		/* Black to move in a 960 start: castling decides */
-		{"rbnqknbr/pppppppp/8/8/8/8/PPPPPPPP/RBNQKNBR b KQkq - 0 1", NULL},
+		{"rbnqknbr/pppppppp/8/8/8/8/PPPPPPPP/RBNQKNBR b KQkq - 0 1",
+		 NULL},
 		{"rnbqkabcnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNBQKABCNR w Ij "
-		 "- 0 1", "caparandom"},
+		 "- 0 1",
+		 "caparandom"},
 		{"rnabqkbcnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBCNR w KQkq "
-		 "- 0 1", NULL},
+		 "- 0 1",
+		 NULL},
 		/* Janus pieces, no prefix: not Capablanca Random */
 		{"rjnbkqbnjr/pppppppppp/10/10/10/10/PPPPPPPPPP/RJNBKQBNJR w KQkq "
-		 "- 0 1", NULL},
+		 "- 0 1",
+		 NULL},
 	};
 
 	(void)state;
@@ -674,7 +740,8 @@ test_pgn_needs_random(void **state)
 		const struct fb_variant *v;
 		print_message("case %zu\n", i);
 		assert_int_equal(fb_fen_parse(&f, cases[i].fen,
-					      strlen(cases[i].fen), NULL), 0);
+					      strlen(cases[i].fen), NULL),
+				 0);
 		v = fb_pgn_needs_random(&f, NULL);
 		if (cases[i].want == NULL)
 			assert_null(v);

@@ -52,8 +52,8 @@ static void
 test_cause_sigill_posix(void **state)
 {
 	struct fb_cpu cpu = {true, F_AVX2, F_AVX2};
-	struct fb_cause c = {.os = FB_CAUSE_POSIX, .signal = SIGILL,
-			     .cpu = &cpu};
+	struct fb_cause c = {
+		.os = FB_CAUSE_POSIX, .signal = SIGILL, .cpu = &cpu};
 	char what[64], msg[1024];
 
 	(void)state;
@@ -70,8 +70,8 @@ static void
 test_cause_illegal_instruction_windows(void **state)
 {
 	struct fb_cpu cpu = {true, F_AVX2, F_AVX2};
-	struct fb_cause c = {.os = FB_CAUSE_WINDOWS, .status = 0xC000001D,
-			     .cpu = &cpu};
+	struct fb_cause c = {
+		.os = FB_CAUSE_WINDOWS, .status = 0xC000001D, .cpu = &cpu};
 	const char *what = "died of 0xC000001D (STATUS_ILLEGAL_INSTRUCTION)";
 	char msg[1024];
 
@@ -111,11 +111,12 @@ test_cause_illegal_instruction_cpus(void **state)
 		c.cpu = i == 0 ? &none : NULL;
 		fb_cause_explain(&c, out, sizeof out);
 		assert_string_equal(
-			out, "died of 0xC000001D (STATUS_ILLEGAL_INSTRUCTION), "
-			     "an illegal instruction: this build of the engine "
-			     "probably needs instructions this CPU lacks; use a "
-			     "build for an older CPU (fenbridge cannot see this "
-			     "CPU's features)");
+			out,
+			"died of 0xC000001D (STATUS_ILLEGAL_INSTRUCTION), "
+			"an illegal instruction: this build of the engine "
+			"probably needs instructions this CPU lacks; use a "
+			"build for an older CPU (fenbridge cannot see this "
+			"CPU's features)");
 	}
 }
 
@@ -136,7 +137,8 @@ test_cause_windows_codes(void **state)
 		 "it beside it, or use a statically linked build"},
 		{0xC0000409, "died of 0xC0000409 (STATUS_STACK_BUFFER_OVERRUN)",
 		 ", a stack buffer overrun, or it aborted itself (fail fast)"},
-		{0xC0000094, "died of 0xC0000094 (STATUS_INTEGER_DIVIDE_BY_ZERO)",
+		{0xC0000094,
+		 "died of 0xC0000094 (STATUS_INTEGER_DIVIDE_BY_ZERO)",
 		 ", an integer division by zero"},
 		{0xE06D7363, "died of 0xE06D7363 (a C++ exception)",
 		 ", nothing caught it"},
@@ -164,8 +166,8 @@ test_cause_windows_codes(void **state)
 	}
 	/* A signal libuv reports (fenbridge's own kill) wins over the code */
 	{
-		struct fb_cause c = {.os = FB_CAUSE_WINDOWS, .status = 1,
-				     .signal = SIGTERM};
+		struct fb_cause c = {
+			.os = FB_CAUSE_WINDOWS, .status = 1, .signal = SIGTERM};
 		char what[64];
 		snprintf(what, sizeof what, "died of SIGTERM (%d)", SIGTERM);
 		expect(&c, what, what);
@@ -179,11 +181,13 @@ test_cause_posix(void **state)
 		int sig;
 		const char *name;
 	} sigs[] = {
-		{SIGSEGV, "SIGSEGV"}, {SIGABRT, "SIGABRT"}, {SIGFPE, "SIGFPE"},
-		{SIGTERM, "SIGTERM"}, {SIGINT, "SIGINT"},
+		{SIGSEGV, "SIGSEGV"}, {SIGABRT, "SIGABRT"},
+		{SIGFPE, "SIGFPE"},   {SIGTERM, "SIGTERM"},
+		{SIGINT, "SIGINT"},
 #ifndef _WIN32
-		{SIGKILL, "SIGKILL"}, {SIGBUS, "SIGBUS"}, {SIGTRAP, "SIGTRAP"},
-		{SIGSYS, "SIGSYS"},   {SIGHUP, "SIGHUP"}, {SIGPIPE, "SIGPIPE"},
+		{SIGKILL, "SIGKILL"}, {SIGBUS, "SIGBUS"},
+		{SIGTRAP, "SIGTRAP"}, {SIGSYS, "SIGSYS"},
+		{SIGHUP, "SIGHUP"},   {SIGPIPE, "SIGPIPE"},
 		{SIGXCPU, "SIGXCPU"},
 #endif
 	};
@@ -219,8 +223,8 @@ static void
 test_cause_buffer_limit(void **state)
 {
 	struct fb_cpu cpu = {true, F_AVX2, F_AVX2};
-	struct fb_cause c = {.os = FB_CAUSE_POSIX, .signal = SIGILL,
-			     .cpu = &cpu};
+	struct fb_cause c = {
+		.os = FB_CAUSE_POSIX, .signal = SIGILL, .cpu = &cpu};
 	char whole[1024], cut[40];
 	size_t n;
 
@@ -229,8 +233,9 @@ test_cause_buffer_limit(void **state)
 	assert_int_equal(fb_cause_explain(&c, cut, sizeof cut), n);
 	assert_int_equal(strlen(cut), sizeof cut - 1);
 	assert_memory_equal(cut, whole, sizeof cut - 1);
-	assert_int_equal(fb_cause_what(&c, NULL, 0), strlen("died of SIGILL ()") +
-			 (size_t)snprintf(NULL, 0, "%d", SIGILL));
+	assert_int_equal(fb_cause_what(&c, NULL, 0),
+			 strlen("died of SIGILL ()") +
+				 (size_t)snprintf(NULL, 0, "%d", SIGILL));
 }
 
 int

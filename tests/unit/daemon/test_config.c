@@ -49,8 +49,9 @@ castling(enum fb_castle_notation n)
 static const char *
 action(enum fb_config_action a)
 {
-	return a == FB_RUN_BRIDGE ? "run" : a == FB_SHOW_HELP ? "help"
-							       : "version";
+	return a == FB_RUN_BRIDGE  ? "run"
+	       : a == FB_SHOW_HELP ? "help"
+				   : "version";
 }
 
 static const char *
@@ -103,18 +104,17 @@ render(const struct fb_config *c, char *out, size_t cap)
 		char key[32];
 		w = 0;
 		for (char **a = c->build_argv[b]; a != NULL && *a != NULL; a++)
-			w += (size_t)snprintf(words + w, sizeof words - w,
-					      "%s%s",
-					      a == c->build_argv[b] ? "" : "|",
-					      *a);
+			w += (size_t)snprintf(
+				words + w, sizeof words - w, "%s%s",
+				a == c->build_argv[b] ? "" : "|", *a);
 		snprintf(key, sizeof key, "engine.%s", fb_cpu_build_name(b));
 		add(out, cap, &n, key, c->build_argv[b] ? words : NULL);
 	}
 	for (size_t i = 0; i < c->noptions; i++) {
 		char key[128];
 		snprintf(key, sizeof key, "option:%s", c->options[i].name);
-		snprintf(words, sizeof words, "%s/%u",
-			 str(c->options[i].value), c->options[i].flags);
+		snprintf(words, sizeof words, "%s/%u", str(c->options[i].value),
+			 c->options[i].flags);
 		add(out, cap, &n, key, words);
 	}
 	for (size_t i = 0; i < c->nenv; i++)
@@ -177,9 +177,11 @@ struct case_ {
 };
 
 static const struct case_ argv_cases[] = {
-	{"", "action=run engine-fen=xfen auto=1 gui-fen=shredder "
-	     "protocol=auto gui-castling=auto engine-castling=auto log=- "
-	     "grace=5000 engine-dir=- config=- engine=- normalize=off", NULL},
+	{"",
+	 "action=run engine-fen=xfen auto=1 gui-fen=shredder "
+	 "protocol=auto gui-castling=auto engine-castling=auto log=- "
+	 "grace=5000 engine-dir=- config=- engine=- normalize=off",
+	 NULL},
 	{"--normalize e", "normalize=on engine=e", NULL},
 	{"--normalize=on e", NULL, "--normalize takes no value"},
 	{"-- /bin/eng -x", "engine=/bin/eng|-x from-config=0", NULL},
@@ -210,16 +212,20 @@ static const struct case_ argv_cases[] = {
 	{"-- --help", "action=run engine=--help", NULL},
 	{"--bogus e", NULL, "unknown option '--bogus'"},
 	{"-x e", NULL, "unknown option '-x'"},
-	{"--engine-fen=lan e", NULL, "--engine-fen: unknown value 'lan' "
-				     "(auto, xfen or shredder)"},
-	{"--gui-fen=auto e", NULL, "--gui-fen: unknown value 'auto' "
-				   "(xfen or shredder)"},
+	{"--engine-fen=lan e", NULL,
+	 "--engine-fen: unknown value 'lan' "
+	 "(auto, xfen or shredder)"},
+	{"--gui-fen=auto e", NULL,
+	 "--gui-fen: unknown value 'auto' "
+	 "(xfen or shredder)"},
 	{"--gui-fen", NULL, "--gui-fen needs a value"},
-	{"--protocol=winboard e", NULL, "unknown value 'winboard' "
-					"(auto, uci or xboard)"},
+	{"--protocol=winboard e", NULL,
+	 "unknown value 'winboard' "
+	 "(auto, uci or xboard)"},
 	{"--gui-castling=castle e", NULL, "(auto, kxr, king or oo)"},
-	{"--grace=soon e", NULL, "--grace: takes seconds from 0 to 86400, "
-				 "not 'soon'"},
+	{"--grace=soon e", NULL,
+	 "--grace: takes seconds from 0 to 86400, "
+	 "not 'soon'"},
 	{"--grace=-1 e", NULL, "'-1'"},
 	{"--grace=86401 e", NULL, "'86401'"},
 	{"--grace=1x e", NULL, "'1x'"},
@@ -227,11 +233,13 @@ static const struct case_ argv_cases[] = {
 	{"--log= e", NULL, "--log: FILE is empty"},
 	{"--log", NULL, "--log needs a value"},
 	{"--help=x", NULL, "--help takes no value"},
-	{"--prot=uci e", NULL, "unknown option '--prot=uci' (did you mean "
-			       "--protocol?)"},
-	{"--engine=x e", NULL, "unknown option '--engine=x' (did you mean "
-			       "--engine-fen or --engine-protocol or "
-			       "--engine-castling or --engine-dir?)"},
+	{"--prot=uci e", NULL,
+	 "unknown option '--prot=uci' (did you mean "
+	 "--protocol?)"},
+	{"--engine=x e", NULL,
+	 "unknown option '--engine=x' (did you mean "
+	 "--engine-fen or --engine-protocol or "
+	 "--engine-castling or --engine-dir?)"},
 	{"--name=x e", NULL, "unknown option '--name=x'"}, /* INI only */
 };
 
@@ -267,14 +275,17 @@ test_config_argv_parses_twice(void **state)
 {
 	static const char *const lines[] = {
 		"--engine-fen=shredder --grace 2 -- eng -x",
-		"--help --log=x", "-V", "--bogus", "--grace",
+		"--help --log=x",
+		"-V",
+		"--bogus",
+		"--grace",
 	};
 	(void)state;
 	for (size_t i = 0; i < N_ELEMS(lines); i++) {
 		for (size_t j = 0; j < N_ELEMS(lines); j++) {
 			char b1[256], b2[256], *a1[MAX_ARGS + 1],
-				*a2[MAX_ARGS + 1], e1[256], e2[256],
-				g1[2048], g2[2048];
+				*a2[MAX_ARGS + 1], e1[256], e2[256], g1[2048],
+				g2[2048];
 			struct fb_config c1, c2, c3;
 			int n1 = make_argv("fb", lines[i], b1, sizeof b1, a1);
 			int n2 = make_argv("fb", lines[j], b2, sizeof b2, a2);
@@ -306,10 +317,12 @@ static const struct case_ ini_cases[] = {
 	 "engine.popcnt = /abs/sf 'x y'\nengine = sf\n",
 	 "engine.avx512=/cfg" SEP "bin/sf-avx512|-a engine.bmi2=/cfg" SEP
 	 "b_dir/sf engine.avx2=sf-avx2 engine.popcnt=/abs/sf|x_y engine=sf "
-	 "engine-line=sf from-config=1", NULL},
+	 "engine-line=sf from-config=1",
+	 NULL},
 	{"[fenbridge]\nengine.avx2 = a\n",
 	 "engine.avx2=a engine.avx512=- engine=- engine-line=- "
-	 "from-config=0", NULL},
+	 "from-config=0",
+	 NULL},
 	{"[fenbridge]\nengine.avx2 = a\nengine.avx2 = b\n", NULL,
 	 "t.ini:3: key 'engine.avx2' is given twice"},
 	{"[fenbridge]\nengine.avx2 =\n", NULL, "engine.avx2: empty command"},
@@ -325,7 +338,8 @@ static const struct case_ ini_cases[] = {
 	 "engine=C:\\Engines\\Toga_II\\toga2.exe|-x", NULL},
 	{"[fenbridge]\nengine = C:\\Engines\\Toga II\\toga2.exe\n",
 	 "engine=C:\\Engines\\Toga|II\\toga2.exe "
-	 "engine-line=C:\\Engines\\Toga_II\\toga2.exe", NULL},
+	 "engine-line=C:\\Engines\\Toga_II\\toga2.exe",
+	 NULL},
 #ifdef _WIN32
 	{"[fenbridge]\nengine = ..\\engines\\x.exe\nengine-dir = e\\f\n",
 	 "engine=/cfg\\..\\engines\\x.exe engine-dir=/cfg\\e\\f", NULL},
@@ -343,7 +357,8 @@ static const struct case_ ini_cases[] = {
 	 "protocol = xboard\ngui-castling = kxr\nengine-castling = oo\n"
 	 "grace = 1.5\n",
 	 "engine-fen=shredder auto=0 gui-fen=xfen protocol=xboard "
-	 "gui-castling=kxr engine-castling=oo grace=1500", NULL},
+	 "gui-castling=kxr engine-castling=oo grace=1500",
+	 NULL},
 	{"[fenbridge]\nengine-fen = auto\n", "engine-fen=xfen auto=1", NULL},
 	{"[fenbridge]\nnormalize = on\n", "normalize=on", NULL},
 	{"[fenbridge]\nnormalize = Yes\n", "normalize=on", NULL},
@@ -354,14 +369,16 @@ static const struct case_ ini_cases[] = {
 	 "t.ini:2: normalize: unknown value 'maybe' (on or off)"},
 	{"[fenbridge]\nnormalize =\n", NULL,
 	 "t.ini:2: normalize: unknown value '' (on or off)"},
-	{"; comment\n[fenbridge] ; after a blank\r\nname = x ; y\r\n",
-	 "name=x", NULL},
+	{"; comment\n[fenbridge] ; after a blank\r\nname = x ; y\r\n", "name=x",
+	 NULL},
 	{"[options]\nHash = 256\nStyle = \"a b\"\n[forced-options]\n"
 	 "Threads = 1\n[hidden-options]\nPonder = yes\n[env]\nA = 1\n",
 	 "option:Hash=256/1 option:Style=a_b/1 option:Threads=1/3 "
-	 "option:Ponder=-/4 env=A=1", NULL},
-	{"[fenbridge]\nengin = x\n", NULL, "t.ini:2: unknown key 'engin' in "
-					   "[fenbridge]"},
+	 "option:Ponder=-/4 env=A=1",
+	 NULL},
+	{"[fenbridge]\nengin = x\n", NULL,
+	 "t.ini:2: unknown key 'engin' in "
+	 "[fenbridge]"},
 	{"[fenbridge]\nconfig = x\n", NULL, "t.ini:2: unknown key 'config'"},
 	{"[fenbridge]\nhelp = 1\n", NULL, "t.ini:2: unknown key 'help'"},
 	{"[fenbridge]\nname = a\nname = b\n", NULL,
@@ -375,8 +392,9 @@ static const struct case_ ini_cases[] = {
 	{"[fenbridge]\nengine = \"x\n", NULL,
 	 "t.ini:2: engine: unterminated quote"},
 	{"[fenbridge]\nengine = \n", NULL, "t.ini:2: engine: empty command"},
-	{"[fenbrige]\nname = x\n", NULL, "t.ini:2: unknown section "
-					 "[fenbrige]"},
+	{"[fenbrige]\nname = x\n", NULL,
+	 "t.ini:2: unknown section "
+	 "[fenbrige]"},
 	{"[fenbridge]\nno equals sign\n", NULL,
 	 "t.ini:2: expected 'name = value' or '[section]'"},
 	{"[options]\nHash = 1\nhash = 2\n", NULL,
@@ -402,7 +420,8 @@ static const struct {
 	{"C:\\Engines\\Toga II\\toga2.exe", "C:\\Engines\\Toga|II\\toga2.exe"},
 	{"\"C:\\Engines\\Toga II\\toga2.exe\" -x",
 	 "C:\\Engines\\Toga II\\toga2.exe|-x"},
-	{"'C:\\Engines\\Toga II\\toga2.exe'", "C:\\Engines\\Toga II\\toga2.exe"},
+	{"'C:\\Engines\\Toga II\\toga2.exe'",
+	 "C:\\Engines\\Toga II\\toga2.exe"},
 	{"..\\engines\\x.exe", "..\\engines\\x.exe"},
 	{"C:\\dir\\", "C:\\dir\\"},
 	/* A doubled backslash is one; single quotes keep both. */
@@ -457,13 +476,14 @@ test_config_set_engine(void **state)
 
 	(void)state;
 	fb_config_init(&c);
-	assert_int_equal(fb_config_parse_ini(&c, "[fenbridge]\nengine = "
+	assert_int_equal(fb_config_parse_ini(&c,
+					     "[fenbridge]\nengine = "
 					     "C:\\E\\Toga II\\t.exe -a 'b c'\n",
 					     "t.ini", "/cfg", err, sizeof err),
 			 0);
-	assert_int_equal(fb_config_set_engine(&c, "C:\\E\\Toga II\\t.exe",
-					      " -a 'b c'"),
-			 0);
+	assert_int_equal(
+		fb_config_set_engine(&c, "C:\\E\\Toga II\\t.exe", " -a 'b c'"),
+		0);
 	render(&c, got, sizeof got);
 	expect_tokens(got, "engine=C:\\E\\Toga_II\\t.exe|-a|b_c", "set");
 	assert_int_equal(fb_config_set_engine(&c, "x", " 'unterminated"),
@@ -511,15 +531,15 @@ test_config_ini_line_length_limit(void **state)
 	memset(text + n, 'x', 198 - 7);
 	strcpy(text + n + 198 - 7, "\n");
 	fb_config_init(&c);
-	assert_int_equal(fb_config_parse_ini(&c, text, "t.ini", "", err,
-					     sizeof err), 0);
+	assert_int_equal(
+		fb_config_parse_ini(&c, text, "t.ini", "", err, sizeof err), 0);
 	fb_config_free(&c);
 
 	strcpy(text + n + 198 - 7, "y\n");
 	fb_config_init(&c);
-	expect_error(fb_config_parse_ini(&c, text, "t.ini", "", err,
-					 sizeof err),
-		     err, "t.ini:2: line longer than 198 characters", "long");
+	expect_error(
+		fb_config_parse_ini(&c, text, "t.ini", "", err, sizeof err),
+		err, "t.ini:2: line longer than 198 characters", "long");
 	fb_config_free(&c);
 }
 
@@ -577,8 +597,10 @@ test_config_argv_overrides_ini(void **state)
 	assert_int_equal(fb_config_parse_args(&c, argc, argv, err, sizeof err),
 			 0);
 	render(&c, got, sizeof got);
-	expect_tokens(got, "engine-fen=xfen auto=0 log=cli.log grace=2000 "
-			   "engine=e2|-y from-config=0", "override");
+	expect_tokens(got,
+		      "engine-fen=xfen auto=0 log=cli.log grace=2000 "
+		      "engine=e2|-y from-config=0",
+		      "override");
 	assert_int_equal(fb_config_check(&c, err, sizeof err), 0);
 	fb_config_free(&c);
 
@@ -604,12 +626,13 @@ test_config_pick_build(void **state)
 		const char *want, *why;
 	} cases[] = {
 		{"engine.avx512 = e512\nengine.avx2 = \"e 2\" -x\n"
-		 "engine.popcnt = pop\nengine = plain\n", "",
-		 F_AVX2, 1, "engine=e_2|-x engine-line=\"e_2\"_-x from-config=1",
+		 "engine.popcnt = pop\nengine = plain\n",
+		 "", F_AVX2, 1,
+		 "engine=e_2|-x engine-line=\"e_2\"_-x from-config=1",
 		 "engine.avx2: this CPU has SSE4.1 POPCNT AVX2; not "
 		 "engine.avx512: no BMI2 AVX-512F AVX-512BW"},
-		{"engine.avx512 = e512\nengine.avx2 = e2\nengine = plain\n",
-		 "", F_AVX512, 1, "engine=e512 engine-line=e512",
+		{"engine.avx512 = e512\nengine.avx2 = e2\nengine = plain\n", "",
+		 F_AVX512, 1, "engine=e512 engine-line=e512",
 		 "engine.avx512: this CPU has"},
 		{"engine = plain\nengine.avx2 = e2\n", "", F_POPCNT, 1,
 		 "engine=plain engine-line=plain from-config=1",
@@ -638,8 +661,8 @@ test_config_pick_build(void **state)
 		char why[512], got[2048];
 		struct fb_config c;
 		struct fb_cpu cpu = {true, cases[i].usable, cases[i].usable};
-		int argc = make_argv("fb", cases[i].argv, buf, sizeof buf,
-				     argv);
+		int argc =
+			make_argv("fb", cases[i].argv, buf, sizeof buf, argv);
 		int rc;
 
 		snprintf(ini, sizeof ini, "[fenbridge]\n%s", cases[i].ini);
@@ -647,9 +670,9 @@ test_config_pick_build(void **state)
 		assert_int_equal(fb_config_parse_ini(&c, ini, "t.ini", "/cfg",
 						     err, sizeof err),
 				 0);
-		assert_int_equal(fb_config_parse_args(&c, argc, argv, err,
-						      sizeof err),
-				 0);
+		assert_int_equal(
+			fb_config_parse_args(&c, argc, argv, err, sizeof err),
+			0);
 		rc = fb_cpu_pick_engine(&c, &cpu, why, sizeof why);
 		if (rc != cases[i].rc)
 			fail_msg("case %zu: %d, not %d (%s)", i, rc,
@@ -657,8 +680,9 @@ test_config_pick_build(void **state)
 		render(&c, got, sizeof got);
 		expect_tokens(got, cases[i].want, cases[i].ini);
 		if (cases[i].why != NULL &&
-		    (cases[i].why[0] == '\0' ? why[0] != '\0'
-					     : strstr(why, cases[i].why) != why))
+		    (cases[i].why[0] == '\0'
+			     ? why[0] != '\0'
+			     : strstr(why, cases[i].why) != why))
 			fail_msg("case %zu: why '%s', not '%s'", i, why,
 				 cases[i].why);
 		fb_config_free(&c);
@@ -668,10 +692,12 @@ test_config_pick_build(void **state)
 static void
 render_convert(const struct fb_convert_config *c, char *out, size_t cap)
 {
-	snprintf(out, cap, "action=%s to=%s have-to=%d keep-ep=%d prefix=%c "
-		 "first=%d", action(c->action), notation(c->style.notation),
-		 c->have_to, c->style.keep_ep,
-		 c->style.prefix ? c->style.prefix : '-', c->first);
+	snprintf(out, cap,
+		 "action=%s to=%s have-to=%d keep-ep=%d prefix=%c "
+		 "first=%d",
+		 action(c->action), notation(c->style.notation), c->have_to,
+		 c->style.keep_ep, c->style.prefix ? c->style.prefix : '-',
+		 c->first);
 }
 
 static const struct case_ convert_cases[] = {

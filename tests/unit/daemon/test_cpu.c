@@ -76,8 +76,8 @@ test_cpu_from_regs(void **state)
 		{SSE41 | POPCNT | OSXSAVE | AVX, AVX2 | AVX512F, 0xe3,
 		 F_AVX2 | FB_CPU_AVX512F, F_POPCNT},
 		/* other bits are no features of ours */
-		{~(SSE41 | POPCNT | OSXSAVE | AVX), ~(AVX2 | BMI2 | AVX512F |
-		  AVX512BW | AVX512VL), ~0ull, 0, 0},
+		{~(SSE41 | POPCNT | OSXSAVE | AVX),
+		 ~(AVX2 | BMI2 | AVX512F | AVX512BW | AVX512VL), ~0ull, 0, 0},
 	};
 	(void)state;
 	for (size_t i = 0; i < N_ELEMS(cases); i++) {
@@ -172,17 +172,18 @@ test_cpu_choose(void **state)
 	for (size_t i = 0; i < N_ELEMS(cases); i++) {
 		struct fb_cpu c = fake(cases[i].usable);
 		c.known = cases[i].known;
-		assert_int_equal(fb_cpu_choose(&c, cases[i].given, why,
-					       sizeof why),
-				 cases[i].want);
+		assert_int_equal(
+			fb_cpu_choose(&c, cases[i].given, why, sizeof why),
+			cases[i].want);
 		assert_string_equal(why, cases[i].why);
 	}
 	/* Cut to the buffer, never past it */
 	{
 		struct fb_cpu c = fake(F_POPCNT);
 		char small[8];
-		assert_int_equal(fb_cpu_choose(&c, G(AVX2), small, sizeof small),
-				 FB_CPU_NBUILDS);
+		assert_int_equal(
+			fb_cpu_choose(&c, G(AVX2), small, sizeof small),
+			FB_CPU_NBUILDS);
 		assert_string_equal(small, "engine:");
 	}
 }

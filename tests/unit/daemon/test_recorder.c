@@ -55,7 +55,8 @@ check_line(void *ctx, enum fb_rec_tag tag, uint64_t ms, const char *text,
 	if (len >= 3 && memcmp(text + len - 3, "...", 3) == 0)
 		s->cut++;
 	else if (len != (size_t)k + 40 || ms > n || ms == 0)
-		s->whole = false; /* a line has the time of the read it began in */
+		s->whole =
+			false; /* a line has the time of the read it began in */
 	if (s->n > s->gui && n != s->last + 1)
 		s->ordered = false;
 	if (s->n == s->gui)
@@ -93,7 +94,8 @@ engine_lines(struct fb_recorder *r, unsigned long long first,
 				/* the rest starts inside a line: send it on
 				 * to the line's end in a piece of its own */
 				char *e = memchr(buf, '\n', n);
-				size_t m = e != NULL ? (size_t)(e - buf) + 1 : n;
+				size_t m = e != NULL ? (size_t)(e - buf) + 1
+						     : n;
 				fb_recorder_add(r, FB_REC_ENGINE, t, buf, m);
 				memmove(buf, buf + m, n - m);
 				n -= m;
@@ -134,8 +136,8 @@ test_recorder_merges_the_rings_in_order(void **state)
 	struct fb_recorder r;
 	struct seen s = {.ordered = true, .whole = true};
 	static const enum fb_rec_tag want[] = {
-		FB_REC_GUI, FB_REC_ENGINE, FB_REC_GUI, FB_REC_ENGINE,
-		FB_REC_ENGINE,
+		FB_REC_GUI,    FB_REC_ENGINE, FB_REC_GUI,
+		FB_REC_ENGINE, FB_REC_ENGINE,
 	};
 
 	(void)state;
@@ -171,7 +173,8 @@ test_recorder_cuts_a_long_line(void **state)
 	memset(big, 'x', 3 * FB_RECORDER_LINE_MAX);
 	memcpy(big, "line 1 ", 7);
 	big[3 * FB_RECORDER_LINE_MAX] = '\n';
-	fb_recorder_add(&r, FB_REC_ENGINE, 1, big, 3 * FB_RECORDER_LINE_MAX + 1);
+	fb_recorder_add(&r, FB_REC_ENGINE, 1, big,
+			3 * FB_RECORDER_LINE_MAX + 1);
 	engine_lines(&r, 2, 2, 1000);
 	fb_recorder_each(&r, check_line, &s);
 	assert_int_equal(s.n, 2);
@@ -195,8 +198,9 @@ test_recorder_writes_a_file(void **state)
 	fb_recorder_add(&r, FB_REC_GUI, 1500, "uci\n", 4);
 	fb_recorder_add(&r, FB_REC_ENGINE, 1600, "bad\x01line\r\n", 10);
 	/* no folder given: the system's temporary one */
-	assert_int_equal(fb_recorder_write(&r, NULL, "the engine died",
-					   "head line\n"), 0);
+	assert_int_equal(
+		fb_recorder_write(&r, NULL, "the engine died", "head line\n"),
+		0);
 	assert_true(r.written);
 	assert_non_null(strstr(r.path, "fenbridge-"));
 	f = fopen(r.path, "r");

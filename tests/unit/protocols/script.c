@@ -73,12 +73,18 @@ script_start(struct script *s, const struct fb_filter_options *opt)
 	memset(s, 0, sizeof *s);
 	s->line_start = true;
 	s->timer = -1;
-	s->from_gui = (struct fb_sink){
-		.to_engine = to_engine, .to_gui = to_gui, .report = report,
-		.timer = timer, .ctx = s, .min_level = FB_LOG_DEBUG};
-	s->from_engine = (struct fb_sink){
-		.to_gui = to_gui, .to_engine = to_engine, .report = report,
-		.timer = timer, .ctx = s, .min_level = FB_LOG_DEBUG};
+	s->from_gui = (struct fb_sink){.to_engine = to_engine,
+				       .to_gui = to_gui,
+				       .report = report,
+				       .timer = timer,
+				       .ctx = s,
+				       .min_level = FB_LOG_DEBUG};
+	s->from_engine = (struct fb_sink){.to_gui = to_gui,
+					  .to_engine = to_engine,
+					  .report = report,
+					  .timer = timer,
+					  .ctx = s,
+					  .min_level = FB_LOG_DEBUG};
 	fb_filter_init(&s->f, opt);
 }
 
@@ -91,7 +97,8 @@ script_step(struct script *s, const char *script)
 	s->log[0] = '\0';
 	while (*script != '\0') {
 		const char *nl = strchr(script, '\n');
-		size_t len = nl != NULL ? (size_t)(nl - script) : strlen(script);
+		size_t len = nl != NULL ? (size_t)(nl - script)
+					: strlen(script);
 		if (script[0] == 'g' && len >= 2)
 			fb_filter_gui_line(&s->f, script + 2, len - 2, 1, 0,
 					   &s->from_gui);

@@ -27,7 +27,7 @@ struct script {
 	char text[SCRIPT_MAX];
 	size_t n;
 	bool line_start;
-	long timer; /* the last request; -1 before any */
+	long timer;           /* the last request; -1 before any */
 	char log[SCRIPT_MAX]; /* the step's reports */
 	size_t nlog;
 };

@@ -26,22 +26,22 @@
 #include "fenbridge/movegen.h"
 
 enum sim_kind {
-	SIM_GOOD,        /* UCI, both dialects, KxR in 960, king move else */
-	SIM_DIE_LETTER,  /* exits 1 on any file letter in the castling field */
-	SIM_KQ_CORNER,   /* in 960 mode K/Q name the corner rooks */
-	SIM_XB_NOSETUP,  /* XBoard, setboard=0 */
-	SIM_SILENT,      /* says nothing */
-	SIM_NO_STOP,     /* ignores stop */
+	SIM_GOOD,         /* UCI, both dialects, KxR in 960, king move else */
+	SIM_DIE_LETTER,   /* exits 1 on any file letter in the castling field */
+	SIM_KQ_CORNER,    /* in 960 mode K/Q name the corner rooks */
+	SIM_XB_NOSETUP,   /* XBoard, setboard=0 */
+	SIM_SILENT,       /* says nothing */
+	SIM_NO_STOP,      /* ignores stop */
 	SIM_EARLY_PONDER, /* ends go ponder at once; MultiPV gives one line */
-	SIM_XB,          /* XBoard with setboard: O-O and KxR in FRC */
-	SIM_XB_STICKY,   /* the same, but new keeps fischerandom */
-	SIM_XB_EDIT,     /* XBoard, setboard=0: positions through edit, the
+	SIM_XB,           /* XBoard with setboard: O-O and KxR in FRC */
+	SIM_XB_STICKY,    /* the same, but new keeps fischerandom */
+	SIM_XB_EDIT,      /* XBoard, setboard=0: positions through edit, the
 			    rights from the king and rooks on their squares */
 	SIM_XB_EDIT_MOVED, /* the same, but takes edited pieces as moved:
 			      no castling after edit */
 	SIM_XB_PONDER_BAD, /* SIM_XB, but hard: hangs when our reply is not
 			      its ponder move; analyze: no thinking */
-	SIM_SYMMETRIC,   /* SIM_GOOD, but in 960 mode it drops the castling
+	SIM_SYMMETRIC,     /* SIM_GOOD, but in 960 mode it drops the castling
 			    rights when the two colours' kings or castling
 			    rooks stand on different files (it takes
 			    Black's setup from White's) */
@@ -53,9 +53,9 @@ struct sim {
 	bool c960;
 	bool alive;
 	bool searching_infinite;
-	bool thinking;   /* XBoard: go after st 60, until ? */
+	bool thinking; /* XBoard: go after st 60, until ? */
 	bool long_think;
-	bool hard, force; /* XBoard: pondering on; in force mode */
+	bool hard, force;   /* XBoard: pondering on; in force mode */
 	char predicted[16]; /* the reply its last pv predicted */
 	int multipv;
 	bool editing, edit_black; /* in edit; placing Black's pieces */
@@ -67,7 +67,8 @@ struct sim {
 	char report[FB_CHECK_REPORT_MAX];
 };
 
-static void run_out(struct sim *s, struct fb_check_out *out, int depth);
+static void
+run_out(struct sim *s, struct fb_check_out *out, int depth);
 
 static void
 reply(struct sim *s, const char *line, int depth)
@@ -224,8 +225,7 @@ xb_move(struct sim *s, int depth)
 		fb_game_play(&a, &m);
 		if (fb_moves_legal(&a, r) > 0)
 			fb_moves_print_coord(&a, &r[0], FB_CASTLE_KING,
-					     s->predicted,
-					     sizeof s->predicted);
+					     s->predicted, sizeof s->predicted);
 	}
 	snprintf(buf, sizeof buf, " 3 0 0 10 %s %s", mv, s->predicted);
 	reply(s, buf, depth);
@@ -255,16 +255,19 @@ xb_command(struct sim *s, const char *line, int depth)
 	}
 	if (strcmp(line, "protover 2") == 0 && s->kind != SIM_XB &&
 	    s->kind != SIM_XB_STICKY && s->kind != SIM_XB_PONDER_BAD) {
-		reply(s, "feature myname=\"ESim\" setboard=0 usermove=1 "
-			 "ping=1 variants=\"normal\" done=1", depth);
+		reply(s,
+		      "feature myname=\"ESim\" setboard=0 usermove=1 "
+		      "ping=1 variants=\"normal\" done=1",
+		      depth);
 	} else if (strcmp(line, "protover 2") == 0) {
-		reply(s, s->kind == SIM_XB
-				 ? "feature myname=\"XSim\" setboard=1 "
-				   "usermove=1 ping=1 variants=\"normal,"
-				   "fischerandom,capablanca,caparandom\" done=1"
-				 : "feature myname=\"XSim\" setboard=1 "
-				   "usermove=1 ping=1 variants=\"normal,"
-				   "fischerandom\" done=1",
+		reply(s,
+		      s->kind == SIM_XB
+			      ? "feature myname=\"XSim\" setboard=1 "
+				"usermove=1 ping=1 variants=\"normal,"
+				"fischerandom,capablanca,caparandom\" done=1"
+			      : "feature myname=\"XSim\" setboard=1 "
+				"usermove=1 ping=1 variants=\"normal,"
+				"fischerandom\" done=1",
 		      depth);
 	} else if (strncmp(line, "ping ", 5) == 0) {
 		snprintf(buf, sizeof buf, "pong %s", line + 5);
@@ -293,9 +296,9 @@ xb_command(struct sim *s, const char *line, int depth)
 	} else if (strcmp(line, "variant capablanca") == 0) {
 		s->c960 = false;
 	} else if (strncmp(line, "setboard ", 9) == 0) {
-		assert_int_equal(fb_fen_parse(&fen, line + 9, strlen(line + 9),
-					      NULL),
-				 0);
+		assert_int_equal(
+			fb_fen_parse(&fen, line + 9, strlen(line + 9), NULL),
+			0);
 		s->g = fen.pos;
 	} else if (strncmp(line, "usermove ", 9) == 0) {
 		const char *t = line + 9;
@@ -309,7 +312,8 @@ xb_command(struct sim *s, const char *line, int depth)
 						  form, sizeof form);
 		if (fb_game_parse_move(&s->g, t, strlen(t), &m) == 0 &&
 		    (m.castle < 0 || fb_game_parse_oo(t, strlen(t), &fl) ||
-		     (fl == (int)strlen(t) && memcmp(form, t, strlen(t)) == 0))) {
+		     (fl == (int)strlen(t) &&
+		      memcmp(form, t, strlen(t)) == 0))) {
 			fb_game_play(&s->g, &m);
 			/* Out of force mode: its answer (a miss hangs the
 			 * bad one). */
@@ -348,15 +352,17 @@ command(struct sim *s, const char *line, int depth)
 	if (s->kind == SIM_SILENT)
 		return;
 	if (s->kind == SIM_XB || s->kind == SIM_XB_STICKY ||
-	    s->kind == SIM_XB_PONDER_BAD ||
-	    s->kind == SIM_XB_EDIT || s->kind == SIM_XB_EDIT_MOVED) {
+	    s->kind == SIM_XB_PONDER_BAD || s->kind == SIM_XB_EDIT ||
+	    s->kind == SIM_XB_EDIT_MOVED) {
 		xb_command(s, line, depth);
 		return;
 	}
 	if (s->kind == SIM_XB_NOSETUP) {
 		if (strcmp(line, "protover 2") == 0) {
-			reply(s, "feature myname=\"Sim\" setboard=0 ping=1 "
-				 "done=1", depth);
+			reply(s,
+			      "feature myname=\"Sim\" setboard=0 ping=1 "
+			      "done=1",
+			      depth);
 		} else if (strncmp(line, "ping ", 5) == 0) {
 			snprintf(buf, sizeof buf, "pong %s", line + 5);
 			reply(s, buf, depth);
@@ -376,11 +382,14 @@ command(struct sim *s, const char *line, int depth)
 		snprintf(buf, sizeof buf, "id name %s", s->name);
 		reply(s, buf, depth);
 		if (s->kind != SIM_DIE_LETTER)
-			reply(s, "option name UCI_Chess960 type check default "
-				 "false", depth);
+			reply(s,
+			      "option name UCI_Chess960 type check default "
+			      "false",
+			      depth);
 		if (s->kind == SIM_GOOD)
-			reply(s, "option name UCI_Variant type combo default "
-				 "chess var chess var capablanca var caparandom",
+			reply(s,
+			      "option name UCI_Variant type combo default "
+			      "chess var chess var capablanca var caparandom",
 			      depth);
 		reply(s, "option name Ponder type check default false", depth);
 		reply(s, "option name MultiPV type spin default 1 min 1 max 9",
@@ -523,8 +532,8 @@ test_check_positions_have_one_castle_that_mates(void **state)
 	int n;
 
 	(void)state;
-	for (int i = 0; (n = fb_check_position(i, FB_XFEN, fen,
-					      sizeof fen - 1)) > 0;
+	for (int i = 0;
+	     (n = fb_check_position(i, FB_XFEN, fen, sizeof fen - 1)) > 0;
 	     i++) {
 		struct fb_fen f;
 		struct fb_move m[FB_MOVES_MAX], r[FB_MOVES_MAX];
@@ -652,9 +661,10 @@ test_check_good_engine_passes(void **state)
 			   "takes rook (10x8, corner rook, Black)"));
 	assert_true(has(s, "ok       caparandom mode: accepts a castle as king "
 			   "takes rook (10x8, inner rook, Black): "));
-	assert_non_null(strstr(s->sent, "ucinewgame\nposition fen "
-					"7k2/10/4B1B2P/p9/10/10/10/1K4R2R w G - "
-					"0 1 moves b1g1\n"));
+	assert_non_null(strstr(s->sent,
+			       "ucinewgame\nposition fen "
+			       "7k2/10/4B1B2P/p9/10/10/10/1K4R2R w G - "
+			       "0 1 moves b1g1\n"));
 	assert_true(has(s, "ok       Chess960 mode, Shredder-FEN (DFRC, inner "
 			   "rook, both colours' rights, Black): castles in "
 			   "rr1k4/8/8/8/8/b5b1/2P1P3/3K3R b Hb - 0 1: d8b8\n"));
@@ -757,7 +767,8 @@ test_check_xboard_edit_engine_without_castling_is_a_finding(void **state)
 	/* 4 read steps miss the castle; the accept ones find no castle to
 	 * take in any form. */
 	assert_int_equal(run(s, SIM_XB_EDIT_MOVED, "", FB_CHECK_XBOARD), 5);
-	assert_true(has(s, "  - wrong: standard mode, edit (standard, h-rook)"));
+	assert_true(
+		has(s, "  - wrong: standard mode, edit (standard, h-rook)"));
 	assert_true(has(s, "  - standard mode: takes a castle in no form"));
 }
 
@@ -851,14 +862,33 @@ static void
 test_check_survives_any_line_at_any_time(void **state)
 {
 	static const char *const junk[] = {
-		"", " ", "bestmove", "bestmove ", "bestmove e1g1 ponder",
-		"bestmove zz99", "bestmove (none)", "bestmove 0000",
-		"bestmove O-O-O", "readyok extra", "uciok", "id name",
-		"option name", "option name UCI_Variant type combo var",
-		"info multipv 99 pv e2e4", "info multipv 2 pv", "feature",
-		"feature done=1", "feature variants=\"caparandom\" done=0",
-		"move", "move e2e4", "pong", "pong 99", "Error", "Illegal move",
-		"Error (unknown command): ?", "\x01\x02\x7f",
+		"",
+		" ",
+		"bestmove",
+		"bestmove ",
+		"bestmove e1g1 ponder",
+		"bestmove zz99",
+		"bestmove (none)",
+		"bestmove 0000",
+		"bestmove O-O-O",
+		"readyok extra",
+		"uciok",
+		"id name",
+		"option name",
+		"option name UCI_Variant type combo var",
+		"info multipv 99 pv e2e4",
+		"info multipv 2 pv",
+		"feature",
+		"feature done=1",
+		"feature variants=\"caparandom\" done=0",
+		"move",
+		"move e2e4",
+		"pong",
+		"pong 99",
+		"Error",
+		"Illegal move",
+		"Error (unknown command): ?",
+		"\x01\x02\x7f",
 	};
 	struct sim *s = *state;
 	struct fb_check_out out;
@@ -872,8 +902,8 @@ test_check_survives_any_line_at_any_time(void **state)
 						   ? junk[j]
 						   : big;
 			int guard = 0;
-			fb_check_init(&s->ck, (enum fb_check_protocol)want, 1000,
-				      1000);
+			fb_check_init(&s->ck, (enum fb_check_protocol)want,
+				      1000, 1000);
 			fb_check_start(&s->ck, &out);
 			while (!fb_check_done(&s->ck) && guard++ < 400) {
 				fb_check_line(&s->ck, line, strlen(line), &out);
@@ -911,11 +941,14 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_check_positions_have_one_castle_that_mates),
+		cmocka_unit_test(
+			test_check_positions_have_one_castle_that_mates),
 		cmocka_unit_test(test_check_960_position_differs_by_dialect),
-		cmocka_unit_test(test_check_dfrc_position_has_both_colours_rights),
+		cmocka_unit_test(
+			test_check_dfrc_position_has_both_colours_rights),
 		cmocka_unit_test(test_check_good_engine_passes),
-		cmocka_unit_test(test_check_engine_without_dfrc_reads_no_960_field),
+		cmocka_unit_test(
+			test_check_engine_without_dfrc_reads_no_960_field),
 		cmocka_unit_test(test_check_death_on_file_letter_is_a_finding),
 		cmocka_unit_test(
 			test_check_kq_misreader_gets_shredder_whatever_its_name),

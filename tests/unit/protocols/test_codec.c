@@ -124,9 +124,9 @@ test_codec_uci_info_fields_and_moves(void **state)
 	assert_false(in.mate);
 	assert_int_equal(in.nodes, 123456);
 	assert_int_equal(in.time, 250);
-	assert_int_equal(in.have, FB_INFO_DEPTH | FB_INFO_SCORE |
-					  FB_INFO_TIME | FB_INFO_NODES |
-					  FB_INFO_PV | FB_INFO_MULTIPV);
+	assert_int_equal(in.have, FB_INFO_DEPTH | FB_INFO_SCORE | FB_INFO_TIME |
+					  FB_INFO_NODES | FB_INFO_PV |
+					  FB_INFO_MULTIPV);
 	span_equal(line, in.score_word, "cp");
 	span_equal(line, in.moves[FB_UCI_PV], "e1h1 e8a8 d2d4");
 	span_equal(line, in.moves[FB_UCI_CURRMOVE], NULL);
@@ -318,9 +318,8 @@ test_codec_uci_gui_commands(void **state)
 	assert_int_equal(p.moves, strlen(p3));
 	assert_int_equal(fb_uci_parse_position(p4, strlen(p4), &p), -1);
 	assert_true(p.fen_keyword); /* `fen` without a FEN: said so */
-	assert_int_equal(fb_uci_parse_position("position fen  moves e2e4", 24,
-					       &p),
-			 -1);
+	assert_int_equal(
+		fb_uci_parse_position("position fen  moves e2e4", 24, &p), -1);
 	assert_true(p.fen_keyword);
 	assert_int_equal(fb_uci_parse_position("position fenx", 13, &p), -1);
 	assert_false(p.fen_keyword);
@@ -364,8 +363,8 @@ test_codec_cecp_engine_forms(void **state)
 		{"offer draw", FB_CECP_E_DRAW, NULL, 0},
 		{"Error (unknown command): post", FB_CECP_E_ERROR, "post", 0},
 		{"Error (unkown command): O-O", FB_CECP_E_ERROR, "O-O", 0},
-		{"Illegal move (no such piece): e1h1", FB_CECP_E_ILLEGAL, "e1h1",
-		 0},
+		{"Illegal move (no such piece): e1h1", FB_CECP_E_ILLEGAL,
+		 "e1h1", 0},
 		{"Illegal move: e9e4", FB_CECP_E_ILLEGAL, "e9e4", 0},
 		{"telluser hello world", FB_CECP_E_TELL, "hello world", 0},
 		{"setup (PNBRQKpnbrqk) 8x8+0_fairy rnbqkbnr/pppppppp/8/8/8/8/"
@@ -400,7 +399,8 @@ test_codec_cecp_engine_forms(void **state)
 			if (c.kind != l.kind || c.arg.off != l.arg.off ||
 			    c.arg.len != l.arg.len || c.start != l.start)
 				fail_msg("'%s': commands only: kind %d, "
-					 "expected %d", t, c.kind, l.kind);
+					 "expected %d",
+					 t, c.kind, l.kind);
 		}
 	}
 }
@@ -434,11 +434,11 @@ test_codec_cecp_features(void **state)
 	const char *f = "feature myname=\"GNU Chess 6.2.7\" setboard=1 "
 			"usermove=1 variants=\"normal,fischerandom\" junk =4 "
 			"option=\"Hash -spin 32 1 1024\" done=1";
-	static const char *const keys[] = {"myname", "setboard", "usermove",
-					   "variants", "option", "done"};
-	static const char *const vals[] = {"GNU Chess 6.2.7", "1", "1",
-					   "normal,fischerandom",
-					   "Hash -spin 32 1 1024", "1"};
+	static const char *const keys[] = {"myname",   "setboard", "usermove",
+					   "variants", "option",   "done"};
+	static const char *const vals[] = {
+		"GNU Chess 6.2.7",      "1", "1", "normal,fischerandom",
+		"Hash -spin 32 1 1024", "1"};
 	struct fb_cecp_feature ft;
 	size_t pos = 0, k = 0;
 	bool valid;
@@ -499,8 +499,8 @@ test_codec_cecp_gnu_chess_and_rejections(void **state)
 	assert_int_equal(v, 12);
 	assert_true(fb_cecp_parse_number("-7&", (struct fb_span){0, 3}, &v));
 	assert_int_equal(v, -7);
-	assert_true(fb_cecp_parse_number("99999999999999", (struct fb_span){0, 14},
-					 &v));
+	assert_true(fb_cecp_parse_number("99999999999999",
+					 (struct fb_span){0, 14}, &v));
 	assert_int_equal(v, 1000000000000LL);
 	assert_false(fb_cecp_parse_number("1x", (struct fb_span){0, 2}, &v));
 	assert_false(fb_cecp_parse_number("-", (struct fb_span){0, 1}, &v));
@@ -566,10 +566,10 @@ test_codec_cecp_option_bare_moves_and_skips(void **state)
 	const char *opt = "option Hash Size = 64 ";
 	const char *btn = "option Clear Hash";
 	const char *empty = "option Book File=";
-	const char *moves[] = {"e2e4", "e7e8q", "P@e4", "O-O", "o-o-o", "0-0",
-			       "l10l9", "a1b1=Q"};
-	const char *not_moves[] = {"new", "e2", "m2m4", "ee2e4", "O", "2e4x",
-				   "a1a2a3a4"};
+	const char *moves[] = {"e2e4",  "e7e8q", "P@e4",  "O-O",
+			       "o-o-o", "0-0",   "l10l9", "a1b1=Q"};
+	const char *not_moves[] = {"new", "e2",   "m2m4",    "ee2e4",
+				   "O",   "2e4x", "a1a2a3a4"};
 	struct fb_cecp_command c;
 	struct fb_cecp_option o;
 
@@ -579,7 +579,8 @@ test_codec_cecp_option_bare_moves_and_skips(void **state)
 	assert_true(fb_cecp_engine_number_led("-3 0 1 2 e2e4", 13));
 	assert_true(fb_cecp_engine_number_led("1-0 {White mates}", 17));
 	assert_false(fb_cecp_engine_number_led("move e2e4", 9));
-	assert_false(fb_cecp_engine_number_led("White (1) : feature done=0", 26));
+	assert_false(
+		fb_cecp_engine_number_led("White (1) : feature done=0", 26));
 	assert_false(fb_cecp_engine_number_led("  ", 2));
 
 	fb_cecp_parse_gui(opt, strlen(opt), &c);

@@ -185,8 +185,7 @@ struct relay {
 };
 
 static void
-relay_line(void *ctx, const char *text, size_t len, size_t term,
-	   unsigned flags)
+relay_line(void *ctx, const char *text, size_t len, size_t term, unsigned flags)
 {
 	struct relay *r = ctx;
 
@@ -226,22 +225,22 @@ relay_split(const char *in, size_t cut, size_t max, const char *want)
 static void
 test_filter_fed_by_framer_split_at_every_byte(void **state)
 {
-	static const char in[] =
-		"uci\r\n"
-		"setoption name UCI_Chess960 value true\r\n"
-		"position fen " F960 " w GEge - 0 1 moves e2e4 e7e5\r\n"
-		"position startpos\r"
-		"position fen " START " w HAha - 0 1\n"
-		"go\n"
-		"quit";
-	static const char want[] =
-		"uci\r\n"
-		"setoption name UCI_Chess960 value true\r\n"
-		"position fen " F960 " w KQkq - 0 1 moves e2e4 e7e5\r\n"
-		"position startpos\r"
-		"position fen " START " w KQkq - 0 1\n"
-		"go\n"
-		"quit";
+	static const char in[] = "uci\r\n"
+				 "setoption name UCI_Chess960 value true\r\n"
+				 "position fen " F960
+				 " w GEge - 0 1 moves e2e4 e7e5\r\n"
+				 "position startpos\r"
+				 "position fen " START " w HAha - 0 1\n"
+				 "go\n"
+				 "quit";
+	static const char want[] = "uci\r\n"
+				   "setoption name UCI_Chess960 value true\r\n"
+				   "position fen " F960
+				   " w KQkq - 0 1 moves e2e4 e7e5\r\n"
+				   "position startpos\r"
+				   "position fen " START " w KQkq - 0 1\n"
+				   "go\n"
+				   "quit";
 
 	(void)state;
 	for (size_t k = 0; k <= sizeof in - 1; k++) {
@@ -255,9 +254,11 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_filter_detects_protocol_from_first_command),
+		cmocka_unit_test(
+			test_filter_detects_protocol_from_first_command),
 		cmocka_unit_test(test_filter_quit_sets_gui_quit),
-		cmocka_unit_test(test_filter_raw_and_cont_pieces_pass_unchanged),
+		cmocka_unit_test(
+			test_filter_raw_and_cont_pieces_pass_unchanged),
 		cmocka_unit_test(test_filter_protocol_find),
 		cmocka_unit_test(test_filter_fed_by_framer_split_at_every_byte),
 	};

@@ -58,12 +58,10 @@
 #define ITAL "r1bqk2r/pppp1ppp/2n2n2/2b1p3/2B1P3/3P1N2/PPP2PPP/RNBQK2R"
 /* Capablanca after f4 f5 Cg3 Cg6 Nh3 Nh6 Be3 Be6: king f1, rooks a1/j1;
  * h-side castle: KxR f1j1, king f1i1 (10x8 kings go to the i-file). */
-#define CAPAPOS                                                                \
-	"rnabqk3r/ppppp1pppp/4b1cn2/5p4/5P4/4B1CN2/PPPPP1PPPP/RNABQK3R"
+#define CAPAPOS "rnabqk3r/ppppp1pppp/4b1cn2/5p4/5P4/4B1CN2/PPPPP1PPPP/RNABQK3R"
 /* Capablanca Random: king e1, rooks b1/j1. h-side: KxR e1j1, king e1i1;
  * a-side: KxR e1b1, king e1c1. Shredder JBjb, X-FEN KQkq. */
-#define CRCPOS                                                                 \
-	"1r2k4r/1bnqacbn2/pppppppppp/10/10/PPPPPPPPPP/1BNQACBN2/1R2K4R"
+#define CRCPOS "1r2k4r/1bnqacbn2/pppppppppp/10/10/PPPPPPPPPP/1BNQACBN2/1R2K4R"
 
 /* White to move, both sides' f- and g-files empty on the back rank. */
 #define GIUOCO "position startpos moves e2e4 e7e5 g1f3 g8f6 f1c4 f8c5"
@@ -101,11 +99,11 @@
 		"E uciok"
 
 /* Fairy-Stockfish over UCI: UCI_Variant with chess960 among its vars. */
-#define UFSF                                                                   \
-	"G uci", "E id name Fairy-Stockfish 11.1 LB 64",                       \
-		"E option name UCI_Variant type combo default chess var chess "\
-		"var chess960 var capablanca var caparandom",                  \
-		"E option name UCI_Chess960 type check default false",         \
+#define UFSF                                                                    \
+	"G uci", "E id name Fairy-Stockfish 11.1 LB 64",                        \
+		"E option name UCI_Variant type combo default chess var chess " \
+		"var chess960 var capablanca var caparandom",                   \
+		"E option name UCI_Chess960 type check default false",          \
 		"E uciok"
 
 #define XB_HELLO "G xboard", "G protover 2"
@@ -143,19 +141,19 @@ static const struct fb_engine_option cfg_opts[] = {
 
 struct row {
 	const char *name;
-	char proto;                      /* 'U' uci, 'X' xboard */
-	enum fb_notation engine_fen;     /* default FB_XFEN, as the bridge */
-	bool gui_xfen;                   /* default: Shredder-FEN to the GUI */
+	char proto;                  /* 'U' uci, 'X' xboard */
+	enum fb_notation engine_fen; /* default FB_XFEN, as the bridge */
+	bool gui_xfen;               /* default: Shredder-FEN to the GUI */
 	enum fb_castle_notation gui_castling;    /* default FB_CASTLE_AUTO */
 	enum fb_castle_notation engine_castling; /* default FB_CASTLE_AUTO */
 	const struct fb_engine_option *options;
 	size_t noptions;
-	const char *idname;              /* fb_filter_options.name */
-	const char *const *setup;        /* "G ..." / "E ...", NULL-ended */
-	char dir;                        /* 'G' or 'E': the line under test */
-	const char *in;                  /* with its terminator */
-	const char *want;                /* exact bytes toward the peer */
-	const char *reply;               /* exact bytes back, or NULL: none */
+	const char *idname;       /* fb_filter_options.name */
+	const char *const *setup; /* "G ..." / "E ...", NULL-ended */
+	char dir;                 /* 'G' or 'E': the line under test */
+	const char *in;           /* with its terminator */
+	const char *want;         /* exact bytes toward the peer */
+	const char *reply;        /* exact bytes back, or NULL: none */
 	bool fen_fixed; /* --engine-fen given: the quirk table may not pick */
 };
 
@@ -164,11 +162,11 @@ struct row {
 
 static const struct row uci_rows[] = {
 	/* -- setoption UCI_Chess960, the faked option, config options -- */
-	{"uci setoption True sent as true", U, .setup = SETUP(USTD),
-	 .dir = 'G', .in = "setoption name UCI_Chess960 value True\n",
+	{"uci setoption True sent as true", U, .setup = SETUP(USTD), .dir = 'G',
+	 .in = "setoption name UCI_Chess960 value True\n",
 	 .want = "setoption name UCI_Chess960 value true\n"},
-	{"uci setoption TRUE sent as true", U, .setup = SETUP(USTD),
-	 .dir = 'G', .in = "setoption name UCI_Chess960 value TRUE\n",
+	{"uci setoption TRUE sent as true", U, .setup = SETUP(USTD), .dir = 'G',
+	 .in = "setoption name UCI_Chess960 value TRUE\n",
 	 .want = "setoption name UCI_Chess960 value true\n"},
 	{"uci setoption False sent as false", U, .setup = SETUP(USTD),
 	 .dir = 'G', .in = "setoption name UCI_Chess960 value False\n",
@@ -181,8 +179,9 @@ static const struct row uci_rows[] = {
 	 .want = "setoption name UCI_Chess960 value true\r\n"},
 	/* The engine listed no UCI_Chess960: fenbridge adds it before uciok. */
 	{"uci fake option injected before uciok", U,
-	 .setup = SETUP("G uci", "E id name Toga II 3.0",
-			"E option name Hash type spin default 16 min 1 max 1024"),
+	 .setup = SETUP(
+		 "G uci", "E id name Toga II 3.0",
+		 "E option name Hash type spin default 16 min 1 max 1024"),
 	 .dir = 'E', .in = "uciok\n", .want = FAKE_OPTION "uciok\n"},
 	{"uci no fake option for an engine that has it", U,
 	 .setup = SETUP("G uci", "E id name Stockfish 15.1",
@@ -226,14 +225,16 @@ static const struct row uci_rows[] = {
 	 .setup = SETUP(USTD), .dir = 'G',
 	 .in = "setoption name Threads value 4\n", .want = ""},
 	{"uci set (not forced) option: GUI setoption passes", U, CFG,
-	 .setup = SETUP(USTD), .dir = 'G', .in = "setoption name Hash value 64\n",
+	 .setup = SETUP(USTD), .dir = 'G',
+	 .in = "setoption name Hash value 64\n",
 	 .want = "setoption name Hash value 64\n"},
 	{"uci id name replaced by config name", U, .idname = "My Engine 960",
 	 .setup = SETUP("G uci"), .dir = 'E', .in = "id name Stockfish 15.1\n",
 	 .want = "id name My Engine 960\n"},
 	{"uci id name replaced keeps CRLF", U, .idname = "My Engine 960",
 	 .setup = SETUP("G uci"), .dir = 'E',
-	 .in = "id name Stockfish 15.1\r\n", .want = "id name My Engine 960\r\n"},
+	 .in = "id name Stockfish 15.1\r\n",
+	 .want = "id name My Engine 960\r\n"},
 	{"uci id author untouched by config name", U, .idname = "My Engine 960",
 	 .setup = SETUP("G uci"), .dir = 'E',
 	 .in = "id author the Stockfish developers\n",
@@ -278,8 +279,8 @@ static const struct row uci_rows[] = {
 	 .want = ITALIAN " e1g1\n"},
 	{"uci startpos KxR CRLF", U, .setup = SETUP(UFAKE), .dir = 'G',
 	 .in = ITALIAN " e1h1\r\n", .want = ITALIAN " e1g1\r\n"},
-	{"uci startpos moves after castling are kept", U,
-	 .setup = SETUP(UFAKE), .dir = 'G', .in = ITALIAN " e1h1 f8c5 d2d3\n",
+	{"uci startpos moves after castling are kept", U, .setup = SETUP(UFAKE),
+	 .dir = 'G', .in = ITALIAN " e1h1 f8c5 d2d3\n",
 	 .want = ITALIAN " e1g1 f8c5 d2d3\n"},
 	/* The line extends the previous one: the cached edit is kept. */
 	{"uci position extending the last one keeps its castle edit", U,
@@ -300,7 +301,8 @@ static const struct row uci_rows[] = {
 			"E option name UCI_Variant type combo default chess "
 			"var chess var capablanca",
 			"E option name UCI_Chess960 type check default false",
-			"E uciok", "G setoption name UCI_Variant value capablanca"),
+			"E uciok",
+			"G setoption name UCI_Variant value capablanca"),
 	 .dir = 'G',
 	 .in = "position startpos moves f2f4 f7f5 h1g3 h8g6 i1h3 i8h6 g1e3 "
 	       "g8e6 f1j1\n",
@@ -389,7 +391,8 @@ static const struct row uci_rows[] = {
 	 .want = "go searchmoves e1g1 d2d3 wtime 1000\n"},
 	{"uci go searchmoves king move to a Chess960 engine", U,
 	 .setup = SETUP(U960, "G " GIUOCO), .dir = 'G',
-	 .in = "go searchmoves e1g1 d2d3\n", .want = "go searchmoves e1h1 d2d3\n"},
+	 .in = "go searchmoves e1g1 d2d3\n",
+	 .want = "go searchmoves e1h1 d2d3\n"},
 	/* Each searchmove is from the current position: e1f1 is a king step. */
 	{"uci go searchmoves after other tokens", U,
 	 .setup = SETUP(UFAKE, "G " GIUOCO), .dir = 'G',
@@ -411,31 +414,36 @@ static const struct row uci_rows[] = {
 	/* -- bestmove / ponder -- */
 	{"uci bestmove+ponder king moves to a 960 GUI", U,
 	 .setup = SETUP(UFAKE, "G " GIUOCO), .dir = 'E',
-	 .in = "bestmove e1g1 ponder e8g8\n", .want = "bestmove e1h1 ponder e8h8\n"},
+	 .in = "bestmove e1g1 ponder e8g8\n",
+	 .want = "bestmove e1h1 ponder e8h8\n"},
 	{"uci bestmove king move to a 960 GUI", U,
-	 .setup = SETUP(UFAKE, "G " GIUOCO), .dir = 'E', .in = "bestmove e1g1\n",
-	 .want = "bestmove e1h1\n"},
+	 .setup = SETUP(UFAKE, "G " GIUOCO), .dir = 'E',
+	 .in = "bestmove e1g1\n", .want = "bestmove e1h1\n"},
 	/* The ponder move is read after the bestmove is played. */
 	{"uci ponder castle after a quiet bestmove", U,
 	 .setup = SETUP(UFAKE, "G " GIUOCO), .dir = 'E',
-	 .in = "bestmove d2d3 ponder e8g8\n", .want = "bestmove d2d3 ponder e8h8\n"},
+	 .in = "bestmove d2d3 ponder e8g8\n",
+	 .want = "bestmove d2d3 ponder e8h8\n"},
 	{"uci bestmove+ponder without castling unchanged", U,
 	 .setup = SETUP(UFAKE, "G " GIUOCO), .dir = 'E',
-	 .in = "bestmove d2d3 ponder d7d6\n", .want = "bestmove d2d3 ponder d7d6\n"},
+	 .in = "bestmove d2d3 ponder d7d6\n",
+	 .want = "bestmove d2d3 ponder d7d6\n"},
 	{"uci bestmove (none) unchanged", U, .setup = SETUP(UFAKE, "G " GIUOCO),
 	 .dir = 'E', .in = "bestmove (none)\n", .want = "bestmove (none)\n"},
 	{"uci bestmove queen-side king moves to a 960 GUI", U,
 	 .setup = SETUP(UFAKE, "G " QGD), .dir = 'E',
-	 .in = "bestmove e1c1 ponder e8c8\n", .want = "bestmove e1a1 ponder e8a8\n"},
+	 .in = "bestmove e1c1 ponder e8c8\n",
+	 .want = "bestmove e1a1 ponder e8a8\n"},
 	{"uci bestmove KxR both sides 960 unchanged", U,
 	 .setup = SETUP(U960, "G " GIUOCO), .dir = 'E',
-	 .in = "bestmove e1h1 ponder e8h8\n", .want = "bestmove e1h1 ponder e8h8\n"},
+	 .in = "bestmove e1h1 ponder e8h8\n",
+	 .want = "bestmove e1h1 ponder e8h8\n"},
 	{"uci bestmove standard both sides unchanged", U,
 	 .setup = SETUP(USTD, "G " GIUOCO), .dir = 'E', .in = "bestmove e1g1\n",
 	 .want = "bestmove e1g1\n"},
-	{"uci bestmove to a GUI forced to O-O", U,
-	 .gui_castling = FB_CASTLE_OO, .setup = SETUP(UFAKE, "G " GIUOCO),
-	 .dir = 'E', .in = "bestmove e1g1 ponder e8g8\n",
+	{"uci bestmove to a GUI forced to O-O", U, .gui_castling = FB_CASTLE_OO,
+	 .setup = SETUP(UFAKE, "G " GIUOCO), .dir = 'E',
+	 .in = "bestmove e1g1 ponder e8g8\n",
 	 .want = "bestmove O-O ponder O-O\n"},
 	{"uci bestmove from an engine forced to KxR to a standard GUI", U,
 	 .engine_castling = FB_CASTLE_KXR, .setup = SETUP(USTD, "G " GIUOCO),
@@ -455,7 +463,8 @@ static const struct row uci_rows[] = {
 	 .dir = 'E', .in = "bestmove c1b1\n", .want = "bestmove c1b1\n"},
 	{"uci bestmove after black to move", U,
 	 .setup = SETUP(UFAKE, "G " GIUOCO " e1h1"), .dir = 'E',
-	 .in = "bestmove e8g8 ponder d2d3\n", .want = "bestmove e8h8 ponder d2d3\n"},
+	 .in = "bestmove e8g8 ponder d2d3\n",
+	 .want = "bestmove e8h8 ponder d2d3\n"},
 
 	/* -- info -- */
 	{"uci info pv castles of both sides", U,
@@ -482,7 +491,8 @@ static const struct row uci_rows[] = {
 	 .want = "info refutation d2d3 e8h8\n"},
 	{"uci info currline without cpunr", U,
 	 .setup = SETUP(UFAKE, "G " GIUOCO), .dir = 'E',
-	 .in = "info currline e1g1 e8g8\n", .want = "info currline e1h1 e8h8\n"},
+	 .in = "info currline e1g1 e8g8\n",
+	 .want = "info currline e1h1 e8h8\n"},
 	{"uci info currline with cpunr", U, .setup = SETUP(UFAKE, "G " GIUOCO),
 	 .dir = 'E', .in = "info currline 1 e1g1 e8g8\n",
 	 .want = "info currline 1 e1h1 e8h8\n"},
@@ -512,16 +522,16 @@ static const struct row uci_rows[] = {
 	{"uci info pv CRLF", U, .setup = SETUP(UFAKE, "G " GIUOCO), .dir = 'E',
 	 .in = "info depth 4 pv e1g1 e8g8\r\n",
 	 .want = "info depth 4 pv e1h1 e8h8\r\n"},
-	{"uci info pv to a GUI forced to O-O", U,
-	 .gui_castling = FB_CASTLE_OO, .setup = SETUP(UFAKE, "G " GIUOCO),
-	 .dir = 'E', .in = "info depth 4 pv e1g1 e8g8 d2d3\n",
+	{"uci info pv to a GUI forced to O-O", U, .gui_castling = FB_CASTLE_OO,
+	 .setup = SETUP(UFAKE, "G " GIUOCO), .dir = 'E',
+	 .in = "info depth 4 pv e1g1 e8g8 d2d3\n",
 	 .want = "info depth 4 pv O-O O-O d2d3\n"},
 };
 
 static const struct row xboard_rows[] = {
 	/* -- fischerandom, O-O toward the GUI -- */
-	{"xb frc setboard Shredder->X-FEN", X, .setup = SETUP(XFRC),
-	 .dir = 'G', .in = "setboard " P960 " w FBfb - 6 8\n",
+	{"xb frc setboard Shredder->X-FEN", X, .setup = SETUP(XFRC), .dir = 'G',
+	 .in = "setboard " P960 " w FBfb - 6 8\n",
 	 .want = "setboard " P960 " w KQkq - 6 8\n"},
 	{"xb frc setboard inner rook Gga->Gkq", X, .setup = SETUP(XFRC),
 	 .dir = 'G', .in = "setboard " XEX " w Gga - 4 11\n",
@@ -529,8 +539,8 @@ static const struct row xboard_rows[] = {
 	{"xb frc setboard HFhf->KQkq", X, .setup = SETUP(XFRC), .dir = 'G',
 	 .in = "setboard " BQNB " w HFhf - 2 9\n",
 	 .want = "setboard " BQNB " w KQkq - 2 9\n"},
-	{"xb frc setboard X-FEN->Shredder engine", X,
-	 .engine_fen = FB_SHREDDER, .setup = SETUP(XFRC), .dir = 'G',
+	{"xb frc setboard X-FEN->Shredder engine", X, .engine_fen = FB_SHREDDER,
+	 .setup = SETUP(XFRC), .dir = 'G',
 	 .in = "setboard " XEX " w Gkq - 4 11\n",
 	 .want = "setboard " XEX " w Gga - 4 11\n"},
 	/* The engine side gets castling as XBoard wrote it. */
@@ -682,9 +692,8 @@ static const struct row xboard_rows[] = {
 	{"xb capablanca setboard JAja->KQkq", X, .setup = SETUP(XCAPA),
 	 .dir = 'G', .in = "setboard " CAPAPOS " w JAja - 6 5\n",
 	 .want = "setboard " CAPAPOS " w KQkq - 6 5\n"},
-	{"xb capablanca engine O-O to king move", X,
-	 .setup = SETUP(XCAPA_POS), .dir = 'E', .in = "move O-O\n",
-	 .want = "move f1i1\n"},
+	{"xb capablanca engine O-O to king move", X, .setup = SETUP(XCAPA_POS),
+	 .dir = 'E', .in = "move O-O\n", .want = "move f1i1\n"},
 	{"xb capablanca usermove king move unchanged", X,
 	 .setup = SETUP(XCAPA_POS), .dir = 'G', .in = "usermove f1i1\n",
 	 .want = "usermove f1i1\n"},
@@ -696,9 +705,8 @@ static const struct row xboard_rows[] = {
 	 .want = "setboard " CRCPOS " w KQkq - 0 12\n"},
 	{"xb caparandom engine KxR to O-O", X, .setup = SETUP(XCRC_POS),
 	 .dir = 'E', .in = "move e1j1\n", .want = "move O-O\n"},
-	{"xb caparandom engine king move to O-O-O", X,
-	 .setup = SETUP(XCRC_POS), .dir = 'E', .in = "move e1c1\n",
-	 .want = "move O-O-O\n"},
+	{"xb caparandom engine king move to O-O-O", X, .setup = SETUP(XCRC_POS),
+	 .dir = 'E', .in = "move e1c1\n", .want = "move O-O-O\n"},
 	{"xb caparandom usermove O-O unchanged", X, .setup = SETUP(XCRC_POS),
 	 .dir = 'G', .in = "usermove O-O\n", .want = "usermove O-O\n"},
 	{"xb caparandom oocastle=0 usermove O-O-O to KxR", X,
@@ -710,8 +718,8 @@ static const struct row xboard_rows[] = {
 	{"xb caparandom oocastle=0 engine king move to KxR", X,
 	 .setup = SETUP(XCRC_OO0_POS), .dir = 'E', .in = "move e1i1\n",
 	 .want = "move e1j1\n"},
-	{"xb caparandom engine setup X-FEN->Shredder", X,
-	 .setup = SETUP(XCRC), .dir = 'E',
+	{"xb caparandom engine setup X-FEN->Shredder", X, .setup = SETUP(XCRC),
+	 .dir = 'E',
 	 .in = "setup (PNBRQKACpnbrqkac) 10x8+0_caparandom " CRCPOS
 	       " w KQkq - 0 12\n",
 	 .want = "setup (PNBRQKACpnbrqkac) 10x8+0_caparandom " CRCPOS
@@ -720,7 +728,8 @@ static const struct row xboard_rows[] = {
 	/* -- engine setup, config -- */
 	{"xb engine setup to a Shredder GUI", X, .setup = SETUP(XFRC),
 	 .dir = 'E',
-	 .in = "setup (PNBRQKpnbrqk) 8x8+0_fischerandom " P960 " w KQkq - 6 8\n",
+	 .in = "setup (PNBRQKpnbrqk) 8x8+0_fischerandom " P960
+	       " w KQkq - 6 8\n",
 	 .want = "setup (PNBRQKpnbrqk) 8x8+0_fischerandom " P960
 		 " w FBfb - 6 8\n"},
 	{"xb engine setup inner rook to an X-FEN GUI", X, .gui_xfen = true,
@@ -738,8 +747,8 @@ static const struct row xboard_rows[] = {
 	       "1024\"\n",
 	 .want = "feature  option=\"Hash -spin 16 1 1024\"\n"},
 	{"xb forced option from the GUI dropped", X, CFG,
-	 .setup = SETUP(XB_HELLO, XB_FEAT), .dir = 'G', .in = "option Threads=4\n",
-	 .want = ""},
+	 .setup = SETUP(XB_HELLO, XB_FEAT), .dir = 'G',
+	 .in = "option Threads=4\n", .want = ""},
 	{"xb myname replaced by config name", X, .idname = "My Engine 960",
 	 .setup = SETUP(XB_HELLO), .dir = 'E',
 	 .in = "feature myname=\"Fairy-Stockfish 11.1\" done=1\n",
@@ -881,8 +890,8 @@ static const struct row reanchor_rows[] = {
 		 "\n",
 	 .reply = NO960_REPLY},
 	/* The GUI writes the king's move: the same castle, the same answer. */
-	{"reanchor: e1g1 written as a king move", U,
-	 .setup = SETUP(UFAKE), .dir = 'G',
+	{"reanchor: e1g1 written as a king move", U, .setup = SETUP(UFAKE),
+	 .dir = 'G',
 	 .in = "position fen r3kr2/pppppppp/8/8/8/8/PPPPPPPP/R3KR2 w FAfa - 0 1"
 	       " moves e1g1\n",
 	 .want = "position fen r3kr2/pppppppp/8/8/8/8/PPPPPPPP/R4RK1 b q - 1 1"
@@ -920,8 +929,7 @@ static const struct row reanchor_rows[] = {
 	 * the j1 rook lands on i1, the rook on h1. */
 	{"reanchor: 10x8 caparandom e1j1", U,
 	 .setup = SETUP(UFAKE, "G setoption name UCI_Variant value caparandom"),
-	 .dir = 'G',
-	 .in = "position fen " CRCPOS " w JBjb - 0 12 moves e1j1\n",
+	 .dir = 'G', .in = "position fen " CRCPOS " w JBjb - 0 12 moves e1j1\n",
 	 .want = "position fen 1r2k4r/1bnqacbn2/pppppppppp/10/10/PPPPPPPPPP/"
 		 "1BNQACBN2/1R5RK1 b - - 1 12\n",
 	 .reply = NO960_REPLY},
@@ -970,8 +978,7 @@ static const struct row quirk_rows[] = {
 	 * and every right reaches the engine. */
 	{"variant: UCI_Variant chess960 is Chess960 mode (engine side)", U,
 	 .setup = SETUP(UFSF, "G setoption name UCI_Variant value chess960"),
-	 .dir = 'G',
-	 .in = "position fen " P960 " w FBfb - 6 8 moves c1f1\n",
+	 .dir = 'G', .in = "position fen " P960 " w FBfb - 6 8 moves c1f1\n",
 	 .want = "position fen " P960 " w KQkq - 6 8 moves c1f1\n"},
 	{"variant: UCI_Variant chess960 is Chess960 mode (GUI side)", U,
 	 .setup = SETUP(UFSF, "G setoption name UCI_Variant value chess960",
@@ -1032,13 +1039,12 @@ static const struct row quirk_rows[] = {
  * rights standard FEN expresses, and a castle it cannot read as a setboard
  * of the position after it (inside force ... go when it is to move).
  */
-#define XSTD_FEAT                                                              \
-	"E feature setboard=1 usermove=1 variants=\"normal\" done=1"
+#define XSTD_FEAT "E feature setboard=1 usermove=1 variants=\"normal\" done=1"
 #define XSTD XB_HELLO, XSTD_FEAT, "G new", "G variant fischerandom"
 #define RKR "r3kr2/pppppppp/8/8/8/8/PPPPPPPP/R3KR2"
 #define XSTD_POS XSTD, "G force", "G setboard " RKR " w FAfa - 0 1"
 #define XSTD_NOTICE                                                            \
-	"# fenbridge: the engine does not know fischerandom; castles it "     \
+	"# fenbridge: the engine does not know fischerandom; castles it "      \
 	"cannot read are sent as the position after them\n"
 
 static const struct row emulate_rows[] = {
@@ -1280,12 +1286,12 @@ test_fixed_defects(void **state)
 static void
 test_row_names_unique(void **state)
 {
-	const struct row *all[] = {uci_rows,      xboard_rows,
+	const struct row *all[] = {uci_rows,          xboard_rows,
 				   known_defect_rows, reanchor_rows,
-				   quirk_rows,    emulate_rows};
-	const size_t n[] = {N_ELEMS(uci_rows),      N_ELEMS(xboard_rows),
+				   quirk_rows,        emulate_rows};
+	const size_t n[] = {N_ELEMS(uci_rows),          N_ELEMS(xboard_rows),
 			    N_ELEMS(known_defect_rows), N_ELEMS(reanchor_rows),
-			    N_ELEMS(quirk_rows),    N_ELEMS(emulate_rows)};
+			    N_ELEMS(quirk_rows),        N_ELEMS(emulate_rows)};
 
 	(void)state;
 	for (size_t a = 0; a < N_ELEMS(all); a++)

@@ -61,11 +61,13 @@ test_journal_uci_replay_reduces_the_clock_of_the_side_to_move(void **st)
 	(void)st;
 	send(j, "uci\n", 0);
 	hear(j, "uciok", 10);
-	send(j, "setoption name Hash value 16\n"
-		"setoption name Clear Hash\n"
-		"setoption name UCI_Chess960 value true\n"
-		"setoption name hash value 64\n"
-		"isready\n", 20);
+	send(j,
+	     "setoption name Hash value 16\n"
+	     "setoption name Clear Hash\n"
+	     "setoption name UCI_Chess960 value true\n"
+	     "setoption name hash value 64\n"
+	     "isready\n",
+	     20);
 	hear(j, "readyok", 30);
 	send(j, "ucinewgame\nposition startpos moves e2e4\n", 40);
 	send(j, "go wtime 60000 btime 50000 winc 1000 binc 1000\n", 1000);
@@ -213,8 +215,10 @@ test_journal_lines_in_pieces_and_restarts_per_game(void **st)
 	send(j, "ves d2d4\r\nucinewgame", 0);
 	send(j, "\n", 0);
 	/* a lone CR ends a line too */
-	send(j, "setoption name Hash value 1\rsetoption name Ponder value "
-		"true\r", 0);
+	send(j,
+	     "setoption name Hash value 1\rsetoption name Ponder value "
+	     "true\r",
+	     0);
 	replay(j, true, 0);
 	replay(j, true, 0);
 	assert_int_equal(fb_journal_restarts(j), 2);
@@ -239,13 +243,15 @@ test_journal_xboard_replay_brings_the_game_and_the_clock(void **st)
 	(void)st;
 	send(j, "xboard\nprotover 2\n", 0);
 	hear(j, "feature usermove=1 ping=1 setboard=1 done=1", 5);
-	send(j, "accepted usermove\naccepted ping\naccepted setboard\n"
-		"new\nvariant fischerandom\nrandom\nlevel 40 5 0\npost\n"
-		"hard\neasy\noption Hash=16\noption Hash=32\ncomputer\n"
-		"sd 12\nforce\n"
-		"setboard rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w "
-		"KQkq - 0 1\n"
-		"usermove e2e4\n", 10);
+	send(j,
+	     "accepted usermove\naccepted ping\naccepted setboard\n"
+	     "new\nvariant fischerandom\nrandom\nlevel 40 5 0\npost\n"
+	     "hard\neasy\noption Hash=16\noption Hash=32\ncomputer\n"
+	     "sd 12\nforce\n"
+	     "setboard rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w "
+	     "KQkq - 0 1\n"
+	     "usermove e2e4\n",
+	     10);
 	send(j, "time 30000\notim 29000\ngo\n", 1000);
 	hear(j, "move e7e5", 3000);
 	send(j, "time 28000\notim 29000\nusermove g1f3\nping 7\n", 4000);
@@ -307,8 +313,9 @@ main(void)
 		cmocka_unit_test(
 			test_journal_uci_ponder_becomes_a_normal_go_after_ponderhit),
 		cmocka_unit_test(
-		    test_journal_uci_a_late_bestmove_answers_the_older_go),
-		cmocka_unit_test(test_journal_uci_drops_the_new_handshake_answers),
+			test_journal_uci_a_late_bestmove_answers_the_older_go),
+		cmocka_unit_test(
+			test_journal_uci_drops_the_new_handshake_answers),
 		cmocka_unit_test(
 			test_journal_a_death_in_the_handshake_gives_the_gui_the_answers),
 		cmocka_unit_test(

@@ -25,10 +25,11 @@
 #include "session.h"
 
 /* 70 bytes of name; its first 64 end in a blank, which goes too. */
-#define LONG70                                                          \
-	"Deep Thought Ultimate Chess Analysis Engine 2026 x86-64 BMI2 AVX " \
+#define LONG70                                                                 \
+	"Deep Thought Ultimate Chess Analysis Engine 2026 x86-64 BMI2 AVX "    \
 	"2 b12"
-#define LONG70_CUT "Deep Thought Ultimate Chess Analysis Engine 2026 x86-64 BMI2 AVX"
+#define LONG70_CUT                                                             \
+	"Deep Thought Ultimate Chess Analysis Engine 2026 x86-64 BMI2 AVX"
 /* 62 ASCII bytes, then U+00E9 (2 bytes) at 62..63, U+20AC (3 bytes) at
  * 64..66: the cut at 64 falls between the two, and at 63 it would be
  * inside the first. */
@@ -70,9 +71,8 @@ static void
 normalize_on(struct fb_normalize *n, const struct fb_engine_option *options,
 	     size_t noptions)
 {
-	struct fb_filter_options opt = {.normalize = true,
-					.options = options,
-					.noptions = noptions};
+	struct fb_filter_options opt = {
+		.normalize = true, .options = options, .noptions = noptions};
 
 	fb_normalize_init(n, &opt);
 	assert_true(n->on);
@@ -92,8 +92,8 @@ check_rows(const struct row *rows, size_t nrows, bool listed)
 		n.listed = listed;
 		nrep = run(&n, rows[i].in, got, sizeof got);
 		if (strcmp(got, rows[i].want) != 0)
-			fail_msg("'%s'\n gave '%s'\n want '%s'", rows[i].in, got,
-				 rows[i].want);
+			fail_msg("'%s'\n gave '%s'\n want '%s'", rows[i].in,
+				 got, rows[i].want);
 		assert_int_equal(nrep, strcmp(rows[i].in, rows[i].want) != 0);
 	}
 }
@@ -137,10 +137,12 @@ static const struct row scores[] = {
 	 "info depth 5 multipv 1 score cp 25 nodes 100 pv e2e4\n"},
 	{"info depth 5 multipv 1 score -25\r\n",
 	 "info depth 5 multipv 1 score cp -25\r\n"},
-	{"info multipv 1 score +7 upperbound", "info multipv 1 score cp +7 upperbound"},
+	{"info multipv 1 score +7 upperbound",
+	 "info multipv 1 score cp +7 upperbound"},
 	{"info multipv 1 score 25 lowerbound pv e2e4\n",
 	 "info multipv 1 score cp 25 lowerbound pv e2e4\n"},
-	{"info multipv 1 depth 3 score\t 0\n", "info multipv 1 depth 3 score\t cp 0\n"},
+	{"info multipv 1 depth 3 score\t 0\n",
+	 "info multipv 1 depth 3 score\t cp 0\n"},
 	/* Not to change. */
 	{"info depth 5 multipv 1 score cp 25 pv e2e4\n",
 	 "info depth 5 multipv 1 score cp 25 pv e2e4\n"},
@@ -168,7 +170,8 @@ static const struct row multipvs[] = {
 	 "info multipv 1 depth 5 score cp 25 nodes 100 pv e2e4 e7e5\n"},
 	{"info pv e2e4\n", "info multipv 1 pv e2e4\n"},
 	{"info score mate 2\n", "info multipv 1 score mate 2\n"},
-	{"  info\tdepth 1 score 3\r\n", "  info multipv 1\tdepth 1 score cp 3\r\n"},
+	{"  info\tdepth 1 score 3\r\n",
+	 "  info multipv 1\tdepth 1 score cp 3\r\n"},
 	{"info depth 9 score cp 1 pv e2e4 string ok\n",
 	 "info multipv 1 depth 9 score cp 1 pv e2e4 string ok\n"},
 	/* Not to change: no line shown, or multipv there already. */
@@ -292,7 +295,8 @@ test_normalize_handshake(void **state)
 }
 
 static const char *const pv_line = "info depth 5 score cp 25 pv e2e4\n";
-static const char *const pv_one = "info multipv 1 depth 5 score cp 25 pv e2e4\n";
+static const char *const pv_one =
+	"info multipv 1 depth 5 score cp 25 pv e2e4\n";
 
 static void
 expect_multipv(struct fb_normalize *n, bool added)
@@ -319,16 +323,19 @@ test_normalize_multipv_as_set(void **state)
 {
 	static struct fb_normalize n;
 	char got[256];
-	const struct fb_engine_option cfg[] = {
-		{"multipv", "3", FB_OPT_SET},
-	}, hidden[] = {{"MultiPV", NULL, FB_OPT_HIDDEN}};
+	const struct fb_engine_option cfg[] =
+		{
+			{"multipv", "3", FB_OPT_SET},
+		},
+				      hidden[] = {
+					      {"MultiPV", NULL, FB_OPT_HIDDEN}};
 
 	(void)state;
 	normalize_on(&n, NULL, 0);
 	run(&n, "option name MultiPV type spin default 2 min 1 max 500\n", got,
 	    sizeof got);
-	assert_string_equal(got,
-			    "option name MultiPV type spin default 2 min 1 max 500\n");
+	assert_string_equal(
+		got, "option name MultiPV type spin default 2 min 1 max 500\n");
 	expect_multipv(&n, false);
 	gui_setoption(&n, "setoption name MultiPV value 1");
 	expect_multipv(&n, true);
@@ -443,8 +450,8 @@ feed_session(struct fb_filter *f, bool normalize)
 			want = "option name UCI_Chess960 type check "
 			       "default false\nuciok\n";
 		if (c.nout != strlen(want) || memcmp(c.out, want, c.nout) != 0)
-			fail_msg("'%s'\n gave '%.*s'\n want '%s'", session[i].in,
-				 (int)c.nout, c.out, want);
+			fail_msg("'%s'\n gave '%.*s'\n want '%s'",
+				 session[i].in, (int)c.nout, c.out, want);
 		assert_int_equal(c.nwarn, 0);
 		if (i == 5)
 			expect_same(f, true, "isready\n");
@@ -487,8 +494,9 @@ test_normalize_then_castling(void **state)
 		struct capture c;
 		feed(&f, false, "uciok\n", &c);
 	}
-	expect_same(&f, true, "position startpos moves e2e4 e7e5 g1f3 b8c6 "
-			      "f1c4 g8f6\n");
+	expect_same(&f, true,
+		    "position startpos moves e2e4 e7e5 g1f3 b8c6 "
+		    "f1c4 g8f6\n");
 	expect_line(&f, false, "info depth 3 score 20 pv e1g1 f8c5\n",
 		    "info multipv 1 depth 3 score cp 20 pv e1h1 f8c5\n", 0);
 	expect_line(&f, false, "bestmove e1g1\n", "bestmove e1h1\n", 0);

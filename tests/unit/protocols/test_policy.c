@@ -150,8 +150,10 @@ test_policy_reanchor_and_fen(void **state)
 	assert_true(n > 0);
 	/* every right of this position needs Chess960 notation */
 	assert_int_equal(dropped, 4);
-	assert_memory_equal(fen, "1rk2r2/ppp1qppp/2nbbn2/3pp3/3PP3/2NBBN2/"
-				 "PPP1QPPP/1RK2R2 w - - 4 9", (size_t)n);
+	assert_memory_equal(fen,
+			    "1rk2r2/ppp1qppp/2nbbn2/3pp3/3PP3/2NBBN2/"
+			    "PPP1QPPP/1RK2R2 w - - 4 9",
+			    (size_t)n);
 
 	/* in Chess960 mode nothing is re-anchored or dropped */
 	p.chess960 = FB_SUPPORT_LISTED;
@@ -207,7 +209,8 @@ test_policy_reanchor_and_fen(void **state)
 static void
 test_policy_variants_and_play(void **state)
 {
-	const char *vars = "var chess var chess960 var capablanca var crazyhouse";
+	const char *vars =
+		"var chess var chess960 var capablanca var crazyhouse";
 	struct fb_span spans[4] = {{4, 5}, {14, 8}, {27, 10}, {42, 10}};
 	const char *csv = "normal,capablanca,gothic,shogi";
 	struct fb_policy p;

@@ -93,14 +93,22 @@ start(void)
 
 	assert_non_null(s);
 	s->timer = -1;
-	s->from_gui = (struct fb_sink){
-		.to_engine = to_engine, .to_gui = to_gui, .pass = to_gui,
-		.report = report, .event = event, .timer = timer, .ctx = s,
-		.min_level = FB_LOG_DEBUG};
-	s->from_engine = (struct fb_sink){
-		.to_gui = to_gui, .to_engine = to_engine, .pass = to_gui,
-		.report = report, .event = event, .timer = timer, .ctx = s,
-		.min_level = FB_LOG_DEBUG};
+	s->from_gui = (struct fb_sink){.to_engine = to_engine,
+				       .to_gui = to_gui,
+				       .pass = to_gui,
+				       .report = report,
+				       .event = event,
+				       .timer = timer,
+				       .ctx = s,
+				       .min_level = FB_LOG_DEBUG};
+	s->from_engine = (struct fb_sink){.to_gui = to_gui,
+					  .to_engine = to_engine,
+					  .pass = to_gui,
+					  .report = report,
+					  .event = event,
+					  .timer = timer,
+					  .ctx = s,
+					  .min_level = FB_LOG_DEBUG};
 	fb_filter_init(&s->f, &opt);
 	return s;
 }
@@ -116,8 +124,7 @@ stop(struct session *s)
 static void
 gui(struct session *s, const char *line)
 {
-	fb_filter_gui_line(&s->f, line, strlen(line) - 1, 1, 0,
-			   &s->from_gui);
+	fb_filter_gui_line(&s->f, line, strlen(line) - 1, 1, 0, &s->from_gui);
 }
 
 static void
@@ -134,7 +141,6 @@ clear(struct session *s)
 	s->nengine = s->ngui = 0;
 	s->engine[0] = s->gui[0] = '\0';
 }
-
 
 /* Fires the timer the filter asked for, as the bridge would. */
 static void
@@ -215,8 +221,7 @@ test_probe_xboard_error_decides_at_once(void **state)
 	assert_int_equal(s->timer, 1);
 	clear(s);
 	fire(s);
-	assert_ptr_equal(fb_filter_engine_protocol(&s->f),
-			 &fb_protocol_xboard);
+	assert_ptr_equal(fb_filter_engine_protocol(&s->f), &fb_protocol_xboard);
 	/* The GUI's uci reached the translating pair, which opens CECP
 	 * (and waits for the features with its own timer). */
 	assert_non_null(strstr(s->engine, "xboard\nprotover 2\n"));
@@ -240,8 +245,7 @@ test_probe_xboard_engine_answers(void **state)
 	assert_string_equal(s->gui, "");
 	assert_int_equal(s->timer, FB_PROBE_OTHER_MS);
 	engine(s, "feature myname=\"Fairy-Stockfish\" setboard=1\n");
-	assert_ptr_equal(fb_filter_engine_protocol(&s->f),
-			 &fb_protocol_xboard);
+	assert_ptr_equal(fb_filter_engine_protocol(&s->f), &fb_protocol_xboard);
 	engine(s, "feature done=1\n");
 	assert_string_equal(s->gui, "feature myname=\"Fairy-Stockfish\" "
 				    "setboard=1\nfeature done=1\n");
@@ -301,7 +305,7 @@ test_probe_silent_uci_engine_asked_uci(void **state)
 	clear(s);
 	fire(s);
 	assert_ptr_equal(fb_filter_engine_protocol(&s->f), &fb_protocol_uci);
-	assert_string_equal(s->engine, "uci\n"); /* the pair's own */
+	assert_string_equal(s->engine, "uci\n");         /* the pair's own */
 	assert_string_equal(s->gui, "feature done=0\n"); /* the pair's */
 	engine(s, "id name Toga II 3.0\n");
 	engine(s, "uciok\n");
@@ -322,8 +326,7 @@ test_probe_slow_xboard_engine(void **state)
 	fire(s);
 	clear(s);
 	engine(s, "feature ping=1 setboard=1 done=1\n");
-	assert_ptr_equal(fb_filter_engine_protocol(&s->f),
-			 &fb_protocol_xboard);
+	assert_ptr_equal(fb_filter_engine_protocol(&s->f), &fb_protocol_xboard);
 	engine(s, "Error (unknown command): uci\n");
 	engine(s, "pong 1\n");
 	assert_string_equal(s->gui, "feature ping=1 setboard=1 done=1\n"
@@ -371,8 +374,7 @@ test_probe_silence_means_xboard(void **state)
 	assert_string_equal(s->gui, "feature done=0\n");
 	clear(s);
 	fire(s);
-	assert_ptr_equal(fb_filter_engine_protocol(&s->f),
-			 &fb_protocol_xboard);
+	assert_ptr_equal(fb_filter_engine_protocol(&s->f), &fb_protocol_xboard);
 	assert_string_equal(s->engine, "new\n"); /* the held line */
 	assert_int_equal(s->timer, 2000);
 	engine(s, "Hello\n");
@@ -395,8 +397,7 @@ test_probe_refused_uci_means_xboard(void **state)
 	engine(s, "Error (unknown command): uci\n");
 	clear(s);
 	fire(s);
-	assert_ptr_equal(fb_filter_engine_protocol(&s->f),
-			 &fb_protocol_xboard);
+	assert_ptr_equal(fb_filter_engine_protocol(&s->f), &fb_protocol_xboard);
 	assert_string_equal(s->gui, "");
 	assert_int_equal(s->timer, 2000); /* fenbridge ends the wait */
 	stop(s);
@@ -475,8 +476,7 @@ test_probe_engine_dies_on_the_probe(void **state)
 	gui(s, "isready\n"); /* while it starts again */
 	clear(s);
 	fb_filter_engine_started(&s->f, &s->from_gui);
-	assert_ptr_equal(fb_filter_engine_protocol(&s->f),
-			 &fb_protocol_xboard);
+	assert_ptr_equal(fb_filter_engine_protocol(&s->f), &fb_protocol_xboard);
 	assert_non_null(strstr(s->engine, "xboard\nprotover 2\n"));
 	assert_true(fb_filter_probing(&s->f)); /* not answered yet */
 	/* Once only. */
@@ -501,8 +501,7 @@ test_probe_engine_dies_before_answering_the_pair(void **state)
 	assert_int_equal(s->restarts, 1);
 	clear(s);
 	fb_filter_engine_started(&s->f, &s->from_gui);
-	assert_ptr_equal(fb_filter_engine_protocol(&s->f),
-			 &fb_protocol_xboard);
+	assert_ptr_equal(fb_filter_engine_protocol(&s->f), &fb_protocol_xboard);
 	assert_non_null(strstr(s->engine, "xboard\nprotover 2\n"));
 	stop(s);
 }
@@ -548,8 +547,7 @@ test_probe_late_uci_answer(void **state)
 	gui(s, "uci\n");
 	gui(s, "isready\n");
 	fire(s);
-	assert_ptr_equal(fb_filter_engine_protocol(&s->f),
-			 &fb_protocol_xboard);
+	assert_ptr_equal(fb_filter_engine_protocol(&s->f), &fb_protocol_xboard);
 	clear(s);
 	engine(s, "id name Slow\n");
 	assert_ptr_equal(fb_filter_engine_protocol(&s->f), &fb_protocol_uci);
@@ -575,8 +573,7 @@ test_probe_gnuchess_prompt(void **state)
 	gui(s, "uci\n");
 	engine(s, "White (1) : Invalid move: uci\n");
 	fire(s);
-	assert_ptr_equal(fb_filter_engine_protocol(&s->f),
-			 &fb_protocol_xboard);
+	assert_ptr_equal(fb_filter_engine_protocol(&s->f), &fb_protocol_xboard);
 	stop(s);
 }
 

@@ -80,8 +80,7 @@ start(struct fb_referee *r, struct found *f)
 }
 
 static void
-expect_one(const struct found *f, enum fb_referee_kind kind,
-	   const char *text)
+expect_one(const struct found *f, enum fb_referee_kind kind, const char *text)
 {
 	if (f->n != 1 || f->kind[0] != kind || strstr(f->text[0], text) == NULL)
 		fail_msg("want one %s finding with '%s', got %u: %s",
@@ -268,8 +267,9 @@ test_referee_uci_castling(void **state)
 {
 	struct fb_referee r;
 	struct found f;
-	const char *pos = "E<position fen r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1\n"
-			  "E<go depth 1\n";
+	const char *pos =
+		"E<position fen r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1\n"
+		"E<go depth 1\n";
 	char script[512];
 
 	(void)state;
@@ -589,8 +589,7 @@ test_referee_pending_answers(void **state)
 	fb_referee_tick(&r, 6000);
 	expect_none(&f);
 	fb_referee_tick(&r, 6001);
-	expect_one(&f, FB_REF_PROTOCOL,
-		   "isready not answered after 5001 ms");
+	expect_one(&f, FB_REF_PROTOCOL, "isready not answered after 5001 ms");
 	assert_int_equal(fb_referee_next_deadline(&r), 0);
 	fb_referee_tick(&r, 9000);
 	run(&r, &f, FB_REF_UCI, FB_REF_UCI, "@9000 E>readyok\n");
@@ -609,8 +608,7 @@ test_referee_pending_answers(void **state)
 	assert_int_equal(f.n, 1);
 	/* No deadline for an answer that may take long, nor after quit */
 	start(&r, &f);
-	run(&r, &f, FB_REF_UCI, FB_REF_UCI,
-	    "@0 E<uci\n@0 E<isready\n");
+	run(&r, &f, FB_REF_UCI, FB_REF_UCI, "@0 E<uci\n@0 E<isready\n");
 	assert_int_equal(fb_referee_next_deadline(&r), 0);
 	start(&r, &f);
 	run(&r, &f, FB_REF_CECP, FB_REF_CECP,
@@ -678,7 +676,8 @@ test_referee_10x8(void **state)
 	expect_none(&f);
 }
 
-#define KNIGHTS_BACK "E<usermove g1f3\nE>move g8f6\nE<usermove f3g1\nE>move f6g8\n"
+#define KNIGHTS_BACK                                                           \
+	"E<usermove g1f3\nE>move g8f6\nE<usermove f3g1\nE>move f6g8\n"
 
 /* Result claims by rule (repetition, 50 moves, material) and pvs that go
  * on after a draw by rule, judged with the board's history; what the

@@ -44,9 +44,11 @@ static const struct filter_case uci_to_xfen[] = {
 	{"position fen " XEX " w Gga - 4 11\n",
 	 "position fen " XEX " w Gkq - 4 11\n", 0},
 	/* Runs of spaces and tabs everywhere stay as they were. */
-	{"position\tfen \t " START " \t w  HAha\t-   0  1 \t moves\t e2e4  e7e5 "
+	{"position\tfen \t " START
+	 " \t w  HAha\t-   0  1 \t moves\t e2e4  e7e5 "
 	 "\n",
-	 "position\tfen \t " START " \t w  KQkq\t-   0  1 \t moves\t e2e4  e7e5 "
+	 "position\tfen \t " START
+	 " \t w  KQkq\t-   0  1 \t moves\t e2e4  e7e5 "
 	 "\n",
 	 0},
 	{"  position  fen  " START " w HAha - 0 1\n",
@@ -66,8 +68,8 @@ static const struct filter_case uci_to_xfen[] = {
 	{"position fen " START " w HAha - 0 1 \t \n",
 	 "position fen " START " w KQkq - 0 1 \t \n", 0},
 	/* 4 and 5 fields keep their count. */
-	{"position fen " START " w HAha -\n", "position fen " START " w KQkq -\n",
-	 0},
+	{"position fen " START " w HAha -\n",
+	 "position fen " START " w KQkq -\n", 0},
 	{"position fen " START " w HAha - moves e2e4\r\n",
 	 "position fen " START " w KQkq - moves e2e4\r\n", 0},
 	{"position fen " START " w HAha - 0 moves e2e4\n",
@@ -151,7 +153,8 @@ run_uci_cases(const struct filter_case *cases, size_t n,
 			if (c.rep[r].level >= FB_LOG_WARN &&
 			    strstr(c.rep[r].msg, "position fen") == NULL)
 				fail_msg("'%s': report '%s' does not name the "
-					 "command", cases[i].in, c.rep[r].msg);
+					 "command",
+					 cases[i].in, c.rep[r].msg);
 		fb_filter_free(&f);
 	}
 }
@@ -216,10 +219,11 @@ test_filter_uci_engine_lines_unchanged(void **state)
 	(void)state;
 	filter_init(&f, &fb_protocol_uci, FB_XFEN, FB_SHREDDER);
 	expect_same(&f, false, "id name Stockfish 15.1\n");
-	expect_same(&f, false, "option name UCI_Chess960 type check default "
-			       "false\r\n");
-	expect_same(&f, false, "info string position fen " START
-			       " w HAha - 0 1\n");
+	expect_same(&f, false,
+		    "option name UCI_Chess960 type check default "
+		    "false\r\n");
+	expect_same(&f, false,
+		    "info string position fen " START " w HAha - 0 1\n");
 	expect_same(&f, false, "info depth 1 score cp 20 pv e2e4 e7e5\n");
 	expect_same(&f, false, "bestmove e2e4 ponder e7e5\n");
 	expect_same(&f, false, "\r\n");
@@ -247,8 +251,8 @@ test_filter_uci_embassy_not_followed(void **state)
 	assert_null(fb_filter_game(&f));
 	snprintf(in, sizeof in, "position fen %s w JAja - 0 1 moves e1b1\n",
 		 efen);
-	snprintf(want, sizeof want, "position fen %s w mKQkq - 0 1 moves e1b1\n",
-		 efen);
+	snprintf(want, sizeof want,
+		 "position fen %s w mKQkq - 0 1 moves e1b1\n", efen);
 	expect_line(&f, true, in, want, 0);
 	assert_null(fb_filter_game(&f));
 	fb_filter_free(&f);
@@ -268,8 +272,9 @@ test_filter_uci_cache_follows_variant_and_chess960(void **state)
 	(void)state;
 	filter_init(&f, NULL, FB_XFEN, FB_SHREDDER);
 	expect_same(&f, true, "uci\n");
-	expect_same(&f, false, "option name UCI_Chess960 type check default "
-			       "false\n");
+	expect_same(&f, false,
+		    "option name UCI_Chess960 type check default "
+		    "false\n");
 	expect_same(&f, false, "uciok\n");
 	expect_same(&f, true, "position startpos moves e2e4\n");
 	assert_int_equal(fb_filter_game(&f)->width, 8);
@@ -281,8 +286,9 @@ test_filter_uci_cache_follows_variant_and_chess960(void **state)
 	/* With UCI_Chess960 on, the same line's castling goes out as king
 	 * takes rook: the cached king-move edit must not be reused. */
 	expect_same(&f, true, "setoption name UCI_Variant value chess\n");
-	expect_same(&f, true, "position startpos moves e2e4 e7e5 g1f3 b8c6 "
-			      "f1c4 g8f6 e1g1\n");
+	expect_same(&f, true,
+		    "position startpos moves e2e4 e7e5 g1f3 b8c6 "
+		    "f1c4 g8f6 e1g1\n");
 	expect_same(&f, true, "setoption name UCI_Chess960 value true\n");
 	expect_line(&f, true,
 		    "position startpos moves e2e4 e7e5 g1f3 b8c6 f1c4 g8f6 "
@@ -318,8 +324,9 @@ test_filter_uci_config_chess960_sets_the_mode(void **state)
 	(void)state;
 	fb_filter_init(&f, &opt);
 	expect_same(&f, true, "uci\n");
-	expect_same(&f, false, "option name UCI_Chess960 type check default "
-			       "false\n");
+	expect_same(&f, false,
+		    "option name UCI_Chess960 type check default "
+		    "false\n");
 	fb_filter_engine_line(&f, "uciok\n", 5, 1, 0, &s);
 	c.back[c.nback] = '\0';
 	assert_non_null(strstr(c.back, "setoption name UCI_Chess960 value "
@@ -374,7 +381,8 @@ main(void)
 		cmocka_unit_test(test_filter_uci_rows_in_one_session),
 		cmocka_unit_test(test_filter_uci_overlong_fen_passes_unchanged),
 		cmocka_unit_test(test_filter_uci_engine_lines_unchanged),
-		cmocka_unit_test(test_filter_uci_cache_follows_variant_and_chess960),
+		cmocka_unit_test(
+			test_filter_uci_cache_follows_variant_and_chess960),
 		cmocka_unit_test(test_filter_uci_embassy_not_followed),
 		cmocka_unit_test(test_filter_uci_config_chess960_sets_the_mode),
 		cmocka_unit_test(test_filter_uci_reanchor_keeps_leading_blanks),

@@ -57,42 +57,42 @@ run(const char *script)
 
 /* The handshake of an engine like Sjaak II: features accepted or
  * rejected, then the GUI's id, options and uciok. */
-#define SJAAK_HELLO                                                          \
-	"g uci\n"                                                            \
-	"e feature setboard=1 ping=1 analyze=1 nps=1 sjef=1 "                \
-	"myname=\"Sjaak II\" variants=\"normal,fischerandom,capablanca,"     \
-	"caparandom\"\n"                                                     \
+#define SJAAK_HELLO                                                            \
+	"g uci\n"                                                              \
+	"e feature setboard=1 ping=1 analyze=1 nps=1 sjef=1 "                  \
+	"myname=\"Sjaak II\" variants=\"normal,fischerandom,capablanca,"       \
+	"caparandom\"\n"                                                       \
 	"e feature done=1\n"
-#define SJAAK_HELLO_OUT                                                      \
-	"> xboard\n"                                                         \
-	"> protover 2\n"                                                     \
-	"timer 100\n"                                                        \
-	"timer 2000\n"                                                       \
-	"> accepted setboard\n"                                              \
-	"> accepted ping\n"                                                  \
-	"> accepted analyze\n"                                               \
-	"> accepted nps\n"                                                   \
-	"> rejected sjef\n"                                                  \
-	"> accepted myname\n"                                                \
-	"> accepted variants\n"                                              \
-	"> accepted done\n"                                                  \
-	"timer 0\n"                                                          \
-	"> post\n"                                                           \
-	"> easy\n"                                                           \
-	"< id name Sjaak II\n"                                               \
-	"< id author Sjaak II (XBoard engine, through fenbridge)\n"           \
-	"< option name UCI_Chess960 type check default false\n"              \
-	"< option name UCI_Variant type combo default chess var chess var "  \
-	"chess960 var capablanca var caparandom\n"                           \
-	"< option name Ponder type check default false\n"                    \
+#define SJAAK_HELLO_OUT                                                        \
+	"> xboard\n"                                                           \
+	"> protover 2\n"                                                       \
+	"timer 100\n"                                                          \
+	"timer 2000\n"                                                         \
+	"> accepted setboard\n"                                                \
+	"> accepted ping\n"                                                    \
+	"> accepted analyze\n"                                                 \
+	"> accepted nps\n"                                                     \
+	"> rejected sjef\n"                                                    \
+	"> accepted myname\n"                                                  \
+	"> accepted variants\n"                                                \
+	"> accepted done\n"                                                    \
+	"timer 0\n"                                                            \
+	"> post\n"                                                             \
+	"> easy\n"                                                             \
+	"< id name Sjaak II\n"                                                 \
+	"< id author Sjaak II (XBoard engine, through fenbridge)\n"            \
+	"< option name UCI_Chess960 type check default false\n"                \
+	"< option name UCI_Variant type combo default chess var chess var "    \
+	"chess960 var capablanca var caparandom\n"                             \
+	"< option name Ponder type check default false\n"                      \
 	"< uciok\n"
 
 /* Fairy-Stockfish in XBoard mode: usermove, an unquoted name, and the
  * quirk that it wants king takes rook for O-O. */
-#define FSF_HELLO                                                            \
-	"g uci\n"                                                            \
-	"e feature setboard=1 usermove=1 ping=1 myname=Fairy-Stockfish "     \
-	"variants=\"chess,fischerandom,caparandom,normal\"\n"                \
+#define FSF_HELLO                                                              \
+	"g uci\n"                                                              \
+	"e feature setboard=1 usermove=1 ping=1 myname=Fairy-Stockfish "       \
+	"variants=\"chess,fischerandom,caparandom,normal\"\n"                  \
 	"e feature done=1\n"
 
 static void
@@ -141,17 +141,19 @@ test_uci_xboard_protover1_silence(void **state)
 	 * answered at once. */
 	snprintf(script, sizeof script, "g uci\ng isready\n%sg isready\n",
 		 expiries(100));
-	snprintf(want, sizeof want,
-		 "> xboard\n> protover 2\ntimer 100\n%s", nudges(99));
-	assert_string_equal(run(script), strcat(want,
-			    "timer 0\n> post\n> easy\n"
-			    "< id name XBoard engine\n"
-			    "< id author XBoard engine (XBoard engine, through "
-			    "fenbridge)\n"
-			    "< option name UCI_Chess960 type check default "
-			    "false\n"
-			    "< option name Ponder type check default false\n"
-			    "< uciok\n< readyok\n< readyok\n"));
+	snprintf(want, sizeof want, "> xboard\n> protover 2\ntimer 100\n%s",
+		 nudges(99));
+	assert_string_equal(
+		run(script),
+		strcat(want,
+		       "timer 0\n> post\n> easy\n"
+		       "< id name XBoard engine\n"
+		       "< id author XBoard engine (XBoard engine, through "
+		       "fenbridge)\n"
+		       "< option name UCI_Chess960 type check default "
+		       "false\n"
+		       "< option name Ponder type check default false\n"
+		       "< uciok\n< readyok\n< readyok\n"));
 	/* done=0 extends the wait. */
 	assert_string_equal(run("g uci\ne feature done=0\n"),
 			    "> xboard\n> protover 2\ntimer 100\ntimer 2000\n"
@@ -165,8 +167,8 @@ test_uci_xboard_options(void **state)
 		{"Hidden", NULL, 4},
 		{"Skill", "3", 1},
 	};
-	struct fb_filter_options extra = {.options = cfg, .noptions = 2,
-					  .name = "Old Engine"};
+	struct fb_filter_options extra = {
+		.options = cfg, .noptions = 2, .name = "Old Engine"};
 	(void)state;
 	assert_string_equal(
 		run_with("g uci\n"
@@ -318,17 +320,17 @@ static void
 test_uci_xboard_normalize(void **state)
 {
 	const struct fb_filter_options norm = {.normalize = true};
-#define LONG_NAME                                                            \
+#define LONG_NAME                                                              \
 	"Sjaak II: a variant engine by Evert Glebbeek, 64-bit build 2026 x86"
-#define LONG_CUT                                                             \
+#define LONG_CUT                                                               \
 	"Sjaak II: a variant engine by Evert Glebbeek, 64-bit build 2026"
-	const char *script =
-		"g uci\n"
-		"e feature setboard=1 ping=1 myname=\"" LONG_NAME "\"\n"
-		"e feature done=1\n"
-		"g position startpos moves e2e4\n"
-		"g go movetime 1000\n"
-		"e 7 30 9 3202 d7d5 e4d5\n";
+	const char *script = "g uci\n"
+			     "e feature setboard=1 ping=1 myname=\"" LONG_NAME
+			     "\"\n"
+			     "e feature done=1\n"
+			     "g position startpos moves e2e4\n"
+			     "g go movetime 1000\n"
+			     "e 7 30 9 3202 d7d5 e4d5\n";
 	const char *t;
 
 	(void)state;
@@ -365,18 +367,17 @@ test_uci_xboard_castling_960(void **state)
 		    "e7e5 f1g1\n"
 		    "g go movetime 1000\n"
 		    "e move O-O\n"),
-		SJAAK_HELLO_OUT
-		"> new\n> force\n> variant fischerandom\n"
-		"> setboard " F960 " w KQkq - 0 1\n"
-		"> e2e4\n> e7e5\n> O-O\n"
-		"> st 1\n> go\n"
-		"> force\n< bestmove f8g8\n");
+		SJAAK_HELLO_OUT "> new\n> force\n> variant fischerandom\n"
+				"> setboard " F960 " w KQkq - 0 1\n"
+				"> e2e4\n> e7e5\n> O-O\n"
+				"> st 1\n> go\n"
+				"> force\n< bestmove f8g8\n");
 	/* Fairy-Stockfish: king takes rook both ways (its quirk). */
 	assert_string_equal(
-		run(FSF_HELLO
-		    "g setoption name UCI_Chess960 value true\n"
-		    "g position fen " F960 " w GEge - 0 1 moves e2e4 e7e5 "
-		    "f1g1\n"),
+		run(FSF_HELLO "g setoption name UCI_Chess960 value true\n"
+			      "g position fen " F960
+			      " w GEge - 0 1 moves e2e4 e7e5 "
+			      "f1g1\n"),
 		"> xboard\n> protover 2\ntimer 100\ntimer 2000\n"
 		"> accepted setboard\n> accepted usermove\n> accepted ping\n"
 		"> accepted myname\n> accepted variants\n> accepted done\n"
@@ -403,16 +404,14 @@ test_uci_xboard_castling_inner_rook(void **state)
 {
 	(void)state;
 	assert_string_equal(
-		run(SJAAK_HELLO
-		    "g setoption name UCI_Chess960 value true\n"
-		    "g position fen " XEX " w Gg - 0 1 moves e1g1\n"
-		    "g go depth 3\n"
-		    "e move O-O\n"),
-		SJAAK_HELLO_OUT
-		"> new\n> force\n> variant fischerandom\n"
-		"> setboard " XEX " w Gk - 0 1\n"
-		"> O-O\n> sd 3\n> level 0 60 0\n> go\n"
-		"> force\n< bestmove e8g8\n");
+		run(SJAAK_HELLO "g setoption name UCI_Chess960 value true\n"
+				"g position fen " XEX " w Gg - 0 1 moves e1g1\n"
+				"g go depth 3\n"
+				"e move O-O\n"),
+		SJAAK_HELLO_OUT "> new\n> force\n> variant fischerandom\n"
+				"> setboard " XEX " w Gk - 0 1\n"
+				"> O-O\n> sd 3\n> level 0 60 0\n> go\n"
+				"> force\n< bestmove e8g8\n");
 }
 
 #define CRC "rbqnkcnabr/pppppppppp/10/10/10/10/PPPPPPPPPP/RBQNKCNABR"
@@ -430,36 +429,35 @@ test_uci_xboard_castling_10x8(void **state)
 		    "g position fen " CRC_READY " w AJaj - 0 1 moves e1a1\n"
 		    "g go movetime 1000\n"
 		    "e move O-O-O\n"),
-		SJAAK_HELLO_OUT
-		"> new\n> force\n> variant caparandom\n"
-		"> setboard " CRC_READY " w KQkq - 0 1\n"
-		"> O-O-O\n> st 1\n> go\n"
-		"> force\n< bestmove e8a8\n");
+		SJAAK_HELLO_OUT "> new\n> force\n> variant caparandom\n"
+				"> setboard " CRC_READY " w KQkq - 0 1\n"
+				"> O-O-O\n> st 1\n> go\n"
+				"> force\n< bestmove e8a8\n");
 }
 
 /* What the GUI hears of an engine of normal chess only that gave no name
  * and no options. */
-#define NONAME_NORMAL_IDS                                                    \
-	"< id name XBoard engine\n"                                          \
-	"< id author XBoard engine (XBoard engine, through fenbridge)\n"     \
-	"< option name UCI_Chess960 type check default false\n"              \
-	"< option name Ponder type check default false\n"                    \
+#define NONAME_NORMAL_IDS                                                      \
+	"< id name XBoard engine\n"                                            \
+	"< id author XBoard engine (XBoard engine, through fenbridge)\n"       \
+	"< option name UCI_Chess960 type check default false\n"                \
+	"< option name Ponder type check default false\n"                      \
 	"< uciok\n"
 
 /* The handshake of an engine of normal chess only (GNU Chess). */
-#define NORMAL_ONLY_HELLO                                                    \
-	"g uci\n"                                                            \
+#define NORMAL_ONLY_HELLO                                                      \
+	"g uci\n"                                                              \
 	"e feature setboard=1 usermove=1 variants=\"normal\" done=1\n"
-#define NORMAL_ONLY_HELLO_OUT                                                \
+#define NORMAL_ONLY_HELLO_OUT                                                  \
 	"> xboard\n> protover 2\ntimer 100\ntimer 2000\n"                      \
-	"> accepted setboard\n> accepted usermove\n"                         \
-	"> accepted variants\n> accepted done\n"                             \
+	"> accepted setboard\n> accepted usermove\n"                           \
+	"> accepted variants\n> accepted done\n"                               \
 	"timer 0\n> post\n> easy\n" NONAME_NORMAL_IDS
 
 #define F960_GAME "g position fen " F960 " w GEge - 0 1 moves e2e4 e7e5 f1g1"
-#define F960_ANCHOR_GUI                                                      \
-	"< info string fenbridge: re-anchored: the engine plays "             \
-	"fischerandom as normal; a castle it cannot read goes as the "        \
+#define F960_ANCHOR_GUI                                                        \
+	"< info string fenbridge: re-anchored: the engine plays "              \
+	"fischerandom as normal; a castle it cannot read goes as the "         \
 	"position after it\n"
 
 static void
@@ -472,18 +470,14 @@ test_uci_xboard_emulated_960(void **state)
 	 * the time control goes again after each re-anchoring. */
 	assert_string_equal(
 		run(NORMAL_ONLY_HELLO
-		    "g setoption name UCI_Chess960 value true\n"
-		    F960_GAME "\n"
+		    "g setoption name UCI_Chess960 value true\n" F960_GAME "\n"
 		    "g go wtime 60000 btime 60000\n"
-		    "e move d7d6\n"
-		    F960_GAME " d7d6 d2d3\n"
+		    "e move d7d6\n" F960_GAME " d7d6 d2d3\n"
 		    "g go wtime 60000 btime 59000\n"
-		    "e move c8b6\n"
-		    F960_GAME " d7d6 d2d3 c8b6 c2c3 f8g8\n"
+		    "e move c8b6\n" F960_GAME " d7d6 d2d3 c8b6 c2c3 f8g8\n"
 		    "g go wtime 59000 btime 59000\n"
 		    "e move b2b3\n"
-		    "g ucinewgame\n"
-		    F960_GAME "\n"),
+		    "g ucinewgame\n" F960_GAME "\n"),
 		NORMAL_ONLY_HELLO_OUT
 		"> new\n> force\n"
 		"> setboard " F960 " w - - 0 1\n"
@@ -518,11 +512,12 @@ test_uci_xboard_castle_the_notation_cannot_write(void **state)
 	 * is): the engine gets the position after it (the policy's
 	 * re-anchoring), not a game that stops before it. */
 	assert_string_equal(
-		run_with(SJAAK_HELLO
-			 "g setoption name UCI_Chess960 value true\n"
-			 "g position fen 1rk1r3/pppppppp/8/8/8/8/PPPPPPPP/1RK1R3 w "
-			 "EBeb - 0 1 moves c1b1\n",
-			 &king),
+		run_with(
+			SJAAK_HELLO
+			"g setoption name UCI_Chess960 value true\n"
+			"g position fen 1rk1r3/pppppppp/8/8/8/8/PPPPPPPP/1RK1R3 w "
+			"EBeb - 0 1 moves c1b1\n",
+			&king),
 		SJAAK_HELLO_OUT
 		"> new\n> force\n> variant fischerandom\n"
 		"> setboard 1rk1r3/pppppppp/8/8/8/8/PPPPPPPP/1RK1R3 w KQkq - 0 1\n"
@@ -536,15 +531,14 @@ test_uci_xboard_illegal_and_resign(void **state)
 {
 	(void)state;
 	assert_string_equal(
-		run(SJAAK_HELLO
-		    "g position startpos moves e2e4\n"
-		    "g go movetime 1000\n"
-		    "e move e2e4\n"
-		    "g position startpos moves e2e4\n"
-		    "g go movetime 1000\n"
-		    "e resign\n"
-		    "e Illegal move: e7e4\n"
-		    "e telluser hello\n"),
+		run(SJAAK_HELLO "g position startpos moves e2e4\n"
+				"g go movetime 1000\n"
+				"e move e2e4\n"
+				"g position startpos moves e2e4\n"
+				"g go movetime 1000\n"
+				"e resign\n"
+				"e Illegal move: e7e4\n"
+				"e telluser hello\n"),
 		SJAAK_HELLO_OUT
 		"> new\n> force\n> e2e4\n> st 1\n> go\n"
 		"> force\n"
@@ -605,31 +599,31 @@ test_uci_xboard_analysis_and_ponder(void **state)
 
 /* Fairy-Max 5.0b: no setboard, capablanca and gothic but no random
  * variants, a done=0 first. */
-#define FMAX_HELLO                                                           \
-	"g uci\n"                                                            \
-	"e feature myname=\"Fairy-Max 5.0b\"\n"                               \
-	"e feature setboard=0 xedit=1 ping=1 done=0\n"                        \
+#define FMAX_HELLO                                                             \
+	"g uci\n"                                                              \
+	"e feature myname=\"Fairy-Max 5.0b\"\n"                                \
+	"e feature setboard=0 xedit=1 ping=1 done=0\n"                         \
 	"e feature variants=\"normal,nocastle,capablanca,gothic,janus\"\n"     \
 	"e feature done=1\n"
-#define FMAX_HELLO_OUT                                                       \
+#define FMAX_HELLO_OUT                                                         \
 	"> xboard\n> protover 2\ntimer 100\ntimer 2000\n"                      \
-	"> accepted myname\n"                                                \
-	"> accepted setboard\n> rejected xedit\n> accepted ping\n"            \
-	"> accepted done\ntimer 30000\n"                                      \
-	"> accepted variants\n"                                              \
-	"> accepted done\ntimer 0\n> post\n> easy\n"                          \
-	"< id name Fairy-Max 5.0b\n"                                         \
-	"< id author Fairy-Max 5.0b (XBoard engine, through fenbridge)\n"    \
-	"< option name UCI_Chess960 type check default false\n"              \
-	"< option name UCI_Variant type combo default chess var chess var "  \
-	"chess960 var capablanca var caparandom var gothic\n"                \
-	"< option name Ponder type check default false\n"                    \
+	"> accepted myname\n"                                                  \
+	"> accepted setboard\n> rejected xedit\n> accepted ping\n"             \
+	"> accepted done\ntimer 30000\n"                                       \
+	"> accepted variants\n"                                                \
+	"> accepted done\ntimer 0\n> post\n> easy\n"                           \
+	"< id name Fairy-Max 5.0b\n"                                           \
+	"< id author Fairy-Max 5.0b (XBoard engine, through fenbridge)\n"      \
+	"< option name UCI_Chess960 type check default false\n"                \
+	"< option name UCI_Variant type combo default chess var chess var "    \
+	"chess960 var capablanca var caparandom var gothic\n"                  \
+	"< option name Ponder type check default false\n"                      \
 	"< uciok\n"
 
 /* The edit of F960's start (each rank from a, rank 1 first). */
-#define F960_EDIT_WHITE                                                      \
+#define F960_EDIT_WHITE                                                        \
 	"> Ba1\n> Qb1\n> Nc1\n> Bd1\n> Re1\n> Kf1\n> Rg1\n> Nh1\n"
-#define F960_EDIT_BLACK                                                      \
+#define F960_EDIT_BLACK                                                        \
 	"> Ba8\n> Qb8\n> Nc8\n> Bd8\n> Re8\n> Kf8\n> Rg8\n> Nh8\n"
 
 static void
@@ -655,23 +649,23 @@ test_uci_xboard_edit(void **state)
 	 * engine gets a new game, a2a3 (so that Black is to move: edit
 	 * keeps the side to move) and the position; then it plays Black. */
 	assert_string_equal(
-		run(FMAX_HELLO "g setoption name UCI_Chess960 value true\n"
-		    F960_GAME "\n"
-			       "g go depth 2\n"
-			       "e move d7d6\n"),
+		run(FMAX_HELLO
+		    "g setoption name UCI_Chess960 value true\n" F960_GAME "\n"
+		    "g go depth 2\n"
+		    "e move d7d6\n"),
 		FMAX_HELLO_OUT
 		"> new\n> force\n> edit\n> #\n" F960_EDIT_WHITE
 		"> Pa2\n> Pb2\n> Pc2\n> Pd2\n> Pe2\n> Pf2\n> Pg2\n> Ph2\n"
 		"> c\n"
-		"> Pa7\n> Pb7\n> Pc7\n> Pd7\n> Pe7\n> Pf7\n> Pg7\n> Ph7\n"
-		F960_EDIT_BLACK "> .\n"
+		"> Pa7\n> Pb7\n> Pc7\n> Pd7\n> Pe7\n> Pf7\n> Pg7\n> Ph7\n" F960_EDIT_BLACK
+		"> .\n"
 		"> e2e4\n> e7e5\n" F960_ANCHOR_GUI
 		"> new\n> force\n> a2a3\n> edit\n> #\n"
 		"> Ba1\n> Qb1\n> Nc1\n> Bd1\n> Re1\n> Rf1\n> Kg1\n> Nh1\n"
 		"> Pa2\n> Pb2\n> Pc2\n> Pd2\n> Pf2\n> Pg2\n> Ph2\n> Pe4\n"
 		"> c\n> Pe5\n"
-		"> Pa7\n> Pb7\n> Pc7\n> Pd7\n> Pf7\n> Pg7\n> Ph7\n"
-		F960_EDIT_BLACK "> .\n"
+		"> Pa7\n> Pb7\n> Pc7\n> Pd7\n> Pf7\n> Pg7\n> Ph7\n" F960_EDIT_BLACK
+		"> .\n"
 		"> sd 2\n> level 0 60 0\n> go\n"
 		"> force\n< bestmove d7d6\n");
 	/* After an analysis the GUI's moves go as the position after them
@@ -810,7 +804,7 @@ test_uci_xboard_gnuchess(void **state)
  * variants: normal chess, and Chess960 played as it): for the lines a go
  * before uciok waits for. */
 #define QUICK_FEATURES "e feature setboard=1 ping=1 done=1\n"
-#define QUICK_FEATURES_OUT                                                   \
+#define QUICK_FEATURES_OUT                                                     \
 	"timer 2000\n> accepted setboard\n> accepted ping\n> accepted done\n"  \
 	"timer 0\n> post\n> easy\n" NONAME_NORMAL_IDS
 
@@ -821,14 +815,13 @@ test_uci_xboard_depth_within_movetime(void **state)
 	/* An engine without sd reaches the depth before the deadline: ?
 	 * ends the search, and the deadline's timer goes with it. */
 	assert_string_equal(
-		run(NORMAL_ONLY_HELLO
-		    "g position startpos\n"
-		    "g go movetime 1500 depth 2\n"
-		    "e Invalid move: sd 2\n"
-		    "e 1 3 0 10 e4\n"
-		    "e 2 5 0 20 e4 e5\n"
-		    "t\n"
-		    "e move e2e4\n"),
+		run(NORMAL_ONLY_HELLO "g position startpos\n"
+				      "g go movetime 1500 depth 2\n"
+				      "e Invalid move: sd 2\n"
+				      "e 1 3 0 10 e4\n"
+				      "e 2 5 0 20 e4 e5\n"
+				      "t\n"
+				      "e move e2e4\n"),
 		NORMAL_ONLY_HELLO_OUT
 		"> new\n> force\n"
 		"> sd 2\n> st 2\n> go\ntimer 1500\n"
@@ -845,21 +838,20 @@ test_uci_xboard_go_before_uciok(void **state)
 	/* A GUI that does not wait for uciok: the go waits for the
 	 * features (a search sent before them would be spoken in the wrong
 	 * dialect and lose the handshake's timer), as isready does. */
-	assert_string_equal(
-		run("g uci\n"
-		    "g position startpos moves e2e4\n"
-		    "g go movetime 1000\n"
-		    "g isready\n" QUICK_FEATURES
-		    "e move e7e5\n"
-		    "e pong 1\n"),
-		"> xboard\n> protover 2\ntimer 100\n"
-		"> new\n> force\n> e2e4\n" QUICK_FEATURES_OUT
-		"> ping 1\n> st 1\n> go\n"
-		"> force\n< bestmove e7e5\n< readyok\n");
-	/* Stopped before it ran: no search, and the bestmove UCI wants. */
-	assert_string_equal(run("g uci\ng go infinite\ng stop\n" QUICK_FEATURES),
+	assert_string_equal(run("g uci\n"
+				"g position startpos moves e2e4\n"
+				"g go movetime 1000\n"
+				"g isready\n" QUICK_FEATURES "e move e7e5\n"
+				"e pong 1\n"),
 			    "> xboard\n> protover 2\ntimer 100\n"
-			    "< bestmove 0000\n" QUICK_FEATURES_OUT);
+			    "> new\n> force\n> e2e4\n" QUICK_FEATURES_OUT
+			    "> ping 1\n> st 1\n> go\n"
+			    "> force\n< bestmove e7e5\n< readyok\n");
+	/* Stopped before it ran: no search, and the bestmove UCI wants. */
+	assert_string_equal(
+		run("g uci\ng go infinite\ng stop\n" QUICK_FEATURES),
+		"> xboard\n> protover 2\ntimer 100\n"
+		"< bestmove 0000\n" QUICK_FEATURES_OUT);
 	/* A ponderhit makes a held go ponder the real search. */
 	assert_string_equal(
 		run("g go ponder wtime 1000 btime 2000\ng ponderhit\n"
@@ -894,20 +886,19 @@ test_uci_xboard_movetime(void **state)
 		    "g position startpos moves e2e4 e7e5 g1f3 b8c6 f1c4 g8f6 "
 		    "d2d3 f8c5 c2c3\n"
 		    "g go movetime 90500\n"),
-		SJAAK_HELLO_OUT
-		"> new\n> force\n> e2e4\n"
-		"> st 1\n> go\ntimer 100\n"
-		"> ?\n> force\n< bestmove e7e5\n"
-		"> g1f3\n"
-		"> go\ntimer 30\n"
-		"> ?\ntimer 0\n> force\n< bestmove b8c6\n"
-		"> f1c4\n"
-		"> go\n> force\n< bestmove g8f6\n"
-		"> d2d3\n"
-		"> st 2\n> go\ntimer 1500\n"
-		"timer 0\n> force\n< bestmove f8c5\n"
-		/* A minute or more: st alone, rounded down. */
-		"> c2c3\n> st 90\n> go\n");
+		SJAAK_HELLO_OUT "> new\n> force\n> e2e4\n"
+				"> st 1\n> go\ntimer 100\n"
+				"> ?\n> force\n< bestmove e7e5\n"
+				"> g1f3\n"
+				"> go\ntimer 30\n"
+				"> ?\ntimer 0\n> force\n< bestmove b8c6\n"
+				"> f1c4\n"
+				"> go\n> force\n< bestmove g8f6\n"
+				"> d2d3\n"
+				"> st 2\n> go\ntimer 1500\n"
+				"timer 0\n> force\n< bestmove f8c5\n"
+				/* A minute or more: st alone, rounded down. */
+				"> c2c3\n> st 90\n> go\n");
 }
 
 static void
@@ -936,8 +927,10 @@ test_uci_xboard_long_pv(void **state)
 	assert_non_null(end);
 	assert_true((size_t)(end - line) + 1 <= FB_OWN_LINE_MAX);
 	head = strlen("info depth 30 score cp 10 time 1000 nodes 1000 pv");
-	assert_memory_equal(line, "info depth 30 score cp 10 time 1000 nodes "
-				  "1000 pv", head);
+	assert_memory_equal(line,
+			    "info depth 30 score cp 10 time 1000 nodes "
+			    "1000 pv",
+			    head);
 	for (const char *p = line + head; p < end; p += 5, moves++) {
 		const char *mv[] = {"g1f3", "g8f6", "f3g1", "f6g8"};
 		assert_true(end - p >= 5);
@@ -1003,7 +996,8 @@ main(void)
 		cmocka_unit_test(test_uci_xboard_castling_inner_rook),
 		cmocka_unit_test(test_uci_xboard_castling_10x8),
 		cmocka_unit_test(test_uci_xboard_emulated_960),
-		cmocka_unit_test(test_uci_xboard_castle_the_notation_cannot_write),
+		cmocka_unit_test(
+			test_uci_xboard_castle_the_notation_cannot_write),
 		cmocka_unit_test(test_uci_xboard_illegal_and_resign),
 		cmocka_unit_test(test_uci_xboard_analysis_and_ponder),
 		cmocka_unit_test(test_uci_xboard_edit),

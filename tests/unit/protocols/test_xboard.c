@@ -56,7 +56,8 @@ test_filter_xboard_setboard_in_known_variants(void **state)
 			snprintf(cmd, sizeof cmd, "variant %s\n",
 				 rows[i].variant);
 			expect_same(&f, true, cmd);
-			assert_string_equal(fb_filter_variant(&f), rows[i].variant);
+			assert_string_equal(fb_filter_variant(&f),
+					    rows[i].variant);
 		}
 		assert_non_null(known_variant(&f));
 		expect_line(&f, true, rows[i].in, rows[i].want, 0);
@@ -188,8 +189,9 @@ test_filter_xboard_engine_setup_to_gui_fen(void **state)
 	expect_same(&f, false, "setup " START " w HAha - 0 1\n");
 	expect_same(&f, false, "setup (PNBRQKpnbrqk)\n");
 	expect_same(&f, false, "setup\n");
-	expect_same(&f, false, "feature setboard=1 variants=\"normal,"
-			       "fischerandom\" done=1\n");
+	expect_same(&f, false,
+		    "feature setboard=1 variants=\"normal,"
+		    "fischerandom\" done=1\n");
 	expect_same(&f, false, "telluser setboard " START " w HAha - 0 1\n");
 	expect_line(&f, false, "setup " START " w KQkq - 0 x\n",
 		    "setup " START " w KQkq - 0 x\n", 1);
@@ -258,7 +260,8 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_filter_xboard_setboard_in_known_variants),
 		cmocka_unit_test(test_filter_xboard_janus_prefix),
-		cmocka_unit_test(test_filter_xboard_setboard_spacing_and_terminators),
+		cmocka_unit_test(
+			test_filter_xboard_setboard_spacing_and_terminators),
 		cmocka_unit_test(test_filter_xboard_unknown_variant_until_new),
 		cmocka_unit_test(test_filter_xboard_engine_setup_to_gui_fen),
 		cmocka_unit_test(test_filter_xboard_feature_behind_a_prompt),

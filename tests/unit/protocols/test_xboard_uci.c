@@ -47,19 +47,19 @@ step(struct script *s, const char *script, const char *expect)
 }
 
 /* The handshake of an engine with UCI_Chess960 and a few options. */
-#define SF_OPTIONS                                                          \
-	"e id name Stockfish 15.1\n"                                        \
-	"e id author someone\n"                                             \
-	"e option name Threads type spin default 1 min 1 max 1024\n"        \
-	"e option name Hash type spin default 16 min 1 max 33554432\n"      \
-	"e option name Clear Hash type button\n"                            \
-	"e option name Ponder type check default false\n"                   \
-	"e option name Skill Level type spin default 20 min 0 max 20\n"     \
-	"e option name UCI_Chess960 type check default false\n"             \
-	"e option name Syzygy50MoveRule type check default true\n"          \
-	"e option name EvalFile type string default nn-x.nnue\n"            \
-	"e option name Debug Log File type string default <empty>\n"        \
-	"e option name Style type combo default Normal var Solid var "      \
+#define SF_OPTIONS                                                             \
+	"e id name Stockfish 15.1\n"                                           \
+	"e id author someone\n"                                                \
+	"e option name Threads type spin default 1 min 1 max 1024\n"           \
+	"e option name Hash type spin default 16 min 1 max 33554432\n"         \
+	"e option name Clear Hash type button\n"                               \
+	"e option name Ponder type check default false\n"                      \
+	"e option name Skill Level type spin default 20 min 0 max 20\n"        \
+	"e option name UCI_Chess960 type check default false\n"                \
+	"e option name Syzygy50MoveRule type check default true\n"             \
+	"e option name EvalFile type string default nn-x.nnue\n"               \
+	"e option name Debug Log File type string default <empty>\n"           \
+	"e option name Style type combo default Normal var Solid var "         \
 	"Normal var Risky Play\n"
 
 static void
@@ -91,10 +91,11 @@ test_xboard_uci_handshake_and_options(void **st)
 	(void)st;
 	start(&s, FB_XFEN);
 	handshake(&s);
-	step(&s, "g accepted setboard\ng option Skill Level=5\n"
-		 "g option Syzygy50MoveRule=0\ng option Clear Hash\n"
-		 "g option Style=Risky Play\ng memory 64\ng cores 2\n"
-		 "g egtpath syzygy /tb\ng option Nope=1\n",
+	step(&s,
+	     "g accepted setboard\ng option Skill Level=5\n"
+	     "g option Syzygy50MoveRule=0\ng option Clear Hash\n"
+	     "g option Style=Risky Play\ng memory 64\ng cores 2\n"
+	     "g egtpath syzygy /tb\ng option Nope=1\n",
 	     "> setoption name Skill Level value 5\n"
 	     "> setoption name Syzygy50MoveRule value false\n"
 	     "> setoption name Clear Hash\n"
@@ -132,16 +133,18 @@ test_xboard_uci_clocks(void **st)
 	(void)st;
 	start(&s, FB_XFEN);
 	handshake(&s);
-	step(&s, "g new\ng level 40 5 2\ng post\ng time 30000\ng otim 29000\n"
-		 "g usermove e2e4\n",
+	step(&s,
+	     "g new\ng level 40 5 2\ng post\ng time 30000\ng otim 29000\n"
+	     "g usermove e2e4\n",
 	     "> ucinewgame\n> position startpos moves e2e4\n"
 	     "> go wtime 290000 btime 300000 winc 2000 binc 2000 "
 	     "movestogo 40\n");
 	step(&s, "e bestmove e7e5 ponder g1f3\n", "< move e7e5\n");
 	/* playother: White is on move, so the engine plays Black: its
 	 * clock (time) is btime; MIN:SEC base, fractional increment */
-	step(&s, "g force\ng level 0 1:30 0.5\ng playother\ng time 500\n"
-		 "g otim 600\ng usermove g1f3\n",
+	step(&s,
+	     "g force\ng level 0 1:30 0.5\ng playother\ng time 500\n"
+	     "g otim 600\ng usermove g1f3\n",
 	     "> position startpos moves e2e4 e7e5 g1f3\n"
 	     "> go wtime 6000 btime 5000 winc 500 binc 500\n");
 	step(&s, "g ?\n", "> stop\n");
@@ -163,19 +166,21 @@ test_xboard_uci_thinking(void **st)
 	handshake(&s);
 	step(&s, "g new\ng post\ng force\ng go\n",
 	     "> ucinewgame\n> position startpos\n> go movetime 1000\n");
-	step(&s, "e info depth 12 seldepth 15 multipv 1 score cp -31 nodes "
-		 "1234 nps 5000 hashfull 3 tbhits 0 time 2567 pv e2e4 e7e5\n"
-		 "e info depth 20 score mate 3 time 10 nodes 9 wdl 1000 0 0 "
-		 "pv d1h5\n"
-		 "e info depth 20 score mate -2 upperbound nodes 9 time 10 pv "
-		 "g2g4\n"
-		 "e info currmove e2e4 currmovenumber 1\n"
-		 "e info string NNUE on\ne info depth 3 nodes 7\n",
+	step(&s,
+	     "e info depth 12 seldepth 15 multipv 1 score cp -31 nodes "
+	     "1234 nps 5000 hashfull 3 tbhits 0 time 2567 pv e2e4 e7e5\n"
+	     "e info depth 20 score mate 3 time 10 nodes 9 wdl 1000 0 0 "
+	     "pv d1h5\n"
+	     "e info depth 20 score mate -2 upperbound nodes 9 time 10 pv "
+	     "g2g4\n"
+	     "e info currmove e2e4 currmovenumber 1\n"
+	     "e info string NNUE on\ne info depth 3 nodes 7\n",
 	     "< 12 -31 256 1234 e2e4 e7e5\n"
 	     "< 20 100003 1 9 d1h5\n"
 	     "< 20 -100002 1 9 g2g4\n");
-	step(&s, "g nopost\ne info depth 13 score cp 5 time 0 nodes 1 pv "
-		 "e2e4\n",
+	step(&s,
+	     "g nopost\ne info depth 13 score cp 5 time 0 nodes 1 pv "
+	     "e2e4\n",
 	     "");
 	script_end(&s);
 }
@@ -195,16 +200,18 @@ test_xboard_uci_fischerandom_castling(void **st)
 	start(&s, FB_XFEN);
 	handshake(&s);
 	/* The GUI sends Shredder-FEN: the engine gets X-FEN. */
-	step(&s, "g new\ng variant fischerandom\ng setboard " F960_SH "\n"
-		 "g post\ng force\ng usermove c2c3\ng usermove c7c6\n"
-		 "g usermove O-O-O\ng usermove O-O\ng go\n",
+	step(&s,
+	     "g new\ng variant fischerandom\ng setboard " F960_SH "\n"
+	     "g post\ng force\ng usermove c2c3\ng usermove c7c6\n"
+	     "g usermove O-O-O\ng usermove O-O\ng go\n",
 	     "> ucinewgame\n> setoption name UCI_Chess960 value true\n"
 	     "< Illegal move: O-O-O\n"
 	     "> position fen " F960 " moves c2c3 c7c6 f1g1\n"
 	     "> go movetime 1000\n");
 	/* The engine's KxR castle and pv go to the GUI as O-O. */
-	step(&s, "e info depth 1 score cp 0 time 0 nodes 1 pv f8g8 d2d4\n"
-		 "e bestmove f8g8\n",
+	step(&s,
+	     "e info depth 1 score cp 0 time 0 nodes 1 pv f8g8 d2d4\n"
+	     "e bestmove f8g8\n",
 	     "< 1 0 0 1 O-O d2d4\n< move O-O\n");
 	/* undo takes back the engine's castle; a bare move also works */
 	step(&s, "g force\ng undo\ng d7d6\ng go\n",
@@ -224,9 +231,10 @@ test_xboard_uci_normal_drops_rights_aloud(void **st)
 	(void)st;
 	start(&s, FB_XFEN);
 	handshake(&s);
-	step(&s, "g new\ng force\ng setboard "
-		 "rn2k1r1/ppp1pp1p/3p2p1/5bn1/P7/2N2B2/1PPPPP2/2BNK1RR w Gga - "
-		 "4 11\ng go\n",
+	step(&s,
+	     "g new\ng force\ng setboard "
+	     "rn2k1r1/ppp1pp1p/3p2p1/5bn1/P7/2N2B2/1PPPPP2/2BNK1RR w Gga - "
+	     "4 11\ng go\n",
 	     "> ucinewgame\n"
 	     "< # fenbridge: 2 castling rights of this position need "
 	     "Chess960 (variant fischerandom); the engine plays without "
@@ -247,8 +255,9 @@ test_xboard_uci_normal_castling(void **st)
 	(void)st;
 	start(&s, FB_XFEN);
 	handshake(&s);
-	step(&s, "g new\ng force\ng e2e4\ng e7e5\ng g1f3\ng b8c6\ng f1c4\n"
-		 "g g8f6\ng go\n",
+	step(&s,
+	     "g new\ng force\ng e2e4\ng e7e5\ng g1f3\ng b8c6\ng f1c4\n"
+	     "g g8f6\ng go\n",
 	     "> ucinewgame\n> position startpos moves e2e4 e7e5 g1f3 b8c6 "
 	     "f1c4 g8f6\n> go movetime 1000\n");
 	step(&s, "e bestmove e1g1\n", "< move e1g1\n");
@@ -274,11 +283,12 @@ test_xboard_uci_caparandom(void **st)
 	start(&s, FB_XFEN);
 	step(&s, "g xboard\ng protover 2\n",
 	     "> uci\ntimer 10000\n< feature done=0\n");
-	step(&s, "e id name Fairy-Stockfish 11.1\n"
-		 "e option name UCI_Chess960 type check default false\n"
-		 "e option name UCI_Variant type combo default chess var "
-		 "capablanca var caparandom var chess var fischerandom\n"
-		 "e uciok\n",
+	step(&s,
+	     "e id name Fairy-Stockfish 11.1\n"
+	     "e option name UCI_Chess960 type check default false\n"
+	     "e option name UCI_Variant type combo default chess var "
+	     "capablanca var caparandom var chess var fischerandom\n"
+	     "e uciok\n",
 	     "timer 0\n"
 	     "< feature myname=\"Fairy-Stockfish 11.1\" setboard=1 "
 	     "usermove=1 ping=1 playother=1 sigint=0 sigterm=0 analyze=1 "
@@ -287,9 +297,10 @@ test_xboard_uci_caparandom(void **st)
 	     "< feature done=1\n");
 	/* King e1, rooks b1 (inner: a1 holds a bishop? no: a1 is empty) and
 	 * i1; O-O: king to i1, rook to h1 (KxR e1i1). */
-	step(&s, "g new\ng variant caparandom\n"
-		 "g setboard r1nbqkbcr1/pppppppppp/10/10/10/10/PPPPPPPPPP/"
-		 "R1NBQKBCR1 w KQkq - 0 1\ng force\ng go\n",
+	step(&s,
+	     "g new\ng variant caparandom\n"
+	     "g setboard r1nbqkbcr1/pppppppppp/10/10/10/10/PPPPPPPPPP/"
+	     "R1NBQKBCR1 w KQkq - 0 1\ng force\ng go\n",
 	     "> ucinewgame\n> setoption name UCI_Variant value caparandom\n"
 	     "> setoption name UCI_Chess960 value true\n"
 	     "> position fen r1nbqkbcr1/pppppppppp/10/10/10/10/PPPPPPPPPP/"
@@ -309,24 +320,27 @@ test_xboard_uci_caparandom_inner_rook(void **st)
 
 	(void)st;
 	start(&s, FB_XFEN);
-	step(&s, "g xboard\ng protover 2\n"
-		 "e option name UCI_Chess960 type check default false\n"
-		 "e option name UCI_Variant type combo default chess var "
-		 "caparandom var chess\ne uciok\n",
+	step(&s,
+	     "g xboard\ng protover 2\n"
+	     "e option name UCI_Chess960 type check default false\n"
+	     "e option name UCI_Variant type combo default chess var "
+	     "caparandom var chess\ne uciok\n",
 	     "> uci\ntimer 10000\n< feature done=0\ntimer 0\n"
 	     "< feature myname=\"UCI engine\" setboard=1 usermove=1 ping=1 "
 	     "playother=1 sigint=0 sigterm=0 analyze=1 colors=0 reuse=1 "
 	     "san=0 time=1 draw=0 variants=\"normal,fischerandom,caparandom\""
 	     "\n< feature done=1\n");
 	/* Shredder-FEN from the GUI */
-	step(&s, "g new\ng variant caparandom\ng setboard " CAPA_INNER
-		 " w IAja - 0 1\ng post\ng go\n",
+	step(&s,
+	     "g new\ng variant caparandom\ng setboard " CAPA_INNER
+	     " w IAja - 0 1\ng post\ng go\n",
 	     "> ucinewgame\n> setoption name UCI_Variant value caparandom\n"
 	     "> setoption name UCI_Chess960 value true\n"
 	     "> position fen " CAPA_INNER " w IQkq - 0 1\n"
 	     "> go movetime 1000\n");
-	step(&s, "e info depth 2 score cp 3 time 5 nodes 80 pv e1i1 e8a8\n"
-		 "e bestmove e1i1 ponder e8a8\n",
+	step(&s,
+	     "e info depth 2 score cp 3 time 5 nodes 80 pv e1i1 e8a8\n"
+	     "e bestmove e1i1 ponder e8a8\n",
 	     "< 2 3 0 80 O-O O-O-O\n< move O-O\n");
 	step(&s, "g usermove O-O-O\ne bestmove a2a3\n",
 	     "> position fen " CAPA_INNER " w IQkq - 0 1 moves e1i1 e8a8\n"
@@ -335,9 +349,9 @@ test_xboard_uci_caparandom_inner_rook(void **st)
 }
 
 /* The comment line an engine without Chess960 makes, once per game. */
-#define TOLD_STANDARD                                                       \
-	"< # fenbridge: the engine has no Chess960 castling; it gets only "  \
-	"the castling rights standard FEN can express, and a castle it "     \
+#define TOLD_STANDARD                                                          \
+	"< # fenbridge: the engine has no Chess960 castling; it gets only "    \
+	"the castling rights standard FEN can express, and a castle it "       \
 	"cannot read as the position after it\n"
 
 /* How often needle occurs in hay. */
@@ -379,21 +393,25 @@ test_xboard_uci_standard_engine_reanchors(void **st)
 	start(&s, FB_XFEN);
 	handshake_standard(&s);
 	/* No UCI_Chess960 to set; its rights cannot reach the engine. */
-	step(&s, "g new\ng variant fischerandom\ng force\ng setboard " F960_SH
-		 "\ng go\n",
+	step(&s,
+	     "g new\ng variant fischerandom\ng force\ng setboard " F960_SH
+	     "\ng go\n",
 	     "> ucinewgame\n" TOLD_STANDARD
 	     "> position fen bqnbrkrn/pppppppp/8/8/8/8/PPPPPPPP/BQNBRKRN w - "
 	     "- 0 1\n> go movetime 1000\n");
 	assert_int_equal(count(s.log, "info: setboard: 4 castling rights "
 				      "that standard notation cannot express "
-				      "not sent to the engine"), 1);
+				      "not sent to the engine"),
+			 1);
 	/* The GUI's O-O is f1g1 (king f1, rook g1): re-anchored. */
-	step(&s, "e bestmove c2c3\ng force\ng usermove c7c6\ng O-O\n"
-		 "g d7d6\ng go\n",
+	step(&s,
+	     "e bestmove c2c3\ng force\ng usermove c7c6\ng O-O\n"
+	     "g d7d6\ng go\n",
 	     "< move c2c3\n> position fen bqnbrkrn/pp1ppppp/2p5/8/8/2P5/"
 	     "PP1PPPPP/BQNBRRKN b - - 1 2 moves d7d6\n> go movetime 1000\n");
 	assert_int_equal(count(s.log, "info: position: re-anchored: the "
-				      "castle f1g1 at ply 3"), 1);
+				      "castle f1g1 at ply 3"),
+			 1);
 	/* The next search appends to what the engine has: quietly. */
 	step(&s, "e bestmove d2d4\ng usermove e7e5\n",
 	     "< move d2d4\n> position fen bqnbrkrn/pp1ppppp/2p5/8/8/2P5/"
@@ -408,7 +426,8 @@ test_xboard_uci_standard_engine_reanchors(void **st)
 	     "1P2PPPP/BQNBRRKN w - - 1 5\n> go movetime 1000\n");
 	assert_int_equal(count(s.log, "re-anchored"), 1);
 	assert_int_equal(count(s.log, "debug: position: re-anchored: the "
-				      "castle f8g8 at ply 8"), 1);
+				      "castle f8g8 at ply 8"),
+			 1);
 	assert_int_equal(count(s.log, "info:"), 0);
 	script_end(&s);
 }
@@ -430,26 +449,29 @@ test_xboard_uci_standard_engine_castles(void **st)
 	handshake_standard(&s);
 	step(&s, "g new\ng variant fischerandom\ng setboard " F960_SH "\n",
 	     "> ucinewgame\n" TOLD_STANDARD);
-	step(&s, "g new\ng variant fischerandom\ng post\ng setboard " MIXED
-		 " w HAgb - 0 1\ng go\n",
-	     "> ucinewgame\n" TOLD_STANDARD
-	     "> position fen " MIXED " w KQ - 0 1\n> go movetime 1000\n");
-	assert_int_equal(count(s.log, "info: setboard: 2 castling rights"),
-			 1);
-	step(&s, "e info depth 2 score cp 9 time 10 nodes 50 pv e1g1 f8g8\n"
-		 "e bestmove e1g1 ponder f8g8\n",
+	step(&s,
+	     "g new\ng variant fischerandom\ng post\ng setboard " MIXED
+	     " w HAgb - 0 1\ng go\n",
+	     "> ucinewgame\n" TOLD_STANDARD "> position fen " MIXED
+	     " w KQ - 0 1\n> go movetime 1000\n");
+	assert_int_equal(count(s.log, "info: setboard: 2 castling rights"), 1);
+	step(&s,
+	     "e info depth 2 score cp 9 time 10 nodes 50 pv e1g1 f8g8\n"
+	     "e bestmove e1g1 ponder f8g8\n",
 	     "< 2 9 1 50 O-O O-O\n< move O-O\n");
 	step(&s, "g usermove O-O\n",
 	     "> position fen 1r3rk1/pppppppp/8/8/8/8/PPPPPPPP/R4RK1 w - - 2 "
 	     "2\n> go movetime 1000\n");
 	assert_int_equal(count(s.log, "info: position: re-anchored: the "
-				      "castle f8g8 at ply 2"), 1);
+				      "castle f8g8 at ply 2"),
+			 1);
 	step(&s, "e bestmove a2a3\n", "< move a2a3\n");
 	/* The GUI's standard castle needs no re-anchoring. */
-	step(&s, "g new\ng variant fischerandom\ng force\ng setboard " MIXED
-		 " w HAgb - 0 1\ng usermove O-O-O\ng go\n",
-	     "> ucinewgame\n" TOLD_STANDARD
-	     "> position fen " MIXED " w KQ - 0 1 moves e1c1\n"
+	step(&s,
+	     "g new\ng variant fischerandom\ng force\ng setboard " MIXED
+	     " w HAgb - 0 1\ng usermove O-O-O\ng go\n",
+	     "> ucinewgame\n" TOLD_STANDARD "> position fen " MIXED
+	     " w KQ - 0 1 moves e1c1\n"
 	     "> go movetime 1000\n");
 	assert_int_equal(count(s.log, "re-anchored"), 0);
 	/* the engine's move is checked on the real game: e8g8 is no move
@@ -473,17 +495,19 @@ test_xboard_uci_standard_engine_caparandom(void **st)
 
 	(void)st;
 	start(&s, FB_XFEN);
-	step(&s, "g xboard\ng protover 2\ne id name Capa 1\n"
-		 "e option name UCI_Variant type combo default chess var "
-		 "chess var capablanca\ne uciok\n",
+	step(&s,
+	     "g xboard\ng protover 2\ne id name Capa 1\n"
+	     "e option name UCI_Variant type combo default chess var "
+	     "chess var capablanca\ne uciok\n",
 	     "> uci\ntimer 10000\n< feature done=0\ntimer 0\n"
 	     "< feature myname=\"Capa 1\" setboard=1 usermove=1 ping=1 "
 	     "playother=1 sigint=0 sigterm=0 analyze=1 colors=0 reuse=1 "
 	     "san=0 time=1 draw=0 "
 	     "variants=\"normal,fischerandom,capablanca,caparandom\"\n"
 	     "< feature done=1\n");
-	step(&s, "g new\ng variant caparandom\ng force\ng setboard " CAPA_STD
-		 " w JAja - 0 1\ng usermove O-O\ng go\n",
+	step(&s,
+	     "g new\ng variant caparandom\ng force\ng setboard " CAPA_STD
+	     " w JAja - 0 1\ng usermove O-O\ng go\n",
 	     "> ucinewgame\n> setoption name UCI_Variant value capablanca\n"
 	     "> position fen " CAPA_STD " w KQkq - 0 1 moves f1i1\n"
 	     "> go movetime 1000\n");
@@ -501,8 +525,9 @@ test_xboard_uci_bad_clock_kept(void **st)
 	(void)st;
 	start(&s, FB_XFEN);
 	handshake(&s);
-	step(&s, "g new\ng level 40 5 0\ng time 30000\ng otim 29000\n"
-		 "g time abc\ng otim 12x\ng time\ng usermove e2e4\n",
+	step(&s,
+	     "g new\ng level 40 5 0\ng time 30000\ng otim 29000\n"
+	     "g time abc\ng otim 12x\ng time\ng usermove e2e4\n",
 	     "> ucinewgame\n> position startpos moves e2e4\n"
 	     "> go wtime 290000 btime 300000 winc 0 binc 0 movestogo 40\n");
 	assert_int_equal(count(s.log, "warn: "), 3);
@@ -539,8 +564,9 @@ test_xboard_uci_gui_mate_not_claimed(void **st)
 	step(&s, "e bestmove g2g4 ponder d8h4\n", "< move g2g4\n");
 	step(&s, "g usermove d8h4\n", "");
 	/* a stalemating move likewise */
-	step(&s, "g new\ng force\ng setboard 7k/8/6K1/8/8/8/8/5Q2 w - - 0 1\n"
-		 "g playother\ng usermove f1f7\n",
+	step(&s,
+	     "g new\ng force\ng setboard 7k/8/6K1/8/8/8/8/5Q2 w - - 0 1\n"
+	     "g playother\ng usermove f1f7\n",
 	     "> ucinewgame\n");
 	script_end(&s);
 }
@@ -555,8 +581,9 @@ test_xboard_uci_ponder(void **st)
 	(void)st;
 	start(&s, FB_XFEN);
 	handshake(&s);
-	step(&s, "g new\ng hard\ng post\ng level 40 5 0\ng time 1000\n"
-		 "g otim 900\ng usermove e2e4\n",
+	step(&s,
+	     "g new\ng hard\ng post\ng level 40 5 0\ng time 1000\n"
+	     "g otim 900\ng usermove e2e4\n",
 	     "> ucinewgame\n> setoption name Ponder value true\n"
 	     "> position startpos moves e2e4\n"
 	     "> go wtime 9000 btime 10000 winc 0 binc 0 movestogo 40\n");
@@ -564,11 +591,13 @@ test_xboard_uci_ponder(void **st)
 	     "< move e7e5\n> position startpos moves e2e4 e7e5 g1f3\n"
 	     "> go ponder wtime 9000 btime 10000 winc 0 binc 0 movestogo 39\n");
 	/* thinking while pondering is not shown */
-	step(&s, "e info depth 9 score cp 5 time 10 nodes 99 pv b8c6\n"
-		 "g time 990\ng otim 800\ng usermove g1f3\n",
+	step(&s,
+	     "e info depth 9 score cp 5 time 10 nodes 99 pv b8c6\n"
+	     "g time 990\ng otim 800\ng usermove g1f3\n",
 	     "> ponderhit\n");
-	step(&s, "e info depth 10 score cp 7 time 20 nodes 200 pv b8c6\n"
-		 "e bestmove b8c6 ponder f1b5\n",
+	step(&s,
+	     "e info depth 10 score cp 7 time 20 nodes 200 pv b8c6\n"
+	     "e bestmove b8c6 ponder f1b5\n",
 	     "< 10 7 2 200 b8c6\n< move b8c6\n"
 	     "> position startpos moves e2e4 e7e5 g1f3 b8c6 f1b5\n"
 	     "> go ponder wtime 8000 btime 9900 winc 0 binc 0 movestogo 38\n");
@@ -615,15 +644,17 @@ test_xboard_uci_stale_bestmove(void **st)
 	     "> ucinewgame\n> position startpos moves e2e4\n"
 	     "> go movetime 1000\n");
 	step(&s, "g force\ng undo\n", "> stop\n");
-	step(&s, "e info depth 5 score cp 1 time 1 nodes 1 pv e7e5\n"
-		 "e bestmove e7e5\n",
+	step(&s,
+	     "e info depth 5 score cp 1 time 1 nodes 1 pv e7e5\n"
+	     "e bestmove e7e5\n",
 	     "");
 	/* analyze: a move restarts the search; the old bestmove is stale */
 	step(&s, "g analyze\n", "> position startpos\n> go infinite\n");
 	step(&s, "g usermove d2d4\n",
 	     "> stop\n> position startpos moves d2d4\n> go infinite\n");
-	step(&s, "e bestmove e2e4\ne info depth 1 score cp 9 time 0 nodes 1 "
-		 "pv d7d5\n",
+	step(&s,
+	     "e bestmove e2e4\ne info depth 1 score cp 9 time 0 nodes 1 "
+	     "pv d7d5\n",
 	     "< 1 9 0 1 d7d5\n");
 	step(&s, "g exit\ne bestmove d7d5\n", "> stop\n");
 	script_end(&s);
@@ -661,11 +692,11 @@ test_xboard_uci_mate_claimed(void **st)
 	step(&s, "g new\ng force\ng f2f3\ng e7e5\ng g2g4\ng go\n",
 	     "> ucinewgame\n> position startpos moves f2f3 e7e5 g2g4\n"
 	     "> go movetime 1000\n");
-	step(&s, "e bestmove d8h4\n",
-	     "< move d8h4\n< 0-1 {Black mates}\n");
+	step(&s, "e bestmove d8h4\n", "< move d8h4\n< 0-1 {Black mates}\n");
 	/* a stalemate set up by the GUI: the engine has no move */
-	step(&s, "g new\ng force\ng setboard 7k/5Q2/6K1/8/8/8/8/8 b - - 0 1\n"
-		 "g go\n",
+	step(&s,
+	     "g new\ng force\ng setboard 7k/5Q2/6K1/8/8/8/8/8 b - - 0 1\n"
+	     "g go\n",
 	     "> ucinewgame\n> position fen 7k/5Q2/6K1/8/8/8/8/8 b - - 0 1\n"
 	     "> go movetime 1000\n");
 	step(&s, "e bestmove (none)\n", "< 1/2-1/2 {Stalemate}\n");
@@ -683,12 +714,14 @@ test_xboard_uci_lines_wait_for_uciok(void **st)
 
 	(void)st;
 	start(&s, FB_XFEN);
-	step(&s, "g xboard\ng new\ng variant fischerandom\n"
-		 "g setboard bqnbrkrn/pppppppp/8/8/8/8/PPPPPPPP/BQNBRKRN w "
-		 "KQkq - 0 1\ng ping 7\ng go\n",
+	step(&s,
+	     "g xboard\ng new\ng variant fischerandom\n"
+	     "g setboard bqnbrkrn/pppppppp/8/8/8/8/PPPPPPPP/BQNBRKRN w "
+	     "KQkq - 0 1\ng ping 7\ng go\n",
 	     "> uci\ntimer 10000\n");
-	step(&s, "e option name UCI_Chess960 type check default false\n"
-		 "e uciok\n",
+	step(&s,
+	     "e option name UCI_Chess960 type check default false\n"
+	     "e uciok\n",
 	     "timer 0\n> ucinewgame\n"
 	     "> setoption name UCI_Chess960 value true\n> isready\n"
 	     "> position fen bqnbrkrn/pppppppp/8/8/8/8/PPPPPPPP/BQNBRKRN w "
@@ -762,13 +795,15 @@ test_xboard_uci_line_rebuilt_on_new_notation(void **st)
 	step(&s, "g xboard\ng protover 2\n",
 	     "> uci\ntimer 10000\n< feature done=0\n");
 	script_step(&s, "t");
-	step(&s, "g new\ng variant fischerandom\ng force\ng setboard " F960
-		 "\ng usermove c2c3\ng go\n",
+	step(&s,
+	     "g new\ng variant fischerandom\ng force\ng setboard " F960
+	     "\ng usermove c2c3\ng go\n",
 	     "> ucinewgame\n" TOLD_STANDARD
 	     "> position fen bqnbrkrn/pppppppp/8/8/8/8/PPPPPPPP/BQNBRKRN w - "
 	     "- 0 1 moves c2c3\n> go movetime 1000\n");
-	step(&s, "e option name UCI_Chess960 type check default false\n"
-		 "e uciok\ne bestmove c7c6\ng usermove O-O\n",
+	step(&s,
+	     "e option name UCI_Chess960 type check default false\n"
+	     "e uciok\ne bestmove c7c6\ng usermove O-O\n",
 	     "timer 0\n< move c7c6\n"
 	     "> setoption name UCI_Chess960 value true\n"
 	     "> position fen " F960 " moves c2c3 c7c6 f1g1\n"
