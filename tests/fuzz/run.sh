@@ -39,7 +39,16 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 here=$root/tests/fuzz
 secs=${1:-60}
 msan_secs=${2-}
-targets=(${FUZZ_TARGETS:-fen line filter game config pgn translate codec movegen uci_xboard})
+# Every target there is (tests/fuzz/fuzz_NAME.c), unless FUZZ_TARGETS names some.
+if [ -n "${FUZZ_TARGETS:-}" ]; then
+	targets=($FUZZ_TARGETS)
+else
+	targets=()
+	for f in "$here"/fuzz_*.c; do
+		t=${f##*/fuzz_}
+		targets+=("${t%.c}")
+	done
+fi
 sanitizers=(${FUZZ_SANITIZERS:-asan msan})
 
 for n in "$secs" "${msan_secs:-0}"; do
