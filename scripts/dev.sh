@@ -115,7 +115,7 @@ test)
 	export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 	mtest sanitizers build-asan
 	mtest valgrind build-ci --setup=valgrind --suite unit
-	mtest valgrind-e2e build-ci --setup=valgrinde2e --suite e2e
+	mtest valgrind-e2e build-ci --setup=valgrinde2e --suite e2e --no-suite e2e-slow
 	if [ -x tests/fuzz/run.sh ]; then
 		# Each target under ASan+UBSan, then under MemorySanitizer; every
 		# target of each build counts once.
