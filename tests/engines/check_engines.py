@@ -321,7 +321,11 @@ def main():
               line(out, r"ok +capablanca mode, Shredder-FEN \(10x8, corner"))
         check("sjaakii: stop during go infinite not answered",
               rc == 1 and line(out, r"SILENT +stop during go infinite"))
-        rc, out, _ = run(fb, ["--protocol=xboard", "--",
+        # Sjaak II 1.4.1's analyze reads an uninitialised field: under the
+        # MALLOC_PERTURB_ meson test sets it never starts analysing and
+        # quits on `exit` (see uci_xboard.py); it runs without it here.
+        rc, out, _ = run(fb, ["--protocol=xboard", "--", "env", "-u",
+                              "MALLOC_PERTURB_",
                               os.path.join(GAMES, "sjaakii")])
         check("sjaakii xboard: passes, takes every form, writes O-O",
               rc == 0 and has(out, "engine-castling = auto\n") and
