@@ -231,7 +231,11 @@ def log_counts(log):
     """(warnings, re-anchor lines) in a fenbridge --log."""
     warn = anchor = 0
     for tag, payload in chesstest.log_entries(log):
-        if tag == "warning":
+        # What `edit` cannot say (a right lost with king and rook home)
+        # is a limit of an engine without setboard, told as designed
+        # (doc/protocols.md): Fairy-Max meets it when a game's move goes
+        # as an edit after an analysis, as the game's moves decide.
+        if tag == "warning" and b"edit cannot say" not in payload:
             warn += 1
         if tag in ("info", "debug") and b"re-anchored:" in payload:
             anchor += 1
