@@ -34,21 +34,6 @@ form_name(enum fb_castle_notation f)
 }
 
 static const char *
-form_word(enum fb_castle_notation f)
-{
-	switch (f) {
-	case FB_CASTLE_KXR:
-		return "kxr";
-	case FB_CASTLE_KING:
-		return "king";
-	case FB_CASTLE_OO:
-		return "oo";
-	default:
-		return "auto";
-	}
-}
-
-static const char *
 verdict_name(enum fb_check_verdict v)
 {
 	switch (v) {
@@ -343,7 +328,8 @@ ini_lines(const struct fb_check *c, struct fb_text *t)
 		    (!c960 || accepts(c, true, (enum fb_castle_notation)f)))
 			pick = (enum fb_castle_notation)f;
 	if (pick) {
-		fb_text_say(t, "engine-castling = %s\n", form_word(pick));
+		fb_text_say(t, "engine-castling = %s\n",
+			    fb_game_notation_name(pick));
 		return;
 	}
 	/* No one form for both modes: auto still sends the king's move in

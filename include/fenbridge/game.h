@@ -186,4 +186,9 @@ fb_game_print_fen(const struct fb_game *g, const struct fb_fen_style *style,
 int
 fb_game_parse_notation(const char *name, enum fb_castle_notation *n);
 
+/* The name fb_game_parse_notation reads for n: "auto", "kxr", "king",
+ * "oo". */
+const char *
+fb_game_notation_name(enum fb_castle_notation n);
+
 #endif

@@ -512,3 +512,18 @@ fb_game_parse_notation(const char *name, enum fb_castle_notation *n)
 		return FB_EINVAL;
 	return 0;
 }
+
+const char *
+fb_game_notation_name(enum fb_castle_notation n)
+{
+	switch (n) {
+	case FB_CASTLE_KXR:
+		return "kxr";
+	case FB_CASTLE_KING:
+		return "king";
+	case FB_CASTLE_OO:
+		return "oo";
+	default:
+		return "auto";
+	}
+}

@@ -158,21 +158,6 @@ fb_log_close(void)
 	log_file = NULL;
 }
 
-static const char *
-castling_name(int n)
-{
-	switch (n) {
-	case FB_CASTLE_KXR:
-		return "kxr";
-	case FB_CASTLE_KING:
-		return "king";
-	case FB_CASTLE_OO:
-		return "oo";
-	default:
-		return "auto";
-	}
-}
-
 void
 fb_log_session(const struct fb_config *cfg, int argc, char **argv)
 {
@@ -198,8 +183,8 @@ fb_log_session(const struct fb_config *cfg, int argc, char **argv)
 		   cfg->protocol,
 		   cfg->engine_fen == FB_XFEN ? "X-FEN" : "Shredder-FEN",
 		   cfg->gui_fen == FB_XFEN ? "X-FEN" : "Shredder-FEN",
-		   castling_name(cfg->engine_castling),
-		   castling_name(cfg->gui_castling));
+		   fb_game_notation_name(cfg->engine_castling),
+		   fb_game_notation_name(cfg->gui_castling));
 	for (size_t i = 0; i < cfg->noptions; i++)
 		fb_log_msg(FB_LOG_INFO, "option %s%s%s%s%s",
 			   cfg->options[i].name,
