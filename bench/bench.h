@@ -32,7 +32,7 @@ extern const char *bench_wrap; /* --wrap: runs each bridge or relay */
 extern int failures; /* runs that lost, reordered or corrupted lines */
 
 void
-die(const char *fmt, ...);
+die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 uint64_t
 now_ns(void);
 int
@@ -108,7 +108,8 @@ session_start(struct session *s, enum runner who, const char *mode,
 	      const struct stream *file, size_t len, unsigned long rep,
 	      const char *const *extra);
 void
-session_fail(struct session *s, const char *fmt, ...);
+session_fail(struct session *s, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 void
 send_line(struct session *s, const char *line);
 bool

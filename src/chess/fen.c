@@ -30,7 +30,7 @@ own_rook(int colour)
 	return colour == FB_WHITE ? 'R' : 'r';
 }
 
-static void
+__attribute__((format(printf, 4, 5))) static void
 rep_add(struct fb_fen_report *rep, int code, size_t offset, const char *fmt,
 	...)
 {
@@ -52,7 +52,7 @@ rep_add(struct fb_fen_report *rep, int code, size_t offset, const char *fmt,
 }
 
 /* Records a malformed FEN: the report then holds this one error only. */
-static int
+__attribute__((format(printf, 4, 5))) static int
 fail(struct fb_fen_report *rep, int code, size_t offset, const char *fmt, ...)
 {
 	va_list ap;

@@ -1333,11 +1333,16 @@ fb_config_split_words(const char *line, char *buf, char **argv, size_t max)
 	return (int)n;
 }
 
-static int
-ini_fail(struct ini_state *st, const char *fmt, const char *a, const char *b)
+__attribute__((format(printf, 2, 3))) static int
+ini_fail(struct ini_state *st, const char *fmt, ...)
 {
-	if (st->msg[0] == '\0')
-		snprintf(st->msg, sizeof st->msg, fmt, a, b);
+	va_list ap;
+
+	if (st->msg[0] == '\0') {
+		va_start(ap, fmt);
+		vsnprintf(st->msg, sizeof st->msg, fmt, ap);
+		va_end(ap);
+	}
 	return 0;
 }
 
@@ -1352,9 +1357,8 @@ add_option(struct ini_state *st, const char *name, const char *value,
 		if (strcasecmp(c->options[i].name, name) == 0) {
 			if ((flags & FB_OPT_SET) &&
 			    (c->options[i].flags & FB_OPT_SET))
-				return ini_fail(st,
-						"option '%s' is set twice%s",
-						name, "");
+				return ini_fail(st, "option '%s' is set twice",
+						name);
 			c->options[i].flags |= flags;
 			if (flags & FB_OPT_SET)
 				c->options[i].value = copy(c, value);
@@ -1362,7 +1366,7 @@ add_option(struct ini_state *st, const char *name, const char *value,
 		}
 	o = realloc(c->options, (c->noptions + 1) * sizeof *o);
 	if (o == NULL)
-		return ini_fail(st, "%s%s", "out of memory", "");
+		return ini_fail(st, "out of memory");
 	c->options = o;
 	o = &o[c->noptions++];
 	o->name = copy(c, name);
@@ -1393,7 +1397,7 @@ on_ini_pair(void *user, const char *section, const char *name,
 	if (strcmp(section, "options") == 0 ||
 	    strcmp(section, "forced-options") == 0) {
 		if ((value = unquote(c, value)) == NULL)
-			return ini_fail(st, "%s%s", "out of memory", "");
+			return ini_fail(st, "out of memory");
 		return add_option(st, name, value,
 				  section[0] == 'f' ? FB_OPT_SET | FB_OPT_FORCED
 						    : FB_OPT_SET);
@@ -1413,17 +1417,17 @@ on_ini_pair(void *user, const char *section, const char *name,
 			    c->env[i][nl] == '=')
 				return ini_fail(st,
 						"environment variable '%s' "
-						"is set twice%s",
-						name, "");
+						"is set twice",
+						name);
 		if ((value = unquote(c, value)) == NULL)
-			return ini_fail(st, "%s%s", "out of memory", "");
+			return ini_fail(st, "out of memory");
 		vl = strlen(value);
 		char *e = keep(c, malloc(nl + vl + 2));
 		char **env = realloc(c->env, (c->nenv + 1) * sizeof *env);
 		if (env != NULL)
 			c->env = env; /* the old block is gone either way */
 		if (e == NULL || env == NULL)
-			return ini_fail(st, "%s%s", "out of memory", "");
+			return ini_fail(st, "out of memory");
 		memcpy(e, name, nl);
 		e[nl] = '=';
 		memcpy(e + nl + 1, value, vl + 1);
@@ -1431,24 +1435,24 @@ on_ini_pair(void *user, const char *section, const char *name,
 		return 1;
 	}
 	if (strcmp(section, "fenbridge") != 0)
-		return ini_fail(st, "unknown section [%s]%s", section,
-				" (fenbridge, options, forced-options, "
-				"hidden-options, env)");
+		return ini_fail(st,
+				"unknown section [%s] (fenbridge, options, "
+				"forced-options, hidden-options, env)",
+				section);
 	for (o = fb_config_bridge_table.options; o->name != NULL; o++)
 		if ((o->scope & FB_SCOPE_INI) && strcmp(name, o->name) == 0)
 			break;
 	if (o->name == NULL)
-		return ini_fail(st, "unknown key '%s' in [fenbridge]%s", name,
-				"");
+		return ini_fail(st, "unknown key '%s' in [fenbridge]", name);
 	k = (size_t)(o - fb_config_bridge_table.options);
 	assert(k < 32);
 	if (st->seen & (1u << k))
-		return ini_fail(st, "key '%s' is given twice%s", name, "");
+		return ini_fail(st, "key '%s' is given twice", name);
 	st->seen |= 1u << k;
 	/* The engine's command line keeps its quotes for the word split
 	 * (which copies it). */
 	if (o->kind != FB_ARG_COMMAND && (value = unquote(c, value)) == NULL)
-		return ini_fail(st, "%s%s", "out of memory", "");
+		return ini_fail(st, "out of memory");
 	if (o->set(c, o, value, st->dir, err, sizeof err) < 0)
 		return ini_fail(st, "%s: %s", name, err);
 	return 1;

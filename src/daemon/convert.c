@@ -11,6 +11,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -225,11 +226,15 @@ is_file(const char *arg)
 	       strpbrk(arg, " \t") == NULL;
 }
 
-static int
-usage_error(const char *fmt, const char *arg)
+__attribute__((format(printf, 1, 2))) static int
+usage_error(const char *fmt, ...)
 {
+	va_list ap;
+
 	fputs("fenbridge convert: ", stderr);
-	fprintf(stderr, fmt, arg);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
 	fputs("\nTry 'fenbridge convert --help'.\n", stderr);
 	return 2;
 }

@@ -138,10 +138,4 @@ fb_platform_stderr_fd(bool *quiet);
 char **
 fb_platform_environ(void);
 
-#ifdef _WIN32
-/* POSIX getline() for the MinGW C library, which has none. */
-ssize_t
-getline(char **line, size_t *cap, FILE *f);
-#endif
-
 #endif

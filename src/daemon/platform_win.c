@@ -249,30 +249,3 @@ fb_platform_environ(void)
 	FreeEnvironmentStringsW(block);
 	return env;
 }
-
-ssize_t
-getline(char **line, size_t *cap, FILE *f)
-{
-	size_t n = 0;
-	int c;
-
-	if (*line == NULL || *cap == 0) {
-		*cap = 128;
-		if ((*line = malloc(*cap)) == NULL)
-			return -1;
-	}
-	while ((c = getc(f)) != EOF) {
-		if (n + 2 > *cap) {
-			char *p = realloc(*line, *cap * 2);
-			if (p == NULL)
-				return -1;
-			*line = p;
-			*cap *= 2;
-		}
-		(*line)[n++] = (char)c;
-		if (c == '\n')
-			break;
-	}
-	(*line)[n] = '\0';
-	return n == 0 ? -1 : (ssize_t)n;
-}
