@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * fuzz_config: the config parsers (src/daemon/config.c) on arbitrary text.
+ * fuzz_config: the config parsers (src/daemon/config*.c) on arbitrary text.
  *
  * The input, NUL-terminated (an embedded NUL ends the text), is parsed as
  * an INI file with fb_config_parse_ini (its folder: "" , "/etc/fenbridge"

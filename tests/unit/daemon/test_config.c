@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Unit tests of settings (src/daemon/config.c): the bridge's command line, the
+ * Unit tests of settings (src/daemon/config*.c): the bridge's command line, the
  * INI text, `fenbridge convert`'s command line, and the option tables that
  * drive all three and --help.
  *
