@@ -376,156 +376,81 @@ fb_cecp_feature_flag(const char *text, const struct fb_cecp_feature *f,
 	return one;
 }
 
+/* The GUI's commands by name, in strcmp order (gui_word searches it). */
+static const struct {
+	const char *word;
+	enum fb_cecp_gui cmd;
+} gui_words[] = {
+	{".", FB_CECP_G_DOT},
+	{"?", FB_CECP_G_MOVENOW},
+	{"accepted", FB_CECP_G_ACCEPTED},
+	{"analyze", FB_CECP_G_ANALYZE},
+	{"bk", FB_CECP_G_BK},
+	{"black", FB_CECP_G_BLACK},
+	{"computer", FB_CECP_G_COMPUTER},
+	{"cores", FB_CECP_G_CORES},
+	{"draw", FB_CECP_G_DRAW},
+	{"easy", FB_CECP_G_EASY},
+	{"edit", FB_CECP_G_EDIT},
+	{"egtpath", FB_CECP_G_EGTPATH},
+	{"exit", FB_CECP_G_EXIT},
+	{"force", FB_CECP_G_FORCE},
+	{"go", FB_CECP_G_GO},
+	{"hard", FB_CECP_G_HARD},
+	{"hint", FB_CECP_G_HINT},
+	{"ics", FB_CECP_G_ICS},
+	{"level", FB_CECP_G_LEVEL},
+	{"memory", FB_CECP_G_MEMORY},
+	{"name", FB_CECP_G_NAME},
+	{"new", FB_CECP_G_NEW},
+	{"nopost", FB_CECP_G_NOPOST},
+	{"nps", FB_CECP_G_NPS},
+	{"option", FB_CECP_G_OPTION},
+	{"otim", FB_CECP_G_OTIM},
+	{"pause", FB_CECP_G_PAUSE},
+	{"ping", FB_CECP_G_PING},
+	{"playother", FB_CECP_G_PLAYOTHER},
+	{"post", FB_CECP_G_POST},
+	{"protover", FB_CECP_G_PROTOVER},
+	{"quit", FB_CECP_G_QUIT},
+	{"random", FB_CECP_G_RANDOM},
+	{"rating", FB_CECP_G_RATING},
+	{"rejected", FB_CECP_G_REJECTED},
+	{"remove", FB_CECP_G_REMOVE},
+	{"result", FB_CECP_G_RESULT},
+	{"resume", FB_CECP_G_RESUME},
+	{"sd", FB_CECP_G_SD},
+	{"setboard", FB_CECP_G_SETBOARD},
+	{"st", FB_CECP_G_ST},
+	{"time", FB_CECP_G_TIME},
+	{"undo", FB_CECP_G_UNDO},
+	{"usermove", FB_CECP_G_USERMOVE},
+	{"variant", FB_CECP_G_VARIANT},
+	{"white", FB_CECP_G_WHITE},
+	{"xboard", FB_CECP_G_XBOARD},
+};
+
 /* The command a GUI line's first token w[0..n) names. */
 static enum fb_cecp_gui
 gui_word(const char *w, size_t n)
 {
-#define IS(word) fb_proto_is(w, 0, n, word)
-	switch (w[0]) {
-	case 'a':
-		if (IS("accepted"))
-			return FB_CECP_G_ACCEPTED;
-		if (IS("analyze"))
-			return FB_CECP_G_ANALYZE;
-		break;
-	case 'b':
-		if (IS("black"))
-			return FB_CECP_G_BLACK;
-		if (IS("bk"))
-			return FB_CECP_G_BK;
-		break;
-	case 'c':
-		if (IS("computer"))
-			return FB_CECP_G_COMPUTER;
-		if (IS("cores"))
-			return FB_CECP_G_CORES;
-		break;
-	case 'd':
-		if (IS("draw"))
-			return FB_CECP_G_DRAW;
-		break;
-	case 'e':
-		if (IS("edit"))
-			return FB_CECP_G_EDIT;
-		if (IS("easy"))
-			return FB_CECP_G_EASY;
-		if (IS("exit"))
-			return FB_CECP_G_EXIT;
-		if (IS("egtpath"))
-			return FB_CECP_G_EGTPATH;
-		break;
-	case 'f':
-		if (IS("force"))
-			return FB_CECP_G_FORCE;
-		break;
-	case 'g':
-		if (IS("go"))
-			return FB_CECP_G_GO;
-		break;
-	case 'h':
-		if (IS("hint"))
-			return FB_CECP_G_HINT;
-		if (IS("hard"))
-			return FB_CECP_G_HARD;
-		break;
-	case 'i':
-		if (IS("ics"))
-			return FB_CECP_G_ICS;
-		break;
-	case 'l':
-		if (IS("level"))
-			return FB_CECP_G_LEVEL;
-		break;
-	case 'm':
-		if (IS("memory"))
-			return FB_CECP_G_MEMORY;
-		break;
-	case 'n':
-		if (IS("new"))
-			return FB_CECP_G_NEW;
-		if (IS("nps"))
-			return FB_CECP_G_NPS;
-		if (IS("nopost"))
-			return FB_CECP_G_NOPOST;
-		if (IS("name"))
-			return FB_CECP_G_NAME;
-		break;
-	case 'o':
-		if (IS("otim"))
-			return FB_CECP_G_OTIM;
-		if (IS("option"))
-			return FB_CECP_G_OPTION;
-		break;
-	case 'p':
-		if (IS("protover"))
-			return FB_CECP_G_PROTOVER;
-		if (IS("playother"))
-			return FB_CECP_G_PLAYOTHER;
-		if (IS("ping"))
-			return FB_CECP_G_PING;
-		if (IS("post"))
-			return FB_CECP_G_POST;
-		if (IS("pause"))
-			return FB_CECP_G_PAUSE;
-		break;
-	case 'q':
-		if (IS("quit"))
-			return FB_CECP_G_QUIT;
-		break;
-	case 'r':
-		if (IS("rejected"))
-			return FB_CECP_G_REJECTED;
-		if (IS("random"))
-			return FB_CECP_G_RANDOM;
-		if (IS("result"))
-			return FB_CECP_G_RESULT;
-		if (IS("remove"))
-			return FB_CECP_G_REMOVE;
-		if (IS("rating"))
-			return FB_CECP_G_RATING;
-		if (IS("resume"))
-			return FB_CECP_G_RESUME;
-		break;
-	case 's':
-		if (IS("st"))
-			return FB_CECP_G_ST;
-		if (IS("sd"))
-			return FB_CECP_G_SD;
-		if (IS("setboard"))
-			return FB_CECP_G_SETBOARD;
-		break;
-	case 't':
-		if (IS("time"))
-			return FB_CECP_G_TIME;
-		break;
-	case 'u':
-		if (IS("usermove"))
-			return FB_CECP_G_USERMOVE;
-		if (IS("undo"))
-			return FB_CECP_G_UNDO;
-		break;
-	case 'v':
-		if (IS("variant"))
-			return FB_CECP_G_VARIANT;
-		break;
-	case 'w':
-		if (IS("white"))
-			return FB_CECP_G_WHITE;
-		break;
-	case 'x':
-		if (IS("xboard"))
-			return FB_CECP_G_XBOARD;
-		break;
-	case '?':
-		if (IS("?"))
-			return FB_CECP_G_MOVENOW;
-		break;
-	case '.':
-		if (IS("."))
-			return FB_CECP_G_DOT;
-		break;
+	size_t lo = 0, hi = sizeof gui_words / sizeof gui_words[0];
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const char *k = gui_words[mid].word;
+		size_t kn = strlen(k);
+		int c = memcmp(k, w, kn < n ? kn : n);
+
+		if (c == 0)
+			c = kn < n ? -1 : (int)(kn > n);
+		if (c == 0)
+			return gui_words[mid].cmd;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
-#undef IS
 	return FB_CECP_G_OTHER;
 }
 

@@ -641,11 +641,50 @@ test_codec_cecp_option_feature(void **state)
 	}
 }
 
+/* Every CECP command the codec knows is found by its whole name, each to a
+ * kind of its own, and nothing else: not a prefix, not a longer word. */
+static void
+test_codec_cecp_gui_every_word(void **state)
+{
+	static const char *const words[] = {
+		"xboard",    "protover", "accepted", "rejected", "new",
+		"variant",   "quit",     "random",   "force",    "go",
+		"playother", "white",    "black",    "level",    "st",
+		"sd",        "nps",      "time",     "otim",     "usermove",
+		"?",         "ping",     "draw",     "result",   "setboard",
+		"edit",      "hint",     "bk",       "undo",     "remove",
+		"hard",      "easy",     "post",     "nopost",   "analyze",
+		"exit",      "name",     "rating",   "ics",      "computer",
+		"pause",     "resume",   "memory",   "cores",    "egtpath",
+		"option",    "."};
+	static const char *const others[] = {"g",    "goo", "xboard2", "s",
+					     "stt",  "a",   "zz",      "!",
+					     "e2e4", ".."};
+	bool seen[FB_CECP_G_DOT + 1] = {false};
+	struct fb_cecp_command c;
+
+	(void)state;
+	assert_int_equal(sizeof words / sizeof words[0], FB_CECP_G_DOT);
+	for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
+		char line[64];
+		int n = snprintf(line, sizeof line, "%s 1", words[i]);
+		fb_cecp_parse_gui(line, (size_t)n, &c);
+		assert_int_not_equal(c.kind, FB_CECP_G_OTHER);
+		assert_false(seen[c.kind]);
+		seen[c.kind] = true;
+	}
+	for (size_t i = 0; i < sizeof others / sizeof others[0]; i++) {
+		fb_cecp_parse_gui(others[i], strlen(others[i]), &c);
+		assert_int_equal(c.kind, FB_CECP_G_OTHER);
+	}
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_codec_uci_engine_kinds),
+		cmocka_unit_test(test_codec_cecp_gui_every_word),
 		cmocka_unit_test(test_codec_uci_option_spin_and_combo),
 		cmocka_unit_test(test_codec_uci_info_fields_and_moves),
 		cmocka_unit_test(test_codec_uci_info_empty_pv),
