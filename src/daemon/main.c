@@ -343,6 +343,28 @@ engine_start_error(const struct fb_config *cfg, const char *file,
 	return status;
 }
 
+/* --help or --version: printed, and 0. */
+static int
+show(const struct fb_config *cli)
+{
+	if (cli->action == FB_SHOW_HELP) {
+		static char help[8192];
+		fb_config_print_help(&fb_config_bridge_table, help,
+				     sizeof help);
+		fputs(help, stdout);
+	} else {
+		/* The first line as it always was (scripts read it). */
+		struct fb_cpu cpu;
+		char has[200], runs[96];
+		fb_cpu_detect(&cpu);
+		fb_cpu_print(&cpu, has, sizeof has);
+		fb_cpu_print_builds(&cpu, true, " and ", runs, sizeof runs);
+		printf("fenbridge %s\nCPU: %s (runs the engine builds %s)\n",
+		       FB_VERSION, has, runs);
+	}
+	return 0;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -369,24 +391,8 @@ main(int argc, char **argv)
 			err);
 		return 2;
 	}
-	if (cli.action == FB_SHOW_HELP) {
-		static char help[8192];
-		fb_config_print_help(&fb_config_bridge_table, help,
-				     sizeof help);
-		fputs(help, stdout);
-		return 0;
-	}
-	if (cli.action == FB_SHOW_VERSION) {
-		/* The first line as it always was (scripts read it). */
-		struct fb_cpu cpu;
-		char has[200], runs[96];
-		fb_cpu_detect(&cpu);
-		fb_cpu_print(&cpu, has, sizeof has);
-		fb_cpu_print_builds(&cpu, true, " and ", runs, sizeof runs);
-		printf("fenbridge %s\nCPU: %s (runs the engine builds %s)\n",
-		       FB_VERSION, has, runs);
-		return 0;
-	}
+	if (cli.action != FB_RUN_BRIDGE)
+		return show(&cli);
 
 	fb_config_init(&cfg);
 	ini = cli.config_path != NULL ? strdup(cli.config_path)
