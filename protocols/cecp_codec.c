@@ -160,45 +160,24 @@ static const char *const tells[] = {
 	"tellall",  "tellics",       "tellicsnoalias", "askuser",
 };
 
-/* fb_cecp_parse_engine; without thinking, thinking output is not read. */
-static void
-parse_engine(const char *text, size_t len, struct fb_cecp_line *l,
-	     bool thinking)
+/* A line that starts with one of the engine's words (feature, move, My move
+ * is, pong, resign, offer, setup, the tells, the error lines): read into l,
+ * true. False for any other line. */
+static bool
+parse_word(const char *text, size_t len, struct fb_cecp_line *l, size_t start,
+	   size_t n, size_t pos)
 {
-	size_t pos, start, n, p2, s2;
-	long long num;
-
-	memset(l, 0, sizeof *l);
-	pos = 0;
-	while (pos < len && fb_token_blank(text[pos]))
-		pos++;
-	/* A prompt for each line GNU Chess read before it wrote this one (a
-	 * nudge's empty line gets one too). */
-	while ((p2 = skip_prompt(text, len, pos)) != pos) {
-		l->prompt = true;
-		pos = p2;
-	}
-	l->start = pos;
-	n = fb_proto_token(text, len, &pos, &start);
-	l->word = (struct fb_span){start, n};
-	if (n == 0)
-		return;
-	/* Results, `N. ... M` and thinking output start with a digit or a
-	 * sign, no word below does: they skip the words (thinking output
-	 * comes by the thousand). */
-	if (is_digit(text[start]) || text[start] == '-' || text[start] == '+')
-		goto number;
 	if (fb_proto_is(text, start, n, "feature")) {
 		l->kind = FB_CECP_E_FEATURE;
 		l->arg = fb_span_rest(text, len, pos);
-		return;
+		return true;
 	}
 	if (fb_proto_is(text, start, n, "move")) {
 		n = fb_proto_token(text, len, &pos, &start);
 		l->kind = FB_CECP_E_MOVE;
 		l->form = FB_CECP_MOVE_CMD;
 		l->arg = (struct fb_span){start, n};
-		return;
+		return true;
 	}
 	if (starts(text, len, start, "My move is")) {
 		pos = start + 10;
@@ -209,21 +188,21 @@ parse_engine(const char *text, size_t len, struct fb_cecp_line *l,
 		l->kind = FB_CECP_E_MOVE;
 		l->form = FB_CECP_MOVE_MYMOVE;
 		l->arg = (struct fb_span){start, n};
-		return;
+		return true;
 	}
 	if (fb_proto_is(text, start, n, "pong")) {
 		n = fb_proto_token(text, len, &pos, &start);
 		l->kind = FB_CECP_E_PONG;
 		l->arg = (struct fb_span){start, n};
-		return;
+		return true;
 	}
 	if (fb_proto_is(text, start, n, "resign")) {
 		l->kind = FB_CECP_E_RESIGN;
-		return;
+		return true;
 	}
 	if (fb_proto_is(text, start, n, "offer")) {
 		l->kind = FB_CECP_E_DRAW;
-		return;
+		return true;
 	}
 	if (fb_proto_is(text, start, n, "setup")) {
 		/* Skip the optional (PIECES) and WxH+S_PARENT tokens: the FEN
@@ -235,14 +214,14 @@ parse_engine(const char *text, size_t len, struct fb_cecp_line *l,
 			l->kind = FB_CECP_E_SETUP;
 			l->arg = fb_span_rest(text, len, start);
 		}
-		return;
+		return true;
 	}
 	for (size_t i = 0; i < sizeof tells / sizeof tells[0]; i++)
 		if (fb_proto_is(text, start, n, tells[i])) {
 			l->kind = FB_CECP_E_TELL;
 			l->tellusererror = i == 1;
 			l->arg = fb_span_rest(text, len, pos);
-			return;
+			return true;
 		}
 	if (starts(text, len, start, "Error")) {
 		l->kind = FB_CECP_E_ERROR;
@@ -254,9 +233,20 @@ parse_engine(const char *text, size_t len, struct fb_cecp_line *l,
 	if (l->kind != FB_CECP_E_OTHER) {
 		l->arg = last_word(text, len);
 		l->rejected = after_colon(text, len, start);
-		return;
+		return true;
 	}
-number:
+	return false;
+}
+
+/* A line that starts with a number or a sign: a result, `N. ... M`, or
+ * thinking output (read only when thinking). */
+static void
+parse_numeric(const char *text, size_t len, struct fb_cecp_line *l,
+	      size_t start, size_t n, size_t pos, bool thinking)
+{
+	size_t p2, s2;
+	long long num;
+
 	if (fb_proto_is(text, start, n, "1-0") ||
 	    fb_proto_is(text, start, n, "0-1") ||
 	    fb_proto_is(text, start, n, "1/2-1/2")) {
@@ -280,6 +270,37 @@ number:
 	}
 	if (thinking && thinking_at(text, len, l->start, &l->think) == 0)
 		l->kind = FB_CECP_E_THINKING;
+}
+
+/* fb_cecp_parse_engine; without thinking, thinking output is not read. */
+static void
+parse_engine(const char *text, size_t len, struct fb_cecp_line *l,
+	     bool thinking)
+{
+	size_t pos, start, n, p2;
+
+	memset(l, 0, sizeof *l);
+	pos = 0;
+	while (pos < len && fb_token_blank(text[pos]))
+		pos++;
+	/* A prompt for each line GNU Chess read before it wrote this one (a
+	 * nudge's empty line gets one too). */
+	while ((p2 = skip_prompt(text, len, pos)) != pos) {
+		l->prompt = true;
+		pos = p2;
+	}
+	l->start = pos;
+	n = fb_proto_token(text, len, &pos, &start);
+	l->word = (struct fb_span){start, n};
+	if (n == 0)
+		return;
+	/* Results, `N. ... M` and thinking output start with a digit or a
+	 * sign, no word does: they skip the words (thinking output comes by
+	 * the thousand). */
+	if (!is_digit(text[start]) && text[start] != '-' &&
+	    text[start] != '+' && parse_word(text, len, l, start, n, pos))
+		return;
+	parse_numeric(text, len, l, start, n, pos, thinking);
 }
 
 void
