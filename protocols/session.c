@@ -813,8 +813,9 @@ fb_filter_gui_eof(struct fb_filter *f, const struct fb_sink *out)
 	update_watch(f);
 }
 
-void
-fb_filter_engine_exit(struct fb_filter *f, const struct fb_sink *out)
+/* The engine's end (answered: it may be its answer to the probe). */
+static void
+engine_exit(struct fb_filter *f, bool answered, const struct fb_sink *out)
 {
 	const struct fb_protocol *next = NULL;
 	char msg[200];
@@ -825,7 +826,13 @@ fb_filter_engine_exit(struct fb_filter *f, const struct fb_sink *out)
 		f->early_pass = true;
 		return;
 	}
-	if (f->restarted || f->gui == NULL || f->gui_quit || !f->journal)
+	if (!answered && fb_filter_probing(f))
+		report(out, FB_LOG_INFO,
+		       "the engine ended before it answered the protocol "
+		       "probe, of a cause that is no answer: not started "
+		       "again");
+	if (!answered || f->restarted || f->gui == NULL || f->gui_quit ||
+	    !f->journal)
 		return;
 	switch (f->probe) {
 	case FB_PROBE_ASKING:
@@ -864,6 +871,18 @@ fb_filter_engine_exit(struct fb_filter *f, const struct fb_sink *out)
 	if (out->event != NULL)
 		out->event(out->ctx, FB_EVENT_RESTART);
 	update_watch(f);
+}
+
+void
+fb_filter_engine_exit(struct fb_filter *f, const struct fb_sink *out)
+{
+	engine_exit(f, true, out);
+}
+
+void
+fb_filter_engine_gone(struct fb_filter *f, const struct fb_sink *out)
+{
+	engine_exit(f, false, out);
 }
 
 void

@@ -344,6 +344,11 @@ fb_filter_gui_eof(struct fb_filter *f, const struct fb_sink *out);
  */
 void
 fb_filter_engine_exit(struct fb_filter *f, const struct fb_sink *out);
+/* The engine ended of a cause that answers nothing (an illegal
+ * instruction, a signal from outside: the daemon's cause.c decides): as
+ * fb_filter_engine_exit, but it is not started again. */
+void
+fb_filter_engine_gone(struct fb_filter *f, const struct fb_sink *out);
 void
 fb_filter_engine_started(struct fb_filter *f, const struct fb_sink *out);
 

@@ -55,8 +55,16 @@ on_engine_exit(uv_process_t *p, int64_t status, int sig)
 	/* Before the session is decided the filter may want it started
 	 * again (an engine that died of the protocol probe). */
 	b->restart = false;
-	if (b->state == FB_ST_RUNNING)
-		fb_filter_engine_exit(&b->filter, &b->up.sink);
+	if (b->state == FB_ST_RUNNING) {
+		/* A signal from outside or an illegal instruction is no
+		 * answer to the probe: started again, it would end alike. */
+		struct fb_cause c = {
+			.os = FB_CAUSE_HOST, .status = status, .signal = sig};
+		if (fb_cause_answers_probe(&c))
+			fb_filter_engine_exit(&b->filter, &b->up.sink);
+		else
+			fb_filter_engine_gone(&b->filter, &b->up.sink);
+	}
 	if (!b->restart && br_may_restart(b)) {
 		/* --restart: the journal brings the new engine where the GUI
 		 * believes the old one was. */

@@ -129,6 +129,9 @@ advance(struct fb_bridge *b, enum bridge_event ev)
 				.signal = b->term_signal,
 				.cpu = &cpu,
 				.probing = fb_filter_probing(&b->filter)};
+			/* Only an end that may answer the probe is its. */
+			cause.probing = cause.probing &&
+					fb_cause_answers_probe(&cause);
 			char what[64], msg[768], reason[96];
 			const char *path;
 			fb_cpu_detect(&cpu);

@@ -209,6 +209,38 @@ def engine_that_dies_twice(ctx):
     eq(rc, 128 + signal.SIGSEGV, "exit status")
 
 
+@test(timeout=30)
+def engine_killed_on_the_probe_is_not_started_again(ctx):
+    # A signal from outside or an illegal instruction is no answer to the
+    # probe (src/daemon/cause.c): started again in the other protocol, the
+    # engine would only die the same way. One start, its end told once.
+    # SIGSEGV stays an answer (Fairy-Max: engine_that_dies_of_the_probe_...).
+    starts = 0  # the events file is the test's, across its sessions
+    for sig in (signal.SIGILL, signal.SIGKILL, signal.SIGTERM,
+                signal.SIGHUP):
+        log = "fb-%d.log" % sig
+        b = ctx.bridge(["--log=" + log],
+                       ["--speaks=xboard", "--quiet-unknown",
+                        "--die-on-unknown=%d" % sig])
+        b.send(b"uci\n")
+        rc, out = b.wait(timeout=10)
+        name = signal.Signals(sig).name
+        pids = [e for e in b.events() if e.startswith("pid ")]
+        eq(len(pids) - starts, 1, "%s: one start: %r" % (name, b.events()))
+        starts = len(pids)
+        check(out.startswith(b"info string fenbridge: the engine died of "
+                             b"%s (%d)" % (name.encode(), sig)),
+              "%s: the GUI is told: %r" % (name, out))
+        eq(out.count(b"died of"), 1, "%s: told once" % name)
+        text = log_of(ctx, log)
+        check("starting it again" not in text and
+              "of a cause that is no answer: not started again" in text,
+              "%s: the log says why" % name)
+        check("--engine-protocol" not in text or sig != signal.SIGILL,
+              "%s: no advice about the probe" % name)
+        eq(rc, 128 + sig, "%s: exit status" % name)
+
+
 @test()
 def explicit_same_does_not_probe(ctx):
     # --engine-protocol=same stays: the XBoard engine gets the UCI GUI's
