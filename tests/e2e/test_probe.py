@@ -138,6 +138,33 @@ def uci_gui_xboard_engine(ctx):
     eq(rc, 0, "exit status")
 
 
+@test()
+def uci_lines_wait_for_the_xboard_engines_features(ctx):
+    # CECP allows nothing but the answers to features between protover 2
+    # and done=1: a UCI GUI's setoption and position sent before uciok
+    # reach an XBoard engine after its done=1 (GNU Chess got new, force
+    # and the moves before it). The log shows the order.
+    out, rec, rc, b = session(
+        ctx, ["--log=fb.log"], ["--speaks=xboard"],
+        b"uci\nsetoption name UCI_Chess960 value true\n"
+        b"position startpos moves e2e4\nisready\n", b"readyok\n")
+    check(rec.startswith(b"uci\nxboard\nprotover 2\n"),
+          "what the engine got: %r" % rec)
+    check(b"\nnew\n" in rec and b"\nusermove e2e4\n" in rec,
+          "the position went on: %r" % rec)
+    log = [l.split(" ", 2)[2] for l in
+           log_of(ctx, "fb.log").splitlines() if l.count(" ") >= 2]
+    done = [i for i, l in enumerate(log)
+            if l.startswith("engine> feature") and "done=1" in l]
+    sent = [i for i, l in enumerate(log)
+            if l in (">engine new", ">engine force",
+                     ">engine usermove e2e4",
+                     ">engine variant fischerandom")]
+    check(done and sent and min(sent) > done[0],
+          "nothing but answers before done=1: %r" % log)
+    eq(rc, 0, "exit status")
+
+
 @test(timeout=20)
 def slow_uci_engine_answers_late(ctx):
     # A UCI engine that says nothing for 3.5 s (a long start): the probe
