@@ -534,6 +534,29 @@ uxb_engine_line(void *state, const char *text, size_t len, size_t term,
 	}
 }
 
+/* After the GUI's EOF, what a UCI engine alone would end: an analysis or
+ * a ponder search gives its move (a UCI engine quits at EOF with its
+ * bestmove); a timed search runs to its move. */
+static void
+uxb_gui_eof(void *state, const struct fb_sink *out)
+{
+	struct uxb *x = state;
+
+	if (x->state == FB_UXB_ANALYZING || x->state == FB_UXB_PONDERING)
+		fb_uxb_lifecycle(x, FB_UXB_EV_STOP, 0, out);
+}
+
+/* The engine owes the GUI its handshake (uciok), a readyok, or a move. */
+static bool
+uxb_busy(const void *state)
+{
+	const struct uxb *x = state;
+
+	return x->state == FB_UXB_HELLO || x->state == FB_UXB_FEATURES ||
+	       x->go_held || fb_uxb_thinking(x) ||
+	       x->state == FB_UXB_STOPPING || x->pong_seen < x->ping_sent;
+}
+
 const struct fb_pair fb_pair_uci_xboard = {
 	.gui = &fb_protocol_uci,
 	.engine = &fb_protocol_xboard,
@@ -544,4 +567,6 @@ const struct fb_pair fb_pair_uci_xboard = {
 	.game = uxb_game,
 	.variant = uxb_variant,
 	.timeout = uxb_timeout,
+	.gui_eof = uxb_gui_eof,
+	.busy = uxb_busy,
 };

@@ -378,6 +378,17 @@ xu_variant(const void *state)
 	return x->pol.variant->name;
 }
 
+/* The engine owes the GUI its features (uciok), a pong, or the move it
+ * was asked for: after the GUI's EOF the session waits for them. */
+static bool
+xu_busy(const void *state)
+{
+	const struct xu *x = state;
+
+	return x->state == XU_HELLO || x->held.len > 0 ||
+	       x->state == XU_THINKING || x->npings > 0;
+}
+
 const struct fb_pair fb_pair_xboard_uci = {
 	.gui = &fb_protocol_xboard,
 	.engine = &fb_protocol_uci,
@@ -388,4 +399,5 @@ const struct fb_pair fb_pair_xboard_uci = {
 	.game = xu_game,
 	.variant = xu_variant,
 	.timeout = xu_timeout,
+	.busy = xu_busy,
 };

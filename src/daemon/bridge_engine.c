@@ -55,7 +55,7 @@ on_engine_exit(uv_process_t *p, int64_t status, int sig)
 	/* Before the session is decided the filter may want it started
 	 * again (an engine that died of the protocol probe). */
 	b->restart = false;
-	if (b->state == FB_ST_RUNNING) {
+	if (b->state == FB_ST_RUNNING || b->state == FB_ST_FINISHING) {
 		/* A signal from outside or an illegal instruction is no
 		 * answer to the probe: started again, it would end alike. */
 		struct fb_cause c = {
@@ -329,7 +329,7 @@ respawn(struct fb_bridge *b)
 	struct endpoint *eps[3] = {&b->eng_in, &b->eng_out, &b->eng_err};
 	int rc;
 
-	if (b->state != FB_ST_RUNNING) {
+	if (b->state != FB_ST_RUNNING && b->state != FB_ST_FINISHING) {
 		fb_log_msg(FB_LOG_INFO, "not starting the engine again: the "
 					"GUI has quit or left");
 		b->replay = false;
