@@ -229,7 +229,10 @@ br_lifecycle(struct fb_bridge *b, enum bridge_event ev, int arg)
 
 	switch (ev) {
 	case FB_EV_SPAWNED:
-		set_state(b, FB_ST_RUNNING, ev);
+		/* Started again (it died of the probe) while finishing: the
+		 * GUI's EOF is still being delivered. */
+		if (b->state == FB_ST_STARTING)
+			set_state(b, FB_ST_RUNNING, ev);
 		return;
 	case FB_EV_GUI_QUIT:
 		/* quit is the last word: EOF follows for engines that watch

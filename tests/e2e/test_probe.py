@@ -211,6 +211,19 @@ def engine_that_dies_of_the_probe_starts_again(ctx):
 
 
 @test(timeout=20)
+def engine_that_dies_of_the_probe_in_a_script(ctx):
+    # The same behind a script that closes stdin at once: the engine
+    # started again still answers the GUI's lines, and fenbridge ends.
+    rc, out, _ = fbtest.run(fbtest.cmd(
+        "--", fbtest.FAKE, "--speaks=xboard",
+        "--die-on-unknown=%d" % signal.SIGSEGV, "--once=" +
+        ctx.path("started"), ctx.path("rec")), stdin=b"uci\nisready\n",
+        timeout=10)
+    check(out.endswith(b"uciok\nreadyok\n"), "readyok: %r" % out)
+    eq(rc, 0, "exit status")
+
+
+@test(timeout=20)
 def engine_that_dies_twice(ctx):
     # Started again once only: then the GUI learns of the death and how to
     # avoid the probe. The first start dies of the probe's `uci` (only once
