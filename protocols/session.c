@@ -156,6 +156,7 @@ fb_filter_free(struct fb_filter *f)
 	drop_pair(f);
 	held_clear(&f->held);
 	held_clear(&f->early);
+	held_clear(&f->answer);
 }
 
 static bool
@@ -333,6 +334,108 @@ start_release(struct fb_filter *f, const struct fb_sink *out)
 }
 
 /*
+ * The engine is asked once. The translating pair's opening asks the engine
+ * what the probe already asked (`uci`), and tells a GUI to wait as the
+ * session already did (`feature done=0`): while the pair is given the
+ * GUI's held lines, those two go nowhere, and the probe's answer, kept
+ * line by line, is the pair's answer. Pairs need not know: the sink in
+ * between drops the one question and the one hold, once each.
+ */
+struct once {
+	const struct fb_sink *out;
+	const char *question, *hold; /* still to drop, or NULL */
+};
+
+static bool
+drop_once(const char **what, const char *data, size_t len)
+{
+	if (*what == NULL || len != strlen(*what) || memcmp(data, *what, len))
+		return false;
+	*what = NULL;
+	return true;
+}
+
+static void
+once_to_gui(void *ctx, const char *data, size_t len)
+{
+	struct once *o = ctx;
+
+	if (!drop_once(&o->hold, data, len))
+		o->out->to_gui(o->out->ctx, data, len);
+}
+
+static void
+once_to_engine(void *ctx, const char *data, size_t len)
+{
+	struct once *o = ctx;
+
+	if (!drop_once(&o->question, data, len))
+		o->out->to_engine(o->out->ctx, data, len);
+}
+
+static void
+once_pass(void *ctx, const char *data, size_t len)
+{
+	struct once *o = ctx;
+
+	(o->out->pass != NULL ? o->out->pass : o->out->to_gui)(o->out->ctx,
+							       data, len);
+}
+
+static void
+once_report(void *ctx, enum fb_level level, const char *msg)
+{
+	struct once *o = ctx;
+
+	o->out->report(o->out->ctx, level, msg);
+}
+
+static void
+once_event(void *ctx, enum fb_event ev)
+{
+	struct once *o = ctx;
+
+	if (o->out->event != NULL)
+		o->out->event(o->out->ctx, ev);
+}
+
+static void
+once_timer(void *ctx, unsigned ms)
+{
+	struct once *o = ctx;
+
+	if (o->out->timer != NULL)
+		o->out->timer(o->out->ctx, ms);
+}
+
+static void
+replay_answered(struct fb_filter *f, const struct fb_sink *out)
+{
+	struct once o = {out, f->asked->probe,
+			 f->held_gui ? f->gui->hold : NULL};
+	struct fb_sink via = {.to_gui = once_to_gui,
+			      .to_engine = once_to_engine,
+			      .pass = once_pass,
+			      .report = once_report,
+			      .event = once_event,
+			      .timer = once_timer,
+			      .ctx = &o,
+			      .min_level = out->min_level};
+	size_t at = 0;
+
+	replay(f, &via);
+	if (o.question != NULL)
+		return; /* the pair did not ask (yet): it asks the engine */
+	report(out, FB_LOG_DEBUG,
+	       "the engine's answer to the probe is the pair's: asked once");
+	while (at < f->answer.len && f->pair != NULL) {
+		struct held_line l;
+		const char *text = held_next(&f->answer, &at, &l);
+		engine_to_pair(f, text, l.len, l.term, l.flags, out);
+	}
+}
+
+/*
  * The probe is over: the engine speaks engine (why says how that was found
  * out). Starts the pair (a translating one gets every line of the GUI's,
  * its opening too) and gives it the GUI's held lines; out is the
@@ -362,7 +465,12 @@ decide(struct fb_filter *f, const struct fb_protocol *engine, const char *why,
 		choose(f, engine);
 		f->done = 0;
 	}
-	replay(f, out);
+	if (!same && engine == f->asked && f->answer_end)
+		replay_answered(f, out);
+	else
+		replay(f, out);
+	held_clear(&f->answer);
+	f->answer_end = false;
 	start_release(f, out);
 	update_watch(f);
 }
@@ -595,6 +703,18 @@ late_answer(struct fb_filter *f, const struct fb_sink *out)
 	set_timer(out, f->held.len > f->done ? FB_HOLD_MS : 0);
 }
 
+/* A line of the engine's answer to the probe, kept for the pair; one
+ * that does not fit drops the whole answer (the pair then asks again). */
+static void
+keep_answer(struct fb_filter *f, const char *text, size_t len, size_t term,
+	    unsigned flags)
+{
+	if (f->answer_lost || held_add(&f->answer, text, len, term, flags))
+		return;
+	held_clear(&f->answer);
+	f->answer_lost = true;
+}
+
 /* An engine line while the probe runs (out: engine to GUI). */
 static void
 probe_engine_line(struct fb_filter *f, const char *text, size_t len,
@@ -627,9 +747,14 @@ probe_engine_line(struct fb_filter *f, const char *text, size_t len,
 	} else if ((f->probe == FB_PROBE_ASKING ||
 		    f->probe == FB_PROBE_ANSWERING) &&
 		   q == FB_ANSWER_END) {
+		keep_answer(f, text, len, term, flags);
+		f->answer_end = !f->answer_lost;
 		choose_later(f, f->asked, "it answered the probe", out);
-	} else if (f->probe == FB_PROBE_ASKING && q == FB_ANSWER_YES) {
-		f->probe = FB_PROBE_ANSWERING; /* dropped up to its end */
+	} else if ((f->probe == FB_PROBE_ASKING && q == FB_ANSWER_YES) ||
+		   f->probe == FB_PROBE_ANSWERING) {
+		/* Kept up to its end for the pair, not passed on. */
+		f->probe = FB_PROBE_ANSWERING;
+		keep_answer(f, text, len, term, flags);
 	} else if (f->probe == FB_PROBE_ASKING && q == FB_ANSWER_NO) {
 		f->asked = NULL; /* refused: nothing more to drop */
 		choose_later(f, f->gui, "it refused the probe", out);
@@ -911,6 +1036,8 @@ engine_exit(struct fb_filter *f, bool answered, const struct fb_sink *out)
 	f->asked = NULL;
 	set_timer(out, 0);
 	held_clear(&f->early);
+	held_clear(&f->answer);
+	f->answer_end = f->answer_lost = false;
 	snprintf(msg, sizeof msg,
 		 "the engine ended before it answered the "
 		 "protocol probe: starting it again to speak %s",

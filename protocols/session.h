@@ -254,6 +254,12 @@ struct fb_filter {
 	 * before the GUI's first line (then early_pass: they pass). */
 	struct fb_held early;
 	bool early_pass;
+	/* The engine's answer to the probe (`id` .. `uciok`), kept whole
+	 * (answer_end: its last line is there; answer_lost: it did not fit)
+	 * for the translating pair: its own question is answered from it,
+	 * so the engine is asked once. */
+	struct fb_held answer;
+	bool answer_end, answer_lost;
 	/* Refusals of fenbridge's questions still to drop (refusing: of
 	 * its protocol), and how many more engine lines may carry one;
 	 * refusals_due: lines of the GUI's opening not refused yet. */

@@ -117,8 +117,12 @@ def xboard_gui_silent_uci_engine(ctx):
     took = time.monotonic() - t0
     check(out.startswith(b"feature done=0\n"), "the GUI waits: %r" % out)
     check(b"myname=\"fake\"" in out, "features from the pair: %r" % out)
-    check(rec.startswith(b"xboard\nprotover 2\nuci\nuci\n"),
-          "asked uci, then the pair's own: %r" % rec)
+    # Issue 27 item 2: the engine is asked once; the probe's answer is
+    # the pair's, and the GUI is told to wait once.
+    check(rec.startswith(b"xboard\nprotover 2\nuci\n") and
+          rec.split(b"\n").count(b"uci") == 1,
+          "asked uci once: %r" % rec)
+    eq(out.count(b"feature done=0\n"), 1, "done=0 once: %r" % out)
     check(0.9 < took < 3 * fbtest.SLOW, "about 1 s, not %.2f s" % took)
     eq(rc, 0, "exit status")
 
@@ -131,8 +135,10 @@ def uci_gui_xboard_engine(ctx):
                               b"uci\nisready\n", b"readyok\n")
     check(b"uciok\n" in out and b"Error" not in out,
           "what the GUI got: %r" % out)
-    check(rec.startswith(b"uci\nxboard\nprotover 2\n"),
+    check(rec.startswith(b"uci\nxboard\nprotover 2\n") and
+          rec.split(b"\n").count(b"protover 2") == 1,
           "what the engine got: %r" % rec)
+    eq(out.count(b"uciok\n"), 1, "one uciok: %r" % out)
     check("the engine speaks xboard (it refused the GUI's opening)"
           in log_of(ctx, "fb.log"), "the log says why")
     eq(rc, 0, "exit status")

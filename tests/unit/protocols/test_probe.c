@@ -286,7 +286,8 @@ test_probe_uci_engine_refuses_xboard(void **state)
 }
 
 /* An XBoard GUI and Toga II, silent to xboard: asked uci after a second
- * (the GUI is told to wait), it answers, and the pair asks again. */
+ * (the GUI is told to wait), it answers, and the answer is the pair's: the
+ * engine is asked once, the GUI told to wait once (issue 27 item 2). */
 static void
 test_probe_silent_uci_engine_asked_uci(void **state)
 {
@@ -308,11 +309,11 @@ test_probe_silent_uci_engine_asked_uci(void **state)
 	clear(s);
 	fire(s);
 	assert_ptr_equal(fb_filter_engine_protocol(&s->f), &fb_protocol_uci);
-	assert_string_equal(s->engine, "uci\n");         /* the pair's own */
-	assert_string_equal(s->gui, "feature done=0\n"); /* the pair's */
-	engine(s, "id name Toga II 3.0\n");
-	engine(s, "uciok\n");
+	assert_string_equal(s->engine, "");
 	assert_non_null(strstr(s->gui, "myname=\"Toga II 3.0\""));
+	assert_null(strstr(s->gui, "feature done=0"));
+	assert_non_null(strstr(s->gui, "memory=1")); /* its Hash */
+	assert_non_null(strstr(s->gui, "feature done=1\n"));
 	stop(s);
 }
 
