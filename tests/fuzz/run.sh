@@ -102,24 +102,13 @@ trap 'rm -rf "$tmp"' EXIT
 # ---- inih for MemorySanitizer ----
 # Debian's source package: trixie's r59 (bookworm's r55 is no longer
 # downloadable), built with inih's defaults like the Windows build. The
-# deb-src entry is scripts/windows.sh's: source entries only, the binary
-# packages installed stay bookworm's.
-src_list=/etc/apt/sources.list.d/fenbridge-src.sources
+# deb-src entry is scripts/windows.sh's (scripts/deb-src.sh: from the
+# machine's own Debian mirror): source entries only, the binary packages
+# installed stay bookworm's.
 msan_inih() { # msan_inih DIR: DIR/lib/libinih.a and DIR/lib/pkgconfig/inih.pc
 	local dir=$1
 	[ -f "$dir/lib/pkgconfig/inih.pc" ] && return 0
-	if [ ! -f "$src_list" ]; then
-		echo "fuzz: adding deb-src entries in $src_list" >&2
-		$sudo tee "$src_list" >/dev/null <<'EOF'
-# fenbridge scripts/windows.sh: source packages for the Windows build
-Types: deb-src
-URIs: http://deb.debian.org/debian
-Suites: bookworm trixie
-Components: main
-Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
-EOF
-		$sudo apt-get update -q >&2 || return 1
-	fi
+	"$root/scripts/deb-src.sh" bookworm trixie >&2 || return 1
 	rm -rf "$dir"
 	mkdir -p "$dir/dl" "$dir/lib/pkgconfig" "$dir/include"
 	if ! { (cd "$dir/dl" && apt-get source --download-only libinih/trixie) &&
