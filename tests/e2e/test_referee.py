@@ -365,7 +365,7 @@ def hung_session(ctx, proto, lines, needle):
     out = b.expect(needle, timeout=15).decode("latin-1")
     out += b.expect(b"\n").decode("latin-1")
     err = ""
-    deadline = time.monotonic() + 5 * fbtest.SLOW
+    deadline = time.monotonic() + 5 * fbtest.WAIT
     while "flight record" not in err and time.monotonic() < deadline:
         time.sleep(0.05)
         err = b.stderr().decode("latin-1")

@@ -25,6 +25,12 @@ import sys
 import threading
 import time
 
+# Every deadline a test waits for an answer with is multiplied by this
+# (FB_TEST_WAIT, default 3): answers are taken when they come, the deadline
+# only says when silence is a failure, and a loaded machine is slow, not
+# wrong.
+WAIT = float(os.environ.get("FB_TEST_WAIT", "3"))
+
 GAMES = "/usr/games"
 STOCKFISH = GAMES + "/stockfish"
 FAIRY = GAMES + "/fairy-stockfish"
@@ -298,7 +304,7 @@ class Engine:
             raw = self.q.get(timeout=max(deadline - time.monotonic(), 0.001))
         except queue.Empty:
             raise Timeout("%s: no answer within %g s (waiting after '%s')"
-                          % (self.name, timeout, self.last_sent))
+                          % (self.name, timeout * WAIT, self.last_sent))
         if raw is None:
             self.q.put(None)
             return None
@@ -311,7 +317,7 @@ class Engine:
         timeout = self.timeout if timeout is None else timeout
         if isinstance(until, str):
             until = re.compile(until).search
-        deadline = time.monotonic() + timeout
+        deadline = time.monotonic() + timeout * WAIT
         lines = []
         while True:
             line = self._next(deadline, timeout)
