@@ -36,6 +36,9 @@ packages=(
 	# fakeroot), lintian, man (man-db) for man -w
 	debhelper build-essential fakeroot lintian man-db
 	clang-format # scripts/dev.sh fmt
+	# scripts/windows.sh (it installs them too; here so that one install
+	# does it all): MinGW-w64, cmake for cmocka, Wine, zip
+	gcc-mingw-w64-x86-64 g++-mingw-w64-x86-64 cmake wine wine64 zip
 )
 
 deps() {
