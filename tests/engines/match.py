@@ -219,8 +219,8 @@ class Player:
         try:
             lines = self.proc.wait_for(stop, timeout)
         except Timeout:
-            raise Failure("stall", "%s: no answer within %d s %s" %
-                          (self.name, timeout, what))
+            raise Failure("stall", "%s: no answer within %g s %s" %
+                          (self.name, timeout * chesstest.WAIT, what))
         except EngineError as e:
             st = self.proc.wait(1)
             raise Failure("crash", "%s %s; exit status %s%s" % (
