@@ -84,9 +84,6 @@ class Session(rv.Session):
                 self.stats.illegal_lines += 1
         return ln
 
-    def until(self, pred, timeout=20):
-        return super().until(pred, timeout * chesstest.WAIT)
-
     def close(self, quit="quit"):
         fb = own_cpu(self.p.pid)
         try:
