@@ -548,13 +548,14 @@ class Results:
 
 
 def backstop(prog, seconds):
-    """Gives up after `seconds` (SIGALRM; signal.alarm(0) cancels it) or on
+    """Gives up after `seconds` times WAIT (SIGALRM; signal.alarm(0)
+    cancels it; meson's timeouts are multiplied by 3 too) or on
     SIGTERM / SIGINT: kills every child still running, or whose process
     group is (children in their own process groups would outlive a
     runner's signal), prints the summary of a failed run and exits 1."""
     def handler(signum, frame):
         if signum == signal.SIGALRM:
-            print("%s: whole run over %d s, giving up" % (prog, seconds))
+            print("%s: whole run over %d s, giving up" % (prog, seconds * WAIT))
         else:
             print("%s: signal %d, giving up" % (prog, signum))
         for p in Engine.started:
@@ -565,7 +566,7 @@ def backstop(prog, seconds):
         os._exit(1)
     for sig in (signal.SIGALRM, signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, handler)
-    signal.alarm(seconds)
+    signal.alarm(int(seconds * WAIT))
 
 
 # ---------------------------------------------------------------- files
