@@ -82,15 +82,42 @@ def wrapper(tmp, fenbridge, out, name="fenbridge", mode="warn"):
     return path
 
 
+def scripted(argv, lines, readyoks):
+    """Sends lines to argv, waits for its readyok-th readyok (the answers
+    come before quit, however slow the machine), then quit: a finished
+    process with its stdout."""
+    p = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    p.stdin.write(lines)
+    p.stdin.flush()
+    out = b""
+    deadline = time.monotonic() + 60 * referee_variants.WAIT
+    while out.count(b"readyok\n") < readyoks and \
+            time.monotonic() < deadline:
+        r, _, _ = select.select([p.stdout], [], [], 1)
+        if r:
+            data = os.read(p.stdout.fileno(), 65536)
+            if not data:
+                break
+            out += data
+    try:
+        p.stdin.write(b"quit\n")
+        p.stdin.close()
+    except OSError:
+        pass
+    out += p.stdout.read()
+    p.wait(60)
+    p.stdout = out
+    return p
+
+
 def control(fenbridge, tmp):
     """stockfish, a GUI position with an illegal move: one gui finding."""
     out = os.path.join(tmp, "control.txt")
-    p = subprocess.run(
+    p = scripted(
         [wrapper(tmp, fenbridge, out, "fenbridge-control"), "--",
          STOCKFISH],
-        input=b"uci\nisready\nposition startpos moves e2e4 e7e5 e1e3\n"
-              b"go depth 2\nisready\nquit\n", capture_output=True,
-        timeout=60)
+        b"uci\nisready\nposition startpos moves e2e4 e7e5 e1e3\n"
+        b"go depth 2\nisready\n", 2)
     sums, found = findings(out)
     ok = (len(sums) == 1 and len(found) == 1 and
           found[0].startswith("gui: the position does not follow") and
@@ -108,13 +135,12 @@ def control_crc(fenbridge, tmp):
     jumps are followed on 10x8, a king's jump is the one finding (the CRC
     wire is judged, not skipped); exit status 3."""
     out = os.path.join(tmp, "control-crc.txt")
-    p = subprocess.run(
+    p = scripted(
         [wrapper(tmp, fenbridge, out, "fenbridge-control-crc", "strict"),
          "--", referee_variants.FAIRY],
-        input=b"uci\nsetoption name UCI_Variant value caparandom\n"
-              b"isready\nposition fen " + CRC.encode() +
-              b" moves h1i3 h8i6 e1e3\ngo depth 2\nisready\nquit\n",
-        capture_output=True, timeout=60)
+        b"uci\nsetoption name UCI_Variant value caparandom\n"
+        b"isready\nposition fen " + CRC.encode() +
+        b" moves h1i3 h8i6 e1e3\ngo depth 2\nisready\n", 2)
     sums, found = findings(out)
     ok = (len(sums) == 1 and len(found) == 1 and p.returncode == 3 and
           "move 3 'e1e3' is not legal" in found[0])
