@@ -151,8 +151,9 @@ def control_crc(fenbridge, tmp):
 
 
 def read_until(p, word, timeout=30):
-    """The engine's lines up to the first starting with word."""
-    deadline = time.monotonic() + timeout
+    """The engine's lines up to the first starting with word (the
+    deadline scaled by FB_TEST_WAIT)."""
+    deadline = time.monotonic() + timeout * referee_variants.WAIT
     lines = []
     while time.monotonic() < deadline:
         r, _, _ = select.select([p.stdout], [], [], 1)
