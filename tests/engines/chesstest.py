@@ -531,6 +531,8 @@ class Results:
             self.failed += 1
             print("FAIL  %s" % name)
             if detail:
+                if not isinstance(detail, str):  # a list of lines, say
+                    detail = repr(detail)
                 print("\n".join("      " + x for x in detail.split("\n")))
         sys.stdout.flush()
         return ok
