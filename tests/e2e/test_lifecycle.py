@@ -204,19 +204,17 @@ def engine_exits_at_start(ctx):
 def ends_with_engine_status(ctx, end):
     """An engine that ignores quit and exits with 5 at EOF: after end(b),
     it gets quit and then EOF, and fenbridge exits at once with its
-    status."""
-    b = ctx.bridge(engine_opts=["--ignore-quit", "--eof-status=5"])
+    status: with a grace period of 600 s, an exit within the wait's deadline
+    (far shorter) is one that did not wait for it."""
+    b = ctx.bridge(["--grace=600"], ["--ignore-quit", "--eof-status=5"])
     b.send(b"uci\n")
     b.expect(b"uciok\n")
-    t0 = time.monotonic()
     end(b)
     rc, rest = b.wait()
     eq(rc, 5, "exit status")
     eq(rest, b"", "GUI output after the end")
     eq(b.recorded(), b"uci\nquit\n", "what the engine received")
     eq(b.events()[1:], ["quit", "eof"], "engine events")
-    check(time.monotonic() - t0 < 2 * fbtest.SLOW,
-          "no waiting for the grace period")
 
 
 @test()
@@ -274,7 +272,7 @@ def run_sh(ctx, script, engine_opts=(), stdin=None, stdout=None):
     try:
         p = fbtest.subprocess.run(
             argv, stdin=stdin, stdout=stdout or fbtest.subprocess.PIPE,
-            stderr=fbtest.subprocess.PIPE, timeout=5 * fbtest.SLOW,
+            stderr=fbtest.subprocess.PIPE, timeout=5 * fbtest.WAIT,
             cwd=ctx.dir)
     except fbtest.subprocess.TimeoutExpired:
         with open(ev) as f:
@@ -339,7 +337,9 @@ def grace_then_sigkill(ctx):
     b.close_stdin()
     rc, rest = b.wait(timeout=grace + 4)
     dt = time.monotonic() - t0
-    check(grace + 0.9 <= dt <= grace + 1 + 1.5 * fbtest.SLOW,
+    # Not before the grace period and the second after SIGTERM (no upper
+    # bound: a loaded machine is late, not wrong).
+    check(grace + 0.9 <= dt,
           "returned after %.2f s (grace %.1f s + 1 s)" % (dt, grace))
     eq(rc, 128 + signal.SIGKILL, "exit status")
     eq(b.events()[1:], ["quit", "eof", "signal SIGTERM"], "engine events")
@@ -354,12 +354,7 @@ def grace_then_sigterm(ctx):
     b = ctx.bridge(["--grace=%g" % grace], ["--ignore-quit", "--hang-on-eof"])
     b.send(b"uci\nquit\n")  # quit, stdin left open
     b.expect(b"uciok\n")
-    t0 = time.monotonic()
     rc, rest = b.wait(timeout=grace + 3)
-    dt = time.monotonic() - t0
-    check(dt <= grace + 1.5 * fbtest.SLOW,
-          "returned after %.2f s (grace %.1f s)"
-          % (dt, grace))
     eq(rc, 128 + signal.SIGTERM, "exit status")
     eq(b.events()[-1], "signal SIGTERM", "the engine's last event")
     check_gone(b)
@@ -380,11 +375,8 @@ def engine_dies_with_fenbridge(ctx):
     eq(int(fbtest.proc_status(pid)["PPid"]), b.pid, "the engine's parent")
     os.kill(b.pid, signal.SIGKILL)
     b.p.wait()
-    end = time.monotonic() + 1
-    while fbtest.pid_alive(pid) and time.monotonic() < end:
-        time.sleep(0.01)
-    check(not fbtest.pid_alive(pid), "engine %d still runs 1 s after "
-          "fenbridge was killed" % pid)
+    fbtest.wait_for(lambda: not fbtest.pid_alive(pid), 2,
+                    "engine %d to end after fenbridge was killed" % pid)
 
 
 @test()

@@ -89,18 +89,19 @@ def xboard_gui_uci_engine_that_refuses(ctx):
     # Stockfish answers `xboard` with `Unknown command: 'xboard'`: the UCI
     # engine is spoken to through the translating pair at once, and no
     # refusal reaches the GUI.
-    t0 = time.monotonic()
     out, rec, rc, b = session(
         ctx, ["--log=fb.log"], [BANNER, "--speaks=uci"],
         b"xboard\nprotover 2\n", b"done=1\n")
-    took = time.monotonic() - t0
     check(b"myname=\"fake\"" in out, "features from the pair: %r" % out)
     check(b"Unknown" not in out and b"Fake 1.0" not in out,
           "a refusal or the banner reached the GUI: %r" % out)
     check(rec.startswith(b"xboard\nprotover 2\nuci\n"),
           "what the engine got: %r" % rec)
-    check(took < 0.9 * fbtest.SLOW, "decided by the refusal, not by "
-          "silence: %.2f s" % took)
+    # Decided by the refusal, not by silence (after which the engine is
+    # asked uci twice, and the log says it was silent): evidence, not a
+    # clock.
+    check(not rec.startswith(b"xboard\nprotover 2\nuci\nuci\n"),
+          "asked uci as a silent engine is: %r" % rec)
     check("the engine speaks uci (it refused the GUI's opening)"
           in log_of(ctx, "fb.log"), "the log says why")
     eq(rc, 0, "exit status")
@@ -123,7 +124,7 @@ def xboard_gui_silent_uci_engine(ctx):
           rec.split(b"\n").count(b"uci") == 1,
           "asked uci once: %r" % rec)
     eq(out.count(b"feature done=0\n"), 1, "done=0 once: %r" % out)
-    check(0.9 < took < 3 * fbtest.SLOW, "about 1 s, not %.2f s" % took)
+    check(0.9 < took, "not before 1 s of silence: %.2f s" % took)
     eq(rc, 0, "exit status")
 
 
