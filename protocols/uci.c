@@ -553,12 +553,13 @@ read_base(struct uci *u, struct position *p, const char *text,
 	struct fb_edit edit = {0};
 
 	if (pp->startpos) {
-		fb_game_start(&p->game, fb_variant_start_row(u->pol.variant));
+		fb_variant_start(u->pol.variant, &p->game);
 	} else if (fb_proto_parse_fen(text, b, e, "position fen", out, &fen) <
 		   0) {
 		p->known = p->walking = false;
 	} else {
 		p->game = fen.pos;
+		fb_variant_apply(u->pol.variant, &p->game);
 		check_chess960(u, &p->game, out);
 	}
 	/* Another start position: another game. */

@@ -331,12 +331,11 @@ fb_uxb_position(struct uxb *x, const char *text, size_t len,
 		memcpy(x->start, norm, x->start_len);
 	}
 	if (parsed && p.startpos) {
-		fb_game_start(
-			&x->game,
-			fb_variant_start_row(fb_policy_game_variant(&x->pol)));
+		fb_variant_start(fb_policy_game_variant(&x->pol), &x->game);
 	} else if (parsed && fb_proto_parse_fen(norm, 4, base, "position fen",
 						out, &fen) == 0) {
 		x->game = fen.pos;
+		fb_variant_apply(fb_policy_game_variant(&x->pol), &x->game);
 	} else {
 		fb_proto_gui(out,
 			     "info string fenbridge: position not "

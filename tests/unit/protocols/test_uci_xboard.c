@@ -616,7 +616,7 @@ test_uci_xboard_analysis_and_ponder(void **state)
 	"< id author Fairy-Max 5.0b (XBoard engine, through fenbridge)\n"      \
 	"< option name UCI_Chess960 type check default false\n"                \
 	"< option name UCI_Variant type combo default chess var chess var "    \
-	"chess960 var capablanca var caparandom var gothic\n"                  \
+	"chess960 var capablanca var caparandom var gothic var janus\n"        \
 	"< option name Ponder type check default false\n"                      \
 	"< uciok\n"
 
