@@ -558,8 +558,10 @@ read_base(struct uci *u, struct position *p, const char *text,
 		   0) {
 		p->known = p->walking = false;
 	} else {
+		/* Its rules first: which rights standard notation can
+		 * express depends on them (Janus's king on e). */
+		fb_variant_apply(u->pol.variant, &fen.pos);
 		p->game = fen.pos;
-		fb_variant_apply(u->pol.variant, &p->game);
 		check_chess960(u, &p->game, out);
 	}
 	/* Another start position: another game. */

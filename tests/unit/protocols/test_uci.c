@@ -246,6 +246,11 @@ test_filter_uci_embassy_followed(void **state)
 
 	(void)state;
 	filter_init(&f, &fb_protocol_uci, FB_XFEN, FB_SHREDDER);
+	/* An engine with Chess960 off: standard notation, whose rights
+	 * are those of the king on its home square, e1 in Embassy. */
+	expect_same(&f, false,
+		    "option name UCI_Chess960 type check default false\n");
+	expect_same(&f, false, "uciok\n");
 	expect_same(&f, true, "setoption name UCI_Variant value embassy\n");
 	snprintf(in, sizeof in,
 		 "position fen %s w JAja - 0 1 moves e1b1 e8h8\n", efen);
