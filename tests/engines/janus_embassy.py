@@ -116,28 +116,10 @@ def main():
         for kind in KINDS:
             variant = rv.variant_of(kind)
             fen = rv.starts(None, kind)
-            # referee_variants.game returns the plies only: keep the moves.
-            moves = list(OPENING[variant]) if kind.endswith("castle") \
-                else []
-            first = len(moves)
-            sides = [gui(fb, [FAIRY], opts, kind, depth) for _ in range(2)]
-            for i, g in enumerate(sides):
-                g.start(fen, i == 0)
-                for m in moves:
-                    g.told(m)   # XBoard: in force mode; UCI: nothing
-            try:
-                for ply in range(len(moves), PLIES):
-                    m = sides[ply % 2].play(moves)
-                    if m is None:
-                        break
-                    moves.append(m)
-                    if ply + 1 < PLIES:
-                        sides[(ply + 1) % 2].told(m)
-            except (TimeoutError, EOFError) as e:
-                print("  FAIL %s %s: %s after %d plies" % (
-                    label, kind, e, len(moves)))
-                ok = False
-            rcs = [g.close() for g in sides]
+            opening = OPENING[variant] if kind.endswith("castle") else []
+            first = len(opening)
+            moves, rcs = rv.play(fb, gui, [FAIRY], opts, kind, depth, fen,
+                                 PLIES, opening)
             games += 1
             sessions += 2
             legal = legal_lists(ref, variant, fen, moves)

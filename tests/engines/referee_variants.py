@@ -227,14 +227,18 @@ class XboardGui:
         return self.s.close()
 
 
-def game(fb, gui, argv, fbopts, kind, depth, fen, plies=PLIES):
-    """One game of argv against itself: (plies played, exit statuses)."""
+def play(fb, gui, argv, fbopts, kind, depth, fen, plies=PLIES, opening=()):
+    """One game of argv against itself, after the GUI's own opening moves
+    (told to both sides; an XBoard GUI's engine is in force mode): (the
+    moves, exit statuses)."""
     sides = [gui(fb, argv, fbopts, kind, depth) for _ in range(2)]
+    moves = list(opening)
     for i, g in enumerate(sides):
         g.start(fen, i == 0)
-    moves = []
+        for m in moves:
+            g.told(m)
     try:
-        for ply in range(plies):
+        for ply in range(len(moves), plies):
             g = sides[ply % 2]
             m = g.play(moves)
             if m is None:
@@ -244,7 +248,13 @@ def game(fb, gui, argv, fbopts, kind, depth, fen, plies=PLIES):
                 sides[(ply + 1) % 2].told(m)
     except (TimeoutError, EOFError) as e:
         print("    %s: %s after %d plies" % (argv[-1], e, len(moves)))
-    return len(moves), [g.close() for g in sides]
+    return moves, [g.close() for g in sides]
+
+
+def game(fb, gui, argv, fbopts, kind, depth, fen, plies=PLIES):
+    """One game of argv against itself: (plies played, exit statuses)."""
+    moves, rcs = play(fb, gui, argv, fbopts, kind, depth, fen, plies)
+    return len(moves), rcs
 
 
 def pairings():
