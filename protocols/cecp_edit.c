@@ -62,7 +62,7 @@ fb_cecp_print_edit(const struct fb_game *g, bool usermove, bool san, char *out,
 const char *
 fb_cecp_edit_loses(const struct fb_game *g)
 {
-	int kf = g->width == 10 ? 5 : 4;
+	int kf = fb_game_rules(g)->king_home;
 
 	if (g->ep_file >= 0) {
 		int r = g->side == FB_WHITE ? 4 : 3;

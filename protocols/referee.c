@@ -55,9 +55,8 @@ fb_referee_init(struct fb_referee *r, enum fb_referee_mode mode,
 void
 fb_ref_start(const struct fb_ref_wire *w, struct fb_game *g)
 {
-	fb_game_start(g, fb_variant_start_row(w->variant != NULL
-						      ? w->variant
-						      : fb_variant_normal));
+	fb_variant_start(w->variant != NULL ? w->variant : fb_variant_normal,
+			 g);
 }
 
 const struct fb_variant *
@@ -320,8 +319,13 @@ fb_ref_drawn(const struct fb_game *root, const struct fb_game *g, unsigned ply)
 }
 
 void
-fb_ref_set_pos(struct fb_ref_wire *w, const struct fb_game *g)
+fb_ref_set_pos(struct fb_ref_wire *w, const struct fb_game *base)
 {
+	struct fb_game pos = *base;
+	const struct fb_game *g = &pos;
+
+	/* The variant's castling and promotion rules (Janus, Embassy). */
+	fb_variant_apply(w->variant, &pos);
 	w->hist.n = 0;
 	w->hist.complete = false;
 	hist_push(&w->hist, g);

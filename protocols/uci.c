@@ -553,11 +553,14 @@ read_base(struct uci *u, struct position *p, const char *text,
 	struct fb_edit edit = {0};
 
 	if (pp->startpos) {
-		fb_game_start(&p->game, fb_variant_start_row(u->pol.variant));
+		fb_variant_start(u->pol.variant, &p->game);
 	} else if (fb_proto_parse_fen(text, b, e, "position fen", out, &fen) <
 		   0) {
 		p->known = p->walking = false;
 	} else {
+		/* Its rules first: which rights standard notation can
+		 * express depends on them (Janus's king on e). */
+		fb_variant_apply(u->pol.variant, &fen.pos);
 		p->game = fen.pos;
 		check_chess960(u, &p->game, out);
 	}

@@ -191,7 +191,7 @@ set_variant(struct xboard *x, const char *name, size_t n)
 	x->told = false;
 	follow(x, XB_EV_START, v != NULL && v->start != NULL && v->follow);
 	if (followed(x))
-		fb_game_start(&x->game, v->start);
+		fb_variant_start(v, &x->game);
 	refresh(x);
 }
 
@@ -465,8 +465,10 @@ gui_setboard(struct xboard *x, const char *text, size_t len, size_t term,
 				 f.off + f.len, &style, x->pol.emulated,
 				 "setboard", &fen);
 	follow(x, XB_EV_SETBOARD, ok && x->pol.variant->follow);
-	if (ok)
+	if (ok) {
 		x->game = fen.pos;
+		fb_variant_apply(x->pol.variant, &x->game);
+	}
 }
 
 static void

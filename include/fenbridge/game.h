@@ -60,6 +60,20 @@ enum fb_castle_notation {
 	FB_CASTLE_OO,
 };
 
+/*
+ * How a variant castles and promotes: the king's file at the start (where
+ * standard notation expects it), the files king and rook land on per wing
+ * ([FB_HSIDE], [FB_ASIDE]), and the pieces a pawn may become (lower case).
+ * Chess, Chess960, Capablanca, CRC and Gothic castle to the c- and g-files
+ * (c and i on 10x8); Janus and Embassy otherwise (variant.c).
+ */
+struct fb_rules {
+	signed char king_home;
+	signed char king_to[2];
+	signed char rook_to[2];
+	const char *promos;
+};
+
 /* A position. */
 struct fb_game {
 	unsigned width;                             /* 8 or 10 */
@@ -69,7 +83,15 @@ struct fb_game {
 	int ep_file;       /* file of an en-passant target square, or -1 */
 	unsigned halfmove; /* plies since the last capture or pawn move */
 	unsigned fullmove; /* starts at 1, grows after Black's move */
+	/* The variant's castling and promotion, or NULL: the standard ones
+	 * of the board's width (fb_game_rules). A pointer to a const table,
+	 * so the struct stays plain data; a zeroed struct is standard. */
+	const struct fb_rules *rules;
 };
+
+/* g's rules: g->rules, or those of chess (8x8) or Capablanca (10x8). */
+const struct fb_rules *
+fb_game_rules(const struct fb_game *g);
 
 struct fb_move {
 	int from_file, from_rank, to_file, to_rank;
@@ -80,7 +102,8 @@ struct fb_move {
 
 /* Sets g to the start position whose white back rank is row (8 or 10
  * pieces: a variant's start row, fb_variant_start_row()), pawns in front,
- * black mirrored, all four rights on the corner rooks. */
+ * black mirrored, all four rights on the corner rooks, standard rules
+ * (fb_variant_start() also sets a variant's rules). */
 void
 fb_game_start(struct fb_game *g, const char *row);
 
@@ -138,15 +161,15 @@ fb_game_play(struct fb_game *g, const struct fb_move *m);
 
 /*
  * True when every castling right of g can be written in standard chess
- * notation: king on the e-file (f-file on 10x8) and castling rooks in the
- * corners. Engines without Chess960 support need this.
+ * notation: king on its home file (the rules' king_home: e, or f on
+ * Capablanca's 10x8) and castling rooks in the corners. Engines without Chess960 support need this.
  */
 bool
 fb_game_is_standard_castling(const struct fb_game *g);
 
 /*
  * True when castling move m (m->castle >= 0) of the side to move is a
- * standard castle: the king on its e-file square (f on 10x8), the rook in
+ * standard castle: the king on its home square (e, f on 10x8), the rook in
  * its corner. Only such a castle means the same to an engine without
  * Chess960 support as to the game.
  */

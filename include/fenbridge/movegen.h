@@ -2,13 +2,14 @@
 /*
  * Legal moves of a position (struct fb_game: 8x8, or 10x8 with the
  * Capablanca pieces A/a = archbishop (bishop + knight) and C/c =
- * chancellor (rook + knight)), for the translating pairs: an engine's
+ * chancellor (rook + knight), and Janus's J/j, an archbishop), for the translating pairs: an engine's
  * move is checked before it reaches a GUI, a game's end is seen, and the
  * SAN that XBoard engines may write (moves and pvs) is read; SAN is
  * written too.
  *
  * Castling follows the Chess960 rule on every start: king and rook end on
- * the g- and f-files (c and d for the a-side; i and h on 10x8), every
+ * the files of the position's rules (fb_game_rules: the g- and f-files, c
+ * and d for the a-side, i and h on 10x8; Janus and Embassy otherwise), every
  * square between each piece and its destination is empty but for the two
  * of them, and no square the king passes or stands on is attacked. A
  * castle is a struct fb_move with castle = the wing, from = the king's

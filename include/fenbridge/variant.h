@@ -14,6 +14,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "fenbridge/game.h"
+
 struct fb_variant {
 	const char *name; /* XBoard's name: "fischerandom" */
 	const char *uci;  /* the usual UCI_Variant value: "chess960" */
@@ -25,14 +27,18 @@ struct fb_variant {
 	const char *start;
 	/* Castling is written O-O by an XBoard GUI (FRC-style variants). */
 	bool random;
-	/* Castling moves follow game.c's rules (king to the c- or g-file,
-	 * i-file on 10x8). Otherwise FENs are translated, moves pass. */
+	/* fenbridge follows its games: castling moves are translated and
+	 * the referee judges them (with rules below). Otherwise FENs are
+	 * translated, moves pass. */
 	bool follow;
 	char prefix; /* X-FEN castling prefix ('s', 'm') or 0 */
 	/* A random variant's fixed-start sibling (fischerandom: normal): an
 	 * engine that knows only that one plays it in standard notation.
 	 * NULL for the others. */
 	const char *base;
+	/* Where king and rook castle to, what a pawn becomes; NULL: the
+	 * standard rules of the width (fb_game_rules). */
+	const struct fb_rules *rules;
 };
 
 /* The variant of standard chess (the default of every protocol). */
@@ -51,6 +57,18 @@ fb_variant_find(const char *name, size_t n);
  * standard game ("RNBQKBNR", "RNABQKBCNR"). For fb_game_start(). */
 const char *
 fb_variant_start_row(const struct fb_variant *v);
+
+/* Gives g (a position of a game of v, or of an unknown variant when v is
+ * NULL) v's castling and promotion rules: a FEN read or a board set up is
+ * played by them from then on. A board of another width keeps the
+ * standard rules of its width. */
+void
+fb_variant_apply(const struct fb_variant *v, struct fb_game *g);
+
+/* Sets g to the start of a game of v (fb_variant_start_row) with v's
+ * rules. */
+void
+fb_variant_start(const struct fb_variant *v, struct fb_game *g);
 
 /* The number of variants in the table, the i-th, and v's index. */
 size_t

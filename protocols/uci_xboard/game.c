@@ -330,13 +330,28 @@ fb_uxb_position(struct uxb *x, const char *text, size_t len,
 		x->start_len = parsed && base <= sizeof x->start ? base : 0;
 		memcpy(x->start, norm, x->start_len);
 	}
+	x->refused = false;
 	if (parsed && p.startpos) {
-		fb_game_start(
-			&x->game,
-			fb_variant_start_row(fb_policy_game_variant(&x->pol)));
+		fb_variant_start(fb_policy_game_variant(&x->pol), &x->game);
 	} else if (parsed && fb_proto_parse_fen(norm, 4, base, "position fen",
 						out, &fen) == 0) {
 		x->game = fen.pos;
+		fb_variant_apply(fb_policy_game_variant(&x->pol), &x->game);
+		if (fen.pos.width != fb_policy_game_variant(&x->pol)->width) {
+			/* Never a board of another width in the engine's
+			 * variant (Fairy-Stockfish crashes on a 10x8
+			 * setboard in fischerandom). */
+			x->refused = true;
+			fb_proto_gui(out,
+				     "info string fenbridge: a %ux8 position "
+				     "in variant %s (the engine does not play "
+				     "the GUI's variant): not sent to the "
+				     "engine",
+				     fen.pos.width,
+				     fb_policy_game_variant(&x->pol)->uci);
+			free(norm);
+			return;
+		}
 	} else {
 		fb_proto_gui(out,
 			     "info string fenbridge: position not "

@@ -121,6 +121,11 @@ static void
 go(struct uxb *x, const struct fb_sink *out)
 {
 	x->pv[0][0] = x->pv[1][0] = '\0';
+	if (x->refused) {
+		/* No search of a board the engine was not given. */
+		fb_proto_gui(out, "bestmove 0000");
+		return;
+	}
 	if (x->go.ponder) {
 		/* Kept for ponderhit. */
 		x->ponder_go = x->go;

@@ -137,6 +137,10 @@ struct uxb {
 	struct fb_buf have;
 	size_t have_base;
 	bool have_valid;
+	/* The GUI's last position is not of the engine's variant (a 10x8
+	 * FEN while it plays 8x8: a UCI_Variant it does not play): it was
+	 * not sent, and a go gets bestmove 0000. */
+	bool refused;
 	struct fb_game game;
 
 	/* What was said of this game (reset by ucinewgame or a new start):

@@ -35,7 +35,7 @@ xu_game_reset(struct xu *x, const struct fb_variant *v)
 	x->nmoves = 0;
 	x->logged_anchor = x->logged_rights = x->logged_clock = false;
 	x->told_gui = false;
-	fb_game_start(&x->start, fb_variant_start_row(v));
+	fb_variant_start(v, &x->start);
 	x->cur = x->start;
 	x->startpos = v == fb_variant_normal;
 	x->sync.valid = false;
@@ -431,6 +431,7 @@ xu_gui_setboard(struct xu *x, const char *text, struct fb_span arg,
 		return;
 	}
 	x->start = fen.pos;
+	fb_variant_apply(x->pol.variant, &x->start);
 	x->cur = x->start;
 	x->nmoves = 0;
 	x->startpos = false;

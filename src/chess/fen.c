@@ -576,6 +576,10 @@ fb_fen_parse(struct fb_fen *fen, const char *text, size_t len,
 	}
 	fen->text = text;
 	fen->len = len;
+	/* Zeroed, padding too (positions are compared with memcmp); rules
+	 * NULL: the board's standard, until a variant applies its own
+	 * (fb_variant_apply). */
+	memset(&fen->pos, 0, sizeof fen->pos);
 	if ((rc = split_fields(fen, rep)) < 0 ||
 	    (!parse_board_fast(fen, king) &&
 	     (rc = parse_board(fen, king, rep)) < 0))

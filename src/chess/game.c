@@ -15,18 +15,31 @@
 #include <stdio.h>
 #include <string.h>
 
-/* Where king and rook land when castling (8x8 chess and the 10x8 family:
- * Capablanca, Gothic, CRC all castle to the c- and i-files). */
-static int
-king_target(unsigned width, int wing)
+/* Standard chess and the Capablanca family (Capablanca, Gothic, CRC):
+ * king and rook land on the c- and d-files or the g- and f-files (i and h
+ * on 10x8). */
+static const struct fb_rules chess_rules = {4, {6, 2}, {5, 3}, "qrbn"};
+static const struct fb_rules capablanca_rules = {5, {8, 2}, {7, 3}, "qrbnac"};
+
+const struct fb_rules *
+fb_game_rules(const struct fb_game *g)
 {
-	return wing == FB_ASIDE ? 2 : (int)width - 2;
+	if (g->rules != NULL)
+		return g->rules;
+	return g->width == 10 ? &capablanca_rules : &chess_rules;
+}
+
+/* Where king and rook land when castling on a wing. */
+static int
+king_target(const struct fb_game *g, int wing)
+{
+	return fb_game_rules(g)->king_to[wing];
 }
 
 static int
-rook_target(unsigned width, int wing)
+rook_target(const struct fb_game *g, int wing)
 {
-	return wing == FB_ASIDE ? 3 : (int)width - 3;
+	return fb_game_rules(g)->rook_to[wing];
 }
 
 static int
@@ -112,6 +125,7 @@ is_promotion(char c)
 	case 'n':
 	case 'a':
 	case 'c':
+	case 'j':
 		return true;
 	}
 	return false;
@@ -139,7 +153,7 @@ read_king_move(const struct fb_game *g, struct fb_move *m, char piece)
 	    g->castle[c][wing] == m->to_file) {
 		m->castle = wing; /* king takes own rook */
 	} else if (g->castle[c][wing] >= 0 &&
-		   m->to_file == king_target(g->width, wing) &&
+		   m->to_file == king_target(g, wing) &&
 		   (m->to_file - m->from_file >= 2 ||
 		    m->from_file - m->to_file >= 2)) {
 		m->castle = wing; /* the king's two-square move */
@@ -233,7 +247,7 @@ fb_game_print_castle(const struct fb_game *g, const struct fb_move *m,
 	case FB_CASTLE_AUTO:
 		return FB_EINVAL;
 	case FB_CASTLE_KING:
-		dest = king_target(g->width, m->castle);
+		dest = king_target(g, m->castle);
 		/* One file away (b1c1) the king's move reads as a king step,
 		 * unless the castling rook stands on that square (f1g1): no
 		 * king step can go there, and the string is the KxR one. */
@@ -296,8 +310,8 @@ fb_game_play(struct fb_game *g, const struct fb_move *m)
 		char rook = g->board[r][m->to_file];
 		g->board[r][m->from_file] = 0;
 		g->board[r][m->to_file] = 0;
-		g->board[r][king_target(g->width, w)] = piece;
-		g->board[r][rook_target(g->width, w)] = rook;
+		g->board[r][king_target(g, w)] = piece;
+		g->board[r][rook_target(g, w)] = rook;
 		g->castle[c][0] = g->castle[c][1] = -1;
 		g->ep_file = -1;
 		g->side = c ^ 1;
@@ -325,10 +339,16 @@ fb_game_play(struct fb_game *g, const struct fb_move *m)
 	g->side = c ^ 1;
 }
 
+static int
+standard_king_file(const struct fb_game *g)
+{
+	return fb_game_rules(g)->king_home;
+}
+
 bool
 fb_game_is_standard_castling(const struct fb_game *g)
 {
-	int kfile = g->width == 10 ? 5 : 4;
+	int kfile = standard_king_file(g);
 
 	for (int c = 0; c < 2; c++) {
 		if (g->castle[c][0] < 0 && g->castle[c][1] < 0)
@@ -342,12 +362,6 @@ fb_game_is_standard_castling(const struct fb_game *g)
 			return false;
 	}
 	return true;
-}
-
-static int
-standard_king_file(const struct fb_game *g)
-{
-	return g->width == 10 ? 5 : 4;
 }
 
 static bool

@@ -14,9 +14,10 @@
  * and the king is safe after it (that catches the castling rook that
  * shielded the king's destination, e.g. rook b1, king c1, enemy queen a1).
  *
- * Janus and Embassy castle otherwise (king to the b- or i-file, king three
- * files): this file would generate their castles wrongly, so their games
- * must not be checked here.
+ * The files king and rook land on, and the promotion pieces, are the
+ * position's rules (fb_game_rules): Janus castles the king to the b- or
+ * i-file, Embassy to the b- or h-file, with the rook beside it on the
+ * inner side; the same Chess960 rule holds for the squares between.
  *
  * No I/O, no allocation.
  */
@@ -74,7 +75,7 @@ piece_of(char k, int colour)
 static bool
 leaps_like_knight(char k)
 {
-	return k == 'N' || k == 'A' || k == 'C';
+	return k == 'N' || k == 'A' || k == 'C' || k == 'J';
 }
 
 static bool
@@ -86,7 +87,7 @@ slides_straight(char k)
 static bool
 slides_diagonally(char k)
 {
-	return k == 'B' || k == 'Q' || k == 'A';
+	return k == 'B' || k == 'Q' || k == 'A' || k == 'J';
 }
 
 /* True when a piece of colour by attacks square (f, r). */
@@ -242,15 +243,12 @@ lone_safe_king(const struct fb_game *g, int *kf, int *kr)
 static void
 add_pawn_move(struct list *l, int ff, int fr, int tf, int tr)
 {
-	static const char promos[] = "qrbnac";
-	size_t npromo = l->g->width == 10 ? 6 : 4;
-
 	if (tr != fb_game_back_rank(l->g->side ^ 1)) {
 		add(l, ff, fr, tf, tr, 0, -1);
 		return;
 	}
-	for (size_t i = 0; i < npromo; i++)
-		add(l, ff, fr, tf, tr, promos[i], -1);
+	for (const char *p = fb_game_rules(l->g)->promos; *p != 0; p++)
+		add(l, ff, fr, tf, tr, *p, -1);
 }
 
 /* The en-passant capture onto (tf, tr) is there: it is the square the
@@ -341,8 +339,8 @@ gen_castle(struct list *l, int kf, int wing)
 {
 	const struct fb_game *g = l->g;
 	int us = g->side, r = fb_game_back_rank(us), rf = g->castle[us][wing];
-	int kt = wing == FB_ASIDE ? 2 : (int)g->width - 2;
-	int rt = wing == FB_ASIDE ? 3 : (int)g->width - 3;
+	int kt = fb_game_rules(g)->king_to[wing];
+	int rt = fb_game_rules(g)->rook_to[wing];
 	int lo = kf < kt ? kf : kt, hi = kf < kt ? kt : kf;
 
 	if (rf < 0 || rf >= (int)g->width ||
@@ -527,7 +525,7 @@ read_promo(const char *t, size_t *len)
 	if (n < 3)
 		return 0;
 	p = t[n - 1];
-	if (strchr("QRBNACqrbnac", p) == NULL || p == 0)
+	if (strchr("QRBNACJqrbnacj", p) == NULL || p == 0)
 		return 0;
 	n--;
 	if (t[n - 1] == '=' || t[n - 1] == '/' || t[n - 1] == '(')
@@ -544,7 +542,7 @@ read_san(const struct fb_game *g, const char *t, size_t len, struct san *s)
 	size_t i = 0;
 	char mid[4];
 	size_t nmid = 0;
-	bool lettered = len > 0 && strchr("NBRQKACP", t[0]) != NULL &&
+	bool lettered = len > 0 && strchr("NBRQKACJP", t[0]) != NULL &&
 			t[0] != 0;
 
 	s->piece = 'P';

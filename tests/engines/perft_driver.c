@@ -4,8 +4,11 @@
  * an engine's `go perft N`, for perft_engines.py to compare with stockfish
  * and fairy-stockfish move by move.
  *
- *   perft_driver DEPTH FEN      one position
- *   perft_driver                lines "DEPTH FEN" on stdin, one after another
+ *   perft_driver [--variant=NAME] DEPTH FEN  one position
+ *   perft_driver [--variant=NAME]            lines "DEPTH FEN" on stdin
+ *
+ * --variant: the positions are played by that variant's rules (castling
+ * files, promotion pieces: janus, embassy); default: the board's standard.
  *
  * For each position: one line "MOVE: COUNT" per legal move (coordinates,
  * castling as king takes rook, as both engines write it with
@@ -20,6 +23,9 @@
 
 #include "fenbridge/fen.h"
 #include "fenbridge/movegen.h"
+#include "fenbridge/variant.h"
+
+static const struct fb_variant *variant;
 
 static unsigned long
 perft(const struct fb_game *g, int depth)
@@ -92,6 +98,7 @@ run(int depth, const char *fen)
 		return 1;
 	}
 	g = parsed.pos;
+	fb_variant_apply(variant, &g);
 	n = fb_moves_legal(&g, moves);
 	for (size_t i = 0; i < n; i++) {
 		struct fb_game next = g;
@@ -114,10 +121,21 @@ main(int argc, char **argv)
 	char line[512];
 	int status = 0;
 
+	if (argc > 1 && strncmp(argv[1], "--variant=", 10) == 0) {
+		variant = fb_variant_find(argv[1] + 10, strlen(argv[1] + 10));
+		if (variant == NULL) {
+			fprintf(stderr, "perft_driver: unknown variant %s\n",
+				argv[1] + 10);
+			return 2;
+		}
+		argv++;
+		argc--;
+	}
 	if (argc == 3)
 		return run(atoi(argv[1]), argv[2]);
 	if (argc != 1) {
-		fprintf(stderr, "usage: perft_driver [DEPTH FEN]\n");
+		fprintf(stderr,
+			"usage: perft_driver [--variant=NAME] [DEPTH FEN]\n");
 		return 2;
 	}
 	while (fgets(line, sizeof line, stdin) != NULL) {

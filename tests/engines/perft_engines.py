@@ -15,7 +15,9 @@ in both engines) with the same node count under each:
   * 10x8: /usr/games/fairy-stockfish, caparandom: random Capablanca-random
     starts and positions from random games; the Capablanca start and a few
     tricky positions with UCI_Variant capablanca, the Gothic start with
-    gothic.  (Janus and Embassy castle otherwise: not covered.)
+    gothic; Janus and Embassy (their own castling files, J; the driver
+    with --variant) from their starts, a start with the back rank cleared
+    and positions from random games played from them.
 
 The driver also prints every move at the root and the first ply in SAN and
 reads it back (fb_moves_print_san, fb_moves_parse): any mismatch fails.
@@ -74,11 +76,12 @@ def engine_divide(eng, fen, depth):
     return divide, total
 
 
-def driver_divides(driver, jobs):
-    """Runs the driver once on all (depth, fen) jobs -> a list of
-    (divide, total, other lines) in the same order."""
+def driver_divides(driver, jobs, variant=None):
+    """Runs the driver once on all (depth, fen) jobs (by variant's rules)
+    -> a list of (divide, total, other lines) in the same order."""
     text = "".join("%d %s\n" % job for job in jobs)
-    out = subprocess.run([driver], input=text, capture_output=True,
+    argv = [driver] + (["--variant=" + variant] if variant else [])
+    out = subprocess.run(argv, input=text, capture_output=True,
                          text=True, timeout=120).stdout
     results, divide, other = [], {}, []
     for line in out.splitlines():
@@ -96,10 +99,10 @@ def driver_divides(driver, jobs):
     return results
 
 
-def compare(label, eng, driver, fens, depth, verbose):
+def compare(label, eng, driver, fens, depth, verbose, variant=None):
     """Returns the number of failing positions."""
     jobs = [(depth, fen) for fen in fens]
-    ours = driver_divides(driver, jobs)
+    ours = driver_divides(driver, jobs, variant)
     failures, nodes = 0, 0
     for i, fen in enumerate(fens):
         theirs, total = engine_divide(eng, fen, depth)
@@ -121,6 +124,26 @@ def compare(label, eng, driver, fens, depth, verbose):
     print("perft_engines: %s: %d positions, perft %d, %d nodes, %d failing"
           % (label, len(fens), depth, nodes, failures))
     return failures
+
+
+def walk(eng, rng, starts, n):
+    """n positions of random games from starts, played by the engine's
+    own legal moves (`go perft 1`), read back as FENs with `d`; king moves
+    (castles among them) are preferred, so that games castle."""
+    cmds = []
+    for _ in range(n):
+        start, moves = rng.choice(starts), []
+        for _ in range(rng.randrange(1, 30)):
+            line = start + (" moves " + " ".join(moves) if moves else "")
+            divide, _ = engine_divide(eng, line, 1)
+            if not divide:
+                break
+            legal = sorted(divide)
+            kings = [m for m in legal if m[:2] in ("e1", "e8")]
+            moves.append(rng.choice(kings if kings and rng.random() < 0.3
+                                    else legal))
+        cmds.append("position fen %s moves %s" % (start, " ".join(moves)))
+    return [f for f in eng.fens(cmds) if f is not None]
 
 
 def run8(args, rng):
@@ -151,6 +174,26 @@ def run10(args, rng):
             eng.uci([("UCI_Variant", variant), ("UCI_Chess960", "true")])
             failures += compare("10x8 " + variant, eng, args.driver, fens,
                                 args.depth, args.verbose)
+        finally:
+            eng.close()
+    for variant, start, ready in (
+            ("janus",
+             "rjnbkqbnjr/pppppppppp/10/10/10/10/PPPPPPPPPP/RJNBKQBNJR"
+             " w KQkq - 0 1",
+             "r3k4r/pppppppppp/3j2q3/10/10/3J2Q3/PPPPPPPPPP/R3K4R"
+             " w KQkq - 0 1"),
+            ("embassy",
+             "rnbqkcabnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNBQKCABNR"
+             " w KQkq - 0 1",
+             "r3k4r/pppppppppp/3c2a3/10/10/3C2A3/PPPPPPPPPP/R3K4R"
+             " w KQkq - 0 1")):
+        eng = Engine([FAIRY], "fairy-stockfish " + variant)
+        try:
+            eng.uci([("UCI_Variant", variant), ("UCI_Chess960", "true")])
+            fens = [start, ready] + walk(eng, rng, [start, ready],
+                                         args.n10 // 4)
+            failures += compare("10x8 " + variant, eng, args.driver, fens,
+                                args.depth, args.verbose, variant)
         finally:
             eng.close()
     fy = Referee(10, fairy=FAIRY)

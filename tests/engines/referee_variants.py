@@ -54,7 +54,28 @@ def dfrc_start(rng):
         b.lower(), w, rooks(w).upper(), rooks(b))
 
 
+# The fixed 10x8 variants with their own castling (fairy-stockfish's start
+# positions, `d` after `position startpos`), and each one's start with
+# the back rank cleared between king and rooks, so that games castle.
+FIXED = {
+    "janus": "rjnbkqbnjr/pppppppppp/10/10/10/10/PPPPPPPPPP/RJNBKQBNJR"
+             " w KQkq - 0 1",
+    "embassy": "rnbqkcabnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNBQKCABNR"
+               " w KQkq - 0 1",
+}
+CASTLE_READY = {
+    "janus": "r3k4r/pppppppppp/3j2q3/10/10/3J2Q3/PPPPPPPPPP/R3K4R"
+             " w KQkq - 0 1",
+    "embassy": "r3k4r/pppppppppp/3c2a3/10/10/3C2A3/PPPPPPPPPP/R3K4R"
+               " w KQkq - 0 1",
+}
+
+
 def starts(rng, kind):
+    if kind in FIXED:
+        return FIXED[kind]
+    if kind.endswith("-castle"):
+        return CASTLE_READY[kind[:-len("-castle")]]
     if kind == "960":
         return start_fen(scharnagl(rng.randrange(960)))
     if kind == "dfrc":
@@ -64,6 +85,11 @@ def starts(rng, kind):
     # A Chess960 start as normal chess: no castling rights
     return re.sub(r" w \S+ ", " w - ",
                   start_fen(scharnagl(rng.randrange(960))))
+
+
+def variant_of(kind):
+    """janus for the kinds janus and janus-castle."""
+    return kind.split("-")[0]
 
 
 class Session:
@@ -121,6 +147,8 @@ class UciGui:
         s.until(lambda ln: ln == "uciok")
         if kind == "crc":
             s.send("setoption name UCI_Variant value caparandom")
+        if variant_of(kind) in FIXED:
+            s.send("setoption name UCI_Variant value " + variant_of(kind))
         if kind in ("960", "dfrc", "crc"):
             s.send("setoption name UCI_Chess960 value true")
         s.send("ucinewgame", "isready")
@@ -179,6 +207,8 @@ class XboardGui:
     def start(self, fen, white):
         variant = {"960": "fischerandom", "dfrc": "fischerandom",
                    "crc": "caparandom"}.get(self.kind)
+        if variant_of(self.kind) in FIXED:
+            variant = variant_of(self.kind)
         self.s.send("new", *(["variant " + variant] if variant else []))
         self.s.send("force", "setboard " + fen, "sd %d" % self.depth,
                     "st 2", "post")
@@ -201,14 +231,18 @@ class XboardGui:
         return self.s.close()
 
 
-def game(fb, gui, argv, fbopts, kind, depth, fen, plies=PLIES):
-    """One game of argv against itself: (plies played, exit statuses)."""
+def play(fb, gui, argv, fbopts, kind, depth, fen, plies=PLIES, opening=()):
+    """One game of argv against itself, after the GUI's own opening moves
+    (told to both sides; an XBoard GUI's engine is in force mode): (the
+    moves, exit statuses)."""
     sides = [gui(fb, argv, fbopts, kind, depth) for _ in range(2)]
+    moves = list(opening)
     for i, g in enumerate(sides):
         g.start(fen, i == 0)
-    moves = []
+        for m in moves:
+            g.told(m)
     try:
-        for ply in range(plies):
+        for ply in range(len(moves), plies):
             g = sides[ply % 2]
             m = g.play(moves)
             if m is None:
@@ -218,7 +252,13 @@ def game(fb, gui, argv, fbopts, kind, depth, fen, plies=PLIES):
                 sides[(ply + 1) % 2].told(m)
     except (TimeoutError, EOFError) as e:
         print("    %s: %s after %d plies" % (argv[-1], e, len(moves)))
-    return len(moves), [g.close() for g in sides]
+    return moves, [g.close() for g in sides]
+
+
+def game(fb, gui, argv, fbopts, kind, depth, fen, plies=PLIES):
+    """One game of argv against itself: (plies played, exit statuses)."""
+    moves, rcs = play(fb, gui, argv, fbopts, kind, depth, fen, plies)
+    return len(moves), rcs
 
 
 def pairings():

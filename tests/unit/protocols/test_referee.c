@@ -669,11 +669,26 @@ test_referee_10x8(void **state)
 	    "RNBCKQBANR w KQkq - 0 1\nE<usermove e2e4\nE<go\n"
 	    "E>move h8i6\nE<usermove e1i1\n");
 	expect_none(&f);
-	/* A variant the table does not follow (janus) is not judged */
+	/* Janus is judged by its own rules: a7a3 is no move */
 	start(&r, &f);
 	run(&r, &f, FB_REF_CECP, FB_REF_CECP,
 	    "E<new\nE<variant janus\nE<usermove e2e4\nE>move a7a3\n");
+	expect_one(&f, FB_REF_ILLEGAL, "move 'a7a3' is not legal");
+	/* its castles (king to i1 or b1, the rook beside it) and its J */
+	start(&r, &f);
+	run(&r, &f, FB_REF_CECP, FB_REF_CECP,
+	    "E<new\nE<variant janus\nE<force\n"
+	    "E<setboard r3k4r/pppppppppp/10/10/10/10/PPPPPPPPPP/R3K4R w KQkq "
+	    "- 0 1\nE<usermove e1i1\nE<go\nE>move e8b8\n"
+	    "E<usermove h1h2\nE>move a7a6\n");
 	expect_none(&f);
+	/* Embassy: the king castles to h1, not to i1 */
+	start(&r, &f);
+	run(&r, &f, FB_REF_CECP, FB_REF_CECP,
+	    "E<new\nE<variant embassy\nE<force\n"
+	    "E<setboard r3k4r/pppppppppp/10/10/10/10/PPPPPPPPPP/R3K4R b KQkq "
+	    "- 0 1\nE<usermove e8h8\nE<go\nE>move e1i1\n");
+	expect_one(&f, FB_REF_ILLEGAL, "move 'e1i1' is not legal");
 }
 
 #define KNIGHTS_BACK                                                           \

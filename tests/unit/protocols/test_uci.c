@@ -231,30 +231,39 @@ test_filter_uci_engine_lines_unchanged(void **state)
 }
 
 /*
- * Embassy castles the king three files (X-FEN prefix m): fenbridge does
- * not follow its castling. Its FENs are translated (with the prefix toward
- * X-FEN), its moves and its `position startpos` pass unchanged, and no
- * game is followed (an 8x8 board was tracked here once).
+ * Embassy castles the king three files (X-FEN prefix m): king to h1 with
+ * the rook to g1, or to b1 with the rook to c1. Its FENs are translated
+ * (with the prefix toward X-FEN) and its game is followed by its rules.
  */
 static void
-test_filter_uci_embassy_not_followed(void **state)
+test_filter_uci_embassy_followed(void **state)
 {
 	static const char efen[] =
-		"rnbqkcabnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNBQKCABNR";
+		"r3k4r/pppppppppp/10/10/10/10/PPPPPPPPPP/R3K4R";
 	char in[256], want[256];
+	const struct fb_game *g;
 	struct fb_filter f;
 
 	(void)state;
 	filter_init(&f, &fb_protocol_uci, FB_XFEN, FB_SHREDDER);
+	/* An engine with Chess960 off: standard notation, whose rights
+	 * are those of the king on its home square, e1 in Embassy. */
+	expect_same(&f, false,
+		    "option name UCI_Chess960 type check default false\n");
+	expect_same(&f, false, "uciok\n");
 	expect_same(&f, true, "setoption name UCI_Variant value embassy\n");
-	expect_same(&f, true, "position startpos moves e2e4 e7e5 e1g1\n");
-	assert_null(fb_filter_game(&f));
-	snprintf(in, sizeof in, "position fen %s w JAja - 0 1 moves e1b1\n",
-		 efen);
+	snprintf(in, sizeof in,
+		 "position fen %s w JAja - 0 1 moves e1b1 e8h8\n", efen);
 	snprintf(want, sizeof want,
-		 "position fen %s w mKQkq - 0 1 moves e1b1\n", efen);
+		 "position fen %s w mKQkq - 0 1 moves e1b1 e8h8\n", efen);
 	expect_line(&f, true, in, want, 0);
-	assert_null(fb_filter_game(&f));
+	g = fb_filter_game(&f);
+	assert_non_null(g);
+	assert_int_equal(g->board[0][1], 'K');
+	assert_int_equal(g->board[0][2], 'R');
+	assert_int_equal(g->board[7][7], 'k');
+	assert_int_equal(g->board[7][6], 'r');
+	assert_int_equal(g->board[7][9], 0);
 	fb_filter_free(&f);
 }
 
@@ -383,7 +392,7 @@ main(void)
 		cmocka_unit_test(test_filter_uci_engine_lines_unchanged),
 		cmocka_unit_test(
 			test_filter_uci_cache_follows_variant_and_chess960),
-		cmocka_unit_test(test_filter_uci_embassy_not_followed),
+		cmocka_unit_test(test_filter_uci_embassy_followed),
 		cmocka_unit_test(test_filter_uci_config_chess960_sets_the_mode),
 		cmocka_unit_test(test_filter_uci_reanchor_keeps_leading_blanks),
 	};

@@ -395,6 +395,28 @@ test_uci_xboard_castling_960(void **state)
 		"> usermove e2e4\n> usermove e7e5\n> usermove f1g1\n");
 }
 
+/* A UCI_Variant the engine does not play, with UCI_Chess960 on: the game
+ * stays chess960, and a 10x8 position is never sent as its setboard
+ * (Fairy-Stockfish 11.1 crashed on `variant fischerandom` and a 10x8
+ * setboard); a go gets bestmove 0000. */
+static void
+test_uci_xboard_other_width_not_sent(void **state)
+{
+	const char *out;
+
+	(void)state;
+	out = run(FSF_HELLO "g setoption name UCI_Variant value centaur\n"
+			    "g setoption name UCI_Chess960 value true\n"
+			    "g position fen rcnbqkbncr/pppppppppp/10/10/10/10/"
+			    "PPPPPPPPPP/RCNBQKBNCR w KQkq - 0 1\n"
+			    "g go depth 2\n");
+	assert_null(strstr(out, "> setboard"));
+	assert_null(strstr(out, "> variant"));
+	assert_null(strstr(out, "> go"));
+	assert_non_null(strstr(out, "a 10x8 position in variant chess960"));
+	assert_non_null(strstr(out, "< bestmove 0000\n"));
+}
+
 /* The X-FEN definition's example: white rooks g1 and h1, the inner g1
  * holds the right (X-FEN G, not K); black's rook g8 is its outermost. */
 #define XEX "rn2k1r1/ppp1pp1p/3p2p1/5bn1/P7/2N2B2/1PPPPP2/2BNK1RR"
@@ -616,7 +638,7 @@ test_uci_xboard_analysis_and_ponder(void **state)
 	"< id author Fairy-Max 5.0b (XBoard engine, through fenbridge)\n"      \
 	"< option name UCI_Chess960 type check default false\n"                \
 	"< option name UCI_Variant type combo default chess var chess var "    \
-	"chess960 var capablanca var caparandom var gothic\n"                  \
+	"chess960 var capablanca var caparandom var gothic var janus\n"        \
 	"< option name Ponder type check default false\n"                      \
 	"< uciok\n"
 
@@ -1004,6 +1026,7 @@ main(void)
 		cmocka_unit_test(test_uci_xboard_illegal_and_resign),
 		cmocka_unit_test(test_uci_xboard_analysis_and_ponder),
 		cmocka_unit_test(test_uci_xboard_edit),
+		cmocka_unit_test(test_uci_xboard_other_width_not_sent),
 		cmocka_unit_test(test_uci_xboard_gnuchess),
 		cmocka_unit_test(test_uci_xboard_depth_within_movetime),
 		cmocka_unit_test(test_uci_xboard_go_before_uciok),
