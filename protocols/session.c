@@ -156,6 +156,7 @@ fb_filter_free(struct fb_filter *f)
 	drop_pair(f);
 	held_clear(&f->held);
 	held_clear(&f->early);
+	held_clear(&f->answer);
 }
 
 static bool
@@ -210,7 +211,34 @@ update_watch(struct fb_filter *f)
 {
 	f->watch = (f->probe != FB_PROBE_OFF && f->probe != FB_PROBE_DONE) ||
 		   f->refusals > 0 || !f->confirmed || f->held.len > f->done ||
-		   f->timing;
+		   f->timing || (f->gui_eof && !f->gui_done);
+}
+
+/*
+ * After the GUI's EOF: once the probe is decided and its held lines have
+ * reached the pair, the pair hears of the EOF, and once it owes the GUI
+ * nothing more, the bridge may end the engine (FB_EVENT_GUI_DONE).
+ */
+static void
+check_done(struct fb_filter *f, const struct fb_sink *out)
+{
+	if (!f->gui_eof || f->gui_done ||
+	    (f->probe != FB_PROBE_OFF && f->probe != FB_PROBE_DONE) ||
+	    f->held.len > f->done || f->replay || pair_waits(f))
+		return;
+	if (!f->eof_given) {
+		f->eof_given = true;
+		if (f->state != NULL && f->pair->gui_eof != NULL)
+			f->pair->gui_eof(f->state, out);
+	}
+	if (f->state != NULL && f->pair->busy != NULL &&
+	    f->pair->busy(f->state))
+		return;
+	f->gui_done = true;
+	report(out, FB_LOG_DEBUG,
+	       "the GUI's input has ended and all it sent is delivered");
+	if (out->event != NULL)
+		out->event(out->ctx, FB_EVENT_GUI_DONE);
 }
 
 /* The engine has answered the chosen pair: it will not be started again,
@@ -306,6 +334,108 @@ start_release(struct fb_filter *f, const struct fb_sink *out)
 }
 
 /*
+ * The engine is asked once. The translating pair's opening asks the engine
+ * what the probe already asked (`uci`), and tells a GUI to wait as the
+ * session already did (`feature done=0`): while the pair is given the
+ * GUI's held lines, those two go nowhere, and the probe's answer, kept
+ * line by line, is the pair's answer. Pairs need not know: the sink in
+ * between drops the one question and the one hold, once each.
+ */
+struct once {
+	const struct fb_sink *out;
+	const char *question, *hold; /* still to drop, or NULL */
+};
+
+static bool
+drop_once(const char **what, const char *data, size_t len)
+{
+	if (*what == NULL || len != strlen(*what) || memcmp(data, *what, len))
+		return false;
+	*what = NULL;
+	return true;
+}
+
+static void
+once_to_gui(void *ctx, const char *data, size_t len)
+{
+	struct once *o = ctx;
+
+	if (!drop_once(&o->hold, data, len))
+		o->out->to_gui(o->out->ctx, data, len);
+}
+
+static void
+once_to_engine(void *ctx, const char *data, size_t len)
+{
+	struct once *o = ctx;
+
+	if (!drop_once(&o->question, data, len))
+		o->out->to_engine(o->out->ctx, data, len);
+}
+
+static void
+once_pass(void *ctx, const char *data, size_t len)
+{
+	struct once *o = ctx;
+
+	(o->out->pass != NULL ? o->out->pass : o->out->to_gui)(o->out->ctx,
+							       data, len);
+}
+
+static void
+once_report(void *ctx, enum fb_level level, const char *msg)
+{
+	struct once *o = ctx;
+
+	o->out->report(o->out->ctx, level, msg);
+}
+
+static void
+once_event(void *ctx, enum fb_event ev)
+{
+	struct once *o = ctx;
+
+	if (o->out->event != NULL)
+		o->out->event(o->out->ctx, ev);
+}
+
+static void
+once_timer(void *ctx, unsigned ms)
+{
+	struct once *o = ctx;
+
+	if (o->out->timer != NULL)
+		o->out->timer(o->out->ctx, ms);
+}
+
+static void
+replay_answered(struct fb_filter *f, const struct fb_sink *out)
+{
+	struct once o = {out, f->asked->probe,
+			 f->held_gui ? f->gui->hold : NULL};
+	struct fb_sink via = {.to_gui = once_to_gui,
+			      .to_engine = once_to_engine,
+			      .pass = once_pass,
+			      .report = once_report,
+			      .event = once_event,
+			      .timer = once_timer,
+			      .ctx = &o,
+			      .min_level = out->min_level};
+	size_t at = 0;
+
+	replay(f, &via);
+	if (o.question != NULL)
+		return; /* the pair did not ask (yet): it asks the engine */
+	report(out, FB_LOG_DEBUG,
+	       "the engine's answer to the probe is the pair's: asked once");
+	while (at < f->answer.len && f->pair != NULL) {
+		struct held_line l;
+		const char *text = held_next(&f->answer, &at, &l);
+		engine_to_pair(f, text, l.len, l.term, l.flags, out);
+	}
+}
+
+/*
  * The probe is over: the engine speaks engine (why says how that was found
  * out). Starts the pair (a translating one gets every line of the GUI's,
  * its opening too) and gives it the GUI's held lines; out is the
@@ -335,7 +465,12 @@ decide(struct fb_filter *f, const struct fb_protocol *engine, const char *why,
 		choose(f, engine);
 		f->done = 0;
 	}
-	replay(f, out);
+	if (!same && engine == f->asked && f->answer_end)
+		replay_answered(f, out);
+	else
+		replay(f, out);
+	held_clear(&f->answer);
+	f->answer_end = false;
 	start_release(f, out);
 	update_watch(f);
 }
@@ -568,6 +703,18 @@ late_answer(struct fb_filter *f, const struct fb_sink *out)
 	set_timer(out, f->held.len > f->done ? FB_HOLD_MS : 0);
 }
 
+/* A line of the engine's answer to the probe, kept for the pair; one
+ * that does not fit drops the whole answer (the pair then asks again). */
+static void
+keep_answer(struct fb_filter *f, const char *text, size_t len, size_t term,
+	    unsigned flags)
+{
+	if (f->answer_lost || held_add(&f->answer, text, len, term, flags))
+		return;
+	held_clear(&f->answer);
+	f->answer_lost = true;
+}
+
 /* An engine line while the probe runs (out: engine to GUI). */
 static void
 probe_engine_line(struct fb_filter *f, const char *text, size_t len,
@@ -600,9 +747,14 @@ probe_engine_line(struct fb_filter *f, const char *text, size_t len,
 	} else if ((f->probe == FB_PROBE_ASKING ||
 		    f->probe == FB_PROBE_ANSWERING) &&
 		   q == FB_ANSWER_END) {
+		keep_answer(f, text, len, term, flags);
+		f->answer_end = !f->answer_lost;
 		choose_later(f, f->asked, "it answered the probe", out);
-	} else if (f->probe == FB_PROBE_ASKING && q == FB_ANSWER_YES) {
-		f->probe = FB_PROBE_ANSWERING; /* dropped up to its end */
+	} else if ((f->probe == FB_PROBE_ASKING && q == FB_ANSWER_YES) ||
+		   f->probe == FB_PROBE_ANSWERING) {
+		/* Kept up to its end for the pair, not passed on. */
+		f->probe = FB_PROBE_ANSWERING;
+		keep_answer(f, text, len, term, flags);
 	} else if (f->probe == FB_PROBE_ASKING && q == FB_ANSWER_NO) {
 		f->asked = NULL; /* refused: nothing more to drop */
 		choose_later(f, f->gui, "it refused the probe", out);
@@ -718,10 +870,12 @@ void
 fb_filter_engine_line(struct fb_filter *f, const char *text, size_t len,
 		      size_t term, unsigned flags, const struct fb_sink *out)
 {
-	if (f->watch)
+	if (f->watch) {
 		engine_line_watched(f, text, len, term, flags, out);
-	else
+		check_done(f, out);
+	} else {
 		engine_to_pair(f, text, len, term, flags, out);
+	}
 }
 
 void
@@ -735,6 +889,7 @@ fb_filter_timeout(struct fb_filter *f, const struct fb_sink *out)
 		return;
 	case FB_PROBE_CHOSEN:
 		decide(f, f->chosen, f->why, out);
+		check_done(f, out);
 		return;
 	case FB_PROBE_ASKING:
 		if (f->pair == NULL)
@@ -761,10 +916,12 @@ fb_filter_timeout(struct fb_filter *f, const struct fb_sink *out)
 		decide(f, silent_protocol(), "no answer to the probe in time",
 		       out);
 		f->late_ok = f->pair != NULL && f->pair->engine != f->gui;
+		check_done(f, out);
 		return;
 	case FB_PROBE_ANSWERING:
 		decide(f, f->asked, "it answered the probe without ending it",
 		       out);
+		check_done(f, out);
 		return;
 	default:
 		break;
@@ -788,12 +945,28 @@ fb_filter_timeout(struct fb_filter *f, const struct fb_sink *out)
 	} else if (f->state != NULL && f->pair->timeout != NULL) {
 		f->pair->timeout(f->state, out);
 	}
+	check_done(f, out);
 	update_watch(f);
 }
 
 void
 fb_filter_gui_eof(struct fb_filter *f, const struct fb_sink *out)
 {
+	f->gui_eof = true;
+	if (f->probe == FB_PROBE_ASKING && f->pair == NULL) {
+		/* Nothing was asked: the GUI sent no opening. */
+		flush_early(f, true, out);
+		f->early_pass = true;
+		f->probe = FB_PROBE_DONE;
+	}
+	check_done(f, out);
+	update_watch(f);
+}
+
+void
+fb_filter_gui_gone(struct fb_filter *f, const struct fb_sink *out)
+{
+	f->gui_eof = f->gui_done = true; /* nothing more is waited for */
 	if (f->probe == FB_PROBE_ASKING && f->pair == NULL) {
 		flush_early(f, true, out); /* nothing was asked */
 		f->early_pass = true;
@@ -813,8 +986,9 @@ fb_filter_gui_eof(struct fb_filter *f, const struct fb_sink *out)
 	update_watch(f);
 }
 
-void
-fb_filter_engine_exit(struct fb_filter *f, const struct fb_sink *out)
+/* The engine's end (answered: it may be its answer to the probe). */
+static void
+engine_exit(struct fb_filter *f, bool answered, const struct fb_sink *out)
 {
 	const struct fb_protocol *next = NULL;
 	char msg[200];
@@ -825,7 +999,13 @@ fb_filter_engine_exit(struct fb_filter *f, const struct fb_sink *out)
 		f->early_pass = true;
 		return;
 	}
-	if (f->restarted || f->gui == NULL || f->gui_quit || !f->journal)
+	if (!answered && fb_filter_probing(f))
+		report(out, FB_LOG_INFO,
+		       "the engine ended before it answered the protocol "
+		       "probe, of a cause that is no answer: not started "
+		       "again");
+	if (!answered || f->restarted || f->gui == NULL || f->gui_quit ||
+	    !f->journal)
 		return;
 	switch (f->probe) {
 	case FB_PROBE_ASKING:
@@ -856,6 +1036,8 @@ fb_filter_engine_exit(struct fb_filter *f, const struct fb_sink *out)
 	f->asked = NULL;
 	set_timer(out, 0);
 	held_clear(&f->early);
+	held_clear(&f->answer);
+	f->answer_end = f->answer_lost = false;
 	snprintf(msg, sizeof msg,
 		 "the engine ended before it answered the "
 		 "protocol probe: starting it again to speak %s",
@@ -864,6 +1046,18 @@ fb_filter_engine_exit(struct fb_filter *f, const struct fb_sink *out)
 	if (out->event != NULL)
 		out->event(out->ctx, FB_EVENT_RESTART);
 	update_watch(f);
+}
+
+void
+fb_filter_engine_exit(struct fb_filter *f, const struct fb_sink *out)
+{
+	engine_exit(f, true, out);
+}
+
+void
+fb_filter_engine_gone(struct fb_filter *f, const struct fb_sink *out)
+{
+	engine_exit(f, false, out);
 }
 
 void
@@ -880,6 +1074,7 @@ fb_filter_engine_started(struct fb_filter *f, const struct fb_sink *out)
 	f->done = 0;
 	replay(f, out);
 	start_release(f, out);
+	check_done(f, out);
 	update_watch(f);
 }
 

@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # fenbridge developer entry point (Debian 12, as root or with sudo):
 #   scripts/dev.sh demo   install what is missing, build, run fenbridge -- stockfish
-#   scripts/dev.sh test   install what is missing, build with -Werror, run every suite
-#                         (also under ASan+UBSan and valgrind, and the fuzzers under
-#                         ASan+UBSan and MSan), and
-#                         the Windows build's tests under Wine
+#   scripts/dev.sh quick  build with -Werror in ./build, run the unit and the
+#                         fast end-to-end tests (under 3 minutes): the edit loop
+#   scripts/dev.sh test   install what is missing, build with -Werror, run every
+#                         suite once in stages (what only a sanitizer finds under
+#                         ASan+UBSan, unit and e2e under valgrind, the fuzzers
+#                         under ASan+UBSan and MSan, the Windows build's tests
+#                         under Wine, the .deb); ends with each stage's seconds
 #   scripts/dev.sh deps   only install what is missing
 #   scripts/dev.sh windows  build fenbridge.exe and its zip with MinGW-w64 and
 #                         run its unit tests and the Wine suite (scripts/windows.sh)
@@ -33,6 +36,9 @@ packages=(
 	# fakeroot), lintian, man (man-db) for man -w
 	debhelper build-essential fakeroot lintian man-db
 	clang-format # scripts/dev.sh fmt
+	# scripts/windows.sh (it installs them too; here so that one install
+	# does it all): MinGW-w64, cmake for cmocka, Wine, zip
+	gcc-mingw-w64-x86-64 g++-mingw-w64-x86-64 cmake wine wine64 zip
 )
 
 deps() {
@@ -75,79 +81,119 @@ demo)
 	echo "  quit" >&2
 	exec ./build/fenbridge --log=fenbridge.log -- /usr/games/stockfish
 	;;
+quick)
+	# The edit-build-test loop (under 3 minutes): the -Werror build in
+	# ./build, the unit tests and the end-to-end tests but for e2e-slow.
+	t0=$SECONDS
+	if [ -f build/build.ninja ]; then
+		meson configure build -Dwerror=true >/dev/null
+	fi
+	build build -Dwerror=true
+	meson test -C build --print-errorlogs --num-processes 2 \
+		--suite unit --suite e2e --no-suite e2e-slow
+	echo "quick: $((SECONDS - t0)) s"
+	;;
 test)
-	# Every suite in a -Werror build; again with AddressSanitizer and
-	# UndefinedBehaviorSanitizer; the unit and end-to-end tests under
-	# valgrind memcheck; each fuzz target for a bounded time under
-	# ASan+UBSan and under MemorySanitizer.
-	deps
+	# In stages, each suite once where once finds all it can: a -Werror
+	# build runs every suite (unit, e2e, engines, and the soak); an
+	# AddressSanitizer + UndefinedBehaviorSanitizer build runs what only a
+	# sanitizer can find (unit, e2e, and bridge_engines: the daemon's paths
+	# with real engines); valgrind memcheck runs the unit and end-to-end
+	# tests; each fuzz target under ASan+UBSan and MemorySanitizer for a
+	# bounded time; then the Windows build and the Debian package. A table
+	# of each stage's seconds ends the run (doc/testing.md).
+	t_all=$SECONDS
 	passed=0 failed=0 skipped=0 status=0
+	stage_rows=()
+	stage_t0=0 stage_name=""
+	begin() { # begin NAME: a stage starts
+		stage_name=$1 stage_t0=$SECONDS
+		echo "== $1" >&2
+	}
+	end() { # end PASSED FAILED: the stage's counts, into the totals and the table
+		local ok=${1:-0} bad=${2:-0}
+		passed=$((passed + ok)) failed=$((failed + bad))
+		[ "$bad" -eq 0 ] || status=1
+		stage_rows+=("$(printf '%-22s %6d s  %4d passed, %d failed' \
+			"$stage_name" $((SECONDS - stage_t0)) "$ok" "$bad")")
+	}
 	mtest() { # mtest NAME DIR [meson test args...]
-		local name=$1 dir=$2 log
+		local name=$1 dir=$2 log ok fail to skip
 		shift 2
 		log="$dir/summary-$name.txt"
-		echo "== $name" >&2
+		begin "$name"
 		meson test -C "$dir" --print-errorlogs --num-processes 2 "$@" | tee "$log" ||
 			status=1
-		local ok fail to skip
 		ok=$(sed -n 's/^Ok: *\([0-9]*\).*/\1/p' "$log")
 		fail=$(sed -n 's/^Fail: *\([0-9]*\).*/\1/p' "$log")
 		to=$(sed -n 's/^Timeout: *\([0-9]*\).*/\1/p' "$log")
 		skip=$(sed -n 's/^Skipped: *\([0-9]*\).*/\1/p' "$log")
-		passed=$((passed + ${ok:-0}))
-		failed=$((failed + ${fail:-0} + ${to:-0}))
 		skipped=$((skipped + ${skip:-0}))
+		[ -n "$ok" ] || fail=$((${fail:-0} + 1)) # meson test itself failed
+		end "${ok:-0}" $((${fail:-0} + ${to:-0}))
 	}
+	bstage() { # bstage NAME DIR [meson options...]: a build as a stage
+		local name=$1
+		shift
+		begin "$name"
+		if build "$@"; then end 0 0; else end 0 1; fi
+	}
+	begin deps
+	deps
+	end 0 0
 	# Every C file as .clang-format has it (scripts/dev.sh fmt formats).
-	echo "== fmt" >&2
+	begin fmt
 	mapfile -t cfiles < <(git ls-files '*.c' '*.h' 2>/dev/null ||
 		find include src protocols tests bench -name '*.[ch]')
-	if "$0" fmt --check "${cfiles[@]}"; then
-		passed=$((passed + 1))
-	else
-		failed=$((failed + 1)) status=1
-	fi
-	build build-ci -Dwerror=true
-	mtest plain build-ci
+	if "$0" fmt --check "${cfiles[@]}"; then end 1 0; else end 0 1; fi
+	bstage build build-ci -Dwerror=true
+	mtest unit+e2e build-ci --suite unit --suite e2e
+	# Each real-engine suite runs here, once (tests/engines/meson.build).
+	mtest engines build-ci --suite engines
 	mtest soak build-ci --setup=soak --suite soak
-	build build-asan -Dwerror=true -Db_sanitize=address,undefined -Db_lundef=false
+	bstage build-asan build-asan -Dwerror=true -Db_sanitize=address,undefined -Db_lundef=false
 	export ASAN_OPTIONS=abort_on_error=1:detect_leaks=1
 	export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
-	mtest sanitizers build-asan
+	mtest asan build-asan --suite unit --suite e2e
+	mtest asan-engines build-asan bridge_engines
+	unset ASAN_OPTIONS UBSAN_OPTIONS
 	mtest valgrind build-ci --setup=valgrind --suite unit
 	mtest valgrind-e2e build-ci --setup=valgrinde2e --suite e2e --no-suite e2e-slow
 	if [ -x tests/fuzz/run.sh ]; then
 		# Each target under ASan+UBSan, then under MemorySanitizer; every
-		# target of each build counts once.
-		echo "== fuzz" >&2
+		# target of each build counts once. The seconds are a budget per
+		# target on average: run.sh gives more to the targets whose
+		# coverage still grows (FUZZ_EVEN=1: the same to each).
+		begin fuzz
 		tests/fuzz/run.sh "${FUZZ_SECONDS:-20}" "${FUZZ_MSAN_SECONDS:-10}" |
 			tee build-ci/summary-fuzz.txt || status=1
 		ok=$(sed -n 's/^fuzz: \([0-9]*\) passed, [0-9]* failed$/\1/p' build-ci/summary-fuzz.txt)
 		fail=$(sed -n 's/^fuzz: [0-9]* passed, \([0-9]*\) failed$/\1/p' build-ci/summary-fuzz.txt)
-		passed=$((passed + ${ok:-0}))
-		failed=$((failed + ${fail:-0}))
-		[ -n "$ok" ] || failed=$((failed + 1)) # run.sh itself failed
+		[ -n "$ok" ] || fail=$((${fail:-0} + 1)) # run.sh itself failed
+		end "${ok:-0}" "${fail:-0}"
 	fi
 	# The Windows build: its unit tests and the Wine suite (scripts/windows.sh;
 	# about 10 s once its third-party sources are built, 2 min before).
 	mkdir -p build-ci
-	echo "== windows" >&2
+	begin windows
 	scripts/windows.sh test 2>&1 | tee build-ci/summary-windows.txt || status=1
 	ok=$(sed -n 's/^Ok: *\([0-9]*\).*/\1/p' build-ci/summary-windows.txt)
 	fail=$(sed -n 's/^Fail: *\([0-9]*\).*/\1/p' build-ci/summary-windows.txt)
 	to=$(sed -n 's/^Timeout: *\([0-9]*\).*/\1/p' build-ci/summary-windows.txt)
-	passed=$((passed + ${ok:-0}))
-	failed=$((failed + ${fail:-0} + ${to:-0}))
-	[ -n "$ok" ] || failed=$((failed + 1)) # the build itself failed
+	[ -n "$ok" ] || fail=$((${fail:-0} + 1)) # the build itself failed
+	end "${ok:-0}" $((${fail:-0} + ${to:-0}))
 	# The Debian package: built in a copy of the tree, linted, installed,
 	# run against stockfish, removed (scripts/deb.sh; 90 to 120 s on a loaded 2-core machine).
-	echo "== deb" >&2
+	begin deb
 	scripts/deb.sh 2>&1 | tee build-ci/summary-deb.txt || status=1
 	ok=$(sed -n 's/^deb: \([0-9]*\) passed, [0-9]* failed$/\1/p' build-ci/summary-deb.txt)
 	fail=$(sed -n 's/^deb: [0-9]* passed, \([0-9]*\) failed$/\1/p' build-ci/summary-deb.txt)
-	passed=$((passed + ${ok:-0}))
-	failed=$((failed + ${fail:-0}))
-	[ -n "$ok" ] || failed=$((failed + 1)) # deb.sh itself failed
+	[ -n "$ok" ] || fail=$((${fail:-0} + 1)) # deb.sh itself failed
+	end "${ok:-0}" "${fail:-0}"
+	echo "stages (seconds):"
+	printf '  %s\n' "${stage_rows[@]}"
+	printf '  %-22s %6d s  (%d min %d s)\n' total $((SECONDS - t_all)) \
+		$(((SECONDS - t_all) / 60)) $(((SECONDS - t_all) % 60))
 	echo "tests: $passed passed, $failed failed, $skipped skipped"
 	exit "$status"
 	;;
@@ -194,7 +240,7 @@ fmt)
 	[ "$bad" -eq 0 ]
 	;;
 *)
-	echo "usage: scripts/dev.sh demo|test|deps|windows|deb|fmt [--check] [FILE...]" >&2
+	echo "usage: scripts/dev.sh demo|quick|test|deps|windows|deb|fmt [--check] [FILE...]" >&2
 	exit 2
 	;;
 esac

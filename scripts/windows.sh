@@ -43,21 +43,11 @@ install_packages() {
 		--no-install-recommends "${missing[@]}"
 }
 
-# deb-src entries: bookworm for libuv1, cmocka and toga2, trixie for libinih.
-# Source entries only: the binary packages installed stay bookworm's.
-src_list=/etc/apt/sources.list.d/fenbridge-src.sources
+# deb-src entries: bookworm for libuv1, cmocka and toga2, trixie for libinih,
+# from the machine's own Debian mirror (scripts/deb-src.sh). Source entries
+# only: the binary packages installed stay bookworm's.
 add_sources() {
-	[ -f "$src_list" ] && return 0
-	echo "windows.sh: adding deb-src entries in $src_list" >&2
-	$sudo tee "$src_list" >/dev/null <<'EOF'
-# fenbridge scripts/windows.sh: source packages for the Windows build
-Types: deb-src
-URIs: http://deb.debian.org/debian
-Suites: bookworm trixie
-Components: main
-Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
-EOF
-	$sudo apt-get update -q
+	"$top/scripts/deb-src.sh" bookworm trixie
 }
 
 # fetch DIR PACKAGE/SUITE: the unpacked source in $deps/src/DIR, fetched

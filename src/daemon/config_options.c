@@ -479,7 +479,9 @@ static const struct fb_option bridge_options[] = {
 	 .arg = "SECONDS",
 	 .def = "5",
 	 .help = "after the GUI quits or closes stdin, wait this long for the "
-		 "engine to exit before terminating it",
+		 "engine to exit before terminating it; after a closed stdin "
+		 "first as long for what the GUI sent to be answered (a "
+		 "search's move)",
 	 .scope = ARGV_INI,
 	 .set = set_seconds,
 	 .field = BRIDGE(grace_ms)},

@@ -85,7 +85,7 @@ def stalled_engine_keeps_memory_bounded(ctx):
     b = ctx.bridge()
     b.send(b"uci\n")
     b.expect(b"uciok\n")
-    b.send(b"fake-sleep 1500\n")
+    b.send(b"fake-sleep 4000\n")  # longer than any load delays the check below
     lines = b"".join(b"setoption name Line value %038d\n" % i
                      for i in range(n))
     sender = b.send_in_thread(lines + b"isready\n")
@@ -99,7 +99,7 @@ def stalled_engine_keeps_memory_bounded(ctx):
     b.send(b"quit\n")
     rc, _ = b.wait()
     eq(rc, 0, "exit status")
-    eq(b.recorded(), b"uci\nfake-sleep 1500\n" + lines + b"isready\nquit\n",
+    eq(b.recorded(), b"uci\nfake-sleep 4000\n" + lines + b"isready\nquit\n",
        "what the engine received")
     print("    (stalled: VmRSS %d kB, VmHWM %d kB)" % (rss, hwm))
 

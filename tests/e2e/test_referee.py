@@ -23,6 +23,26 @@ UCI_OPEN = [b"uci\n", b"isready\n"]
 XB_OPEN = [b"xboard\n", b"protover 2\n", 0.3]
 
 
+def settle(b, proto, lines):
+    """Waits until the fake engine has answered every line sent so far: it
+    writes a line that is valid output in its protocol, and the test waits
+    for it to come through (not for a fixed time). A session that has
+    ended (strict mode, an engine that exits) settles at once. Through a
+    translating pair the GUI's fake-line does not reach the engine: there,
+    a pause."""
+    first = next((x for x in lines if isinstance(x, bytes)), b"")
+    if (b"uci" if first.startswith(b"uci") else b"xboard") != proto.encode():
+        time.sleep(0.3 * fbtest.SLOW)
+        return
+    tag = b"info string fbtest settled" if proto == "uci" else \
+        b"# fbtest settled"
+    try:
+        b.send(b"fake-line " + tag + b"\n")
+        b.expect(tag + b"\n", timeout=10)
+    except (AssertionError, OSError):
+        pass
+
+
 def session(ctx, proto, lines, engine_opts=(), mode="warn", opts=()):
     """Plays lines (a float: a pause) through fenbridge --referee=mode to
     the fake engine speaking proto, then quits: (exit status, GUI output,
@@ -34,7 +54,7 @@ def session(ctx, proto, lines, engine_opts=(), mode="warn", opts=()):
             time.sleep(line * fbtest.SLOW)
         else:
             b.send(line)
-    time.sleep(0.3 * fbtest.SLOW)
+    settle(b, proto, lines)
     try:
         b.send(b"quit\n")
     except OSError:
@@ -429,7 +449,7 @@ def hung_session(ctx, proto, lines, needle):
     out = b.expect(needle, timeout=15).decode("latin-1")
     out += b.expect(b"\n").decode("latin-1")
     err = ""
-    deadline = time.monotonic() + 5 * fbtest.SLOW
+    deadline = time.monotonic() + 5 * fbtest.WAIT
     while "flight record" not in err and time.monotonic() < deadline:
         time.sleep(0.05)
         err = b.stderr().decode("latin-1")

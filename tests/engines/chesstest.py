@@ -25,6 +25,12 @@ import sys
 import threading
 import time
 
+# Every deadline a test waits for an answer with is multiplied by this
+# (FB_TEST_WAIT, default 3): answers are taken when they come, the deadline
+# only says when silence is a failure, and a loaded machine is slow, not
+# wrong.
+WAIT = float(os.environ.get("FB_TEST_WAIT", "3"))
+
 GAMES = "/usr/games"
 STOCKFISH = GAMES + "/stockfish"
 FAIRY = GAMES + "/fairy-stockfish"
@@ -298,7 +304,7 @@ class Engine:
             raw = self.q.get(timeout=max(deadline - time.monotonic(), 0.001))
         except queue.Empty:
             raise Timeout("%s: no answer within %g s (waiting after '%s')"
-                          % (self.name, timeout, self.last_sent))
+                          % (self.name, timeout * WAIT, self.last_sent))
         if raw is None:
             self.q.put(None)
             return None
@@ -311,7 +317,7 @@ class Engine:
         timeout = self.timeout if timeout is None else timeout
         if isinstance(until, str):
             until = re.compile(until).search
-        deadline = time.monotonic() + timeout
+        deadline = time.monotonic() + timeout * WAIT
         lines = []
         while True:
             line = self._next(deadline, timeout)
@@ -525,6 +531,8 @@ class Results:
             self.failed += 1
             print("FAIL  %s" % name)
             if detail:
+                if not isinstance(detail, str):  # a list of lines, say
+                    detail = repr(detail)
                 print("\n".join("      " + x for x in detail.split("\n")))
         sys.stdout.flush()
         return ok
@@ -542,13 +550,14 @@ class Results:
 
 
 def backstop(prog, seconds):
-    """Gives up after `seconds` (SIGALRM; signal.alarm(0) cancels it) or on
+    """Gives up after `seconds` times WAIT (SIGALRM; signal.alarm(0)
+    cancels it; meson's timeouts are multiplied by 3 too) or on
     SIGTERM / SIGINT: kills every child still running, or whose process
     group is (children in their own process groups would outlive a
     runner's signal), prints the summary of a failed run and exits 1."""
     def handler(signum, frame):
         if signum == signal.SIGALRM:
-            print("%s: whole run over %d s, giving up" % (prog, seconds))
+            print("%s: whole run over %d s, giving up" % (prog, seconds * WAIT))
         else:
             print("%s: signal %d, giving up" % (prog, signum))
         for p in Engine.started:
@@ -559,7 +568,7 @@ def backstop(prog, seconds):
         os._exit(1)
     for sig in (signal.SIGALRM, signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, handler)
-    signal.alarm(seconds)
+    signal.alarm(int(seconds * WAIT))
 
 
 # ---------------------------------------------------------------- files

@@ -43,7 +43,7 @@ resigns or claims a result, or is adjudicated at --plies (160).
 
 A game FAILS on: an illegal move (not in the referee's list, or unreadable),
 an `Error` or `Illegal move` line from the bridged side, the engine or
-fenbridge exiting or crashing, a stall (no move within 20 s).  After a
+fenbridge exiting or crashing, a stall (no move within 20 s times FB_TEST_WAIT, 3).  After a
 failure both players are restarted for the next game.  Each failure is
 printed with the game's start, the moves so far, the position (Shredder-FEN
 from the referee), the offending line, the last lines of the bridged
@@ -97,7 +97,7 @@ from chesstest import (FAIRY, GLAURUNG, GNUCHESS, SKIP,  # noqa: E402
                        parse_board, scharnagl, sq, sqname, start_fen)
 
 SJAAKII = chesstest.GAMES + "/sjaakii"
-MOVE_TIMEOUT = 20           # s: no move within this is a stall
+MOVE_TIMEOUT = 20           # s (x chesstest.WAIT): no move within this is a stall
 START_TIMEOUT = 20          # s: handshake, new game
 ERROR_RE = re.compile(r"^(Error|Illegal move)")
 RESULT_RE = re.compile(r"^(1-0|0-1|1/2-1/2)(\s|$)")
@@ -219,8 +219,8 @@ class Player:
         try:
             lines = self.proc.wait_for(stop, timeout)
         except Timeout:
-            raise Failure("stall", "%s: no answer within %d s %s" %
-                          (self.name, timeout, what))
+            raise Failure("stall", "%s: no answer within %g s %s" %
+                          (self.name, timeout * chesstest.WAIT, what))
         except EngineError as e:
             st = self.proc.wait(1)
             raise Failure("crash", "%s %s; exit status %s%s" % (

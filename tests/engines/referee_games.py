@@ -3,16 +3,23 @@
 """--referee=warn behind whole games with real engines: no finding.
 
 Usage: referee_games.py FENBRIDGE
+       referee_games.py --driver DRIVER.py FENBRIDGE [DRIVER ARGS...]
 
-Runs the game drivers of this folder, short, with a fenbridge that adds
---referee=warn and keeps its stderr: games.py (toga2, gnuchess -u,
-glaurung, stockfish in Chess960, fairy-stockfish in XBoard mode and 10x8),
-match.py (stockfish against toga2, gnuchess, glaurung, fairy-stockfish UCI
-and XBoard, sjaakii), uci_xboard.py (a UCI GUI with sjaakii, GNU Chess,
-Fairy-Max, fairy-stockfish as XBoard engines) and xboard_uci.py (an XBoard
-GUI with stockfish in normal chess and fischerandom, toga2,
-fairy-stockfish), and a self-play game of stockfish in standard chess
-with ponder, ponderhit and stop; then, with --referee=strict,
+With --driver (how meson runs the engines suite's games, match, uci_xboard
+and xboard_uci): runs that game driver of this folder, whole, with a
+fenbridge that adds --referee=warn and keeps its stderr; passes when the
+driver's own checks pass (its exit status) and the referee found nothing
+but the KNOWN defects: each game is played once and judged both ways.
+games.py: toga2, gnuchess -u, glaurung, stockfish in Chess960,
+fairy-stockfish in XBoard mode and 10x8; match.py: stockfish against
+toga2, gnuchess, glaurung, fairy-stockfish UCI and XBoard, sjaakii;
+uci_xboard.py: a UCI GUI with sjaakii, GNU Chess, Fairy-Max,
+fairy-stockfish as XBoard engines; xboard_uci.py: an XBoard GUI with
+stockfish in normal chess and fischerandom, toga2, fairy-stockfish.
+
+Without it: a control (a GUI move that is not legal is found), a self-play
+game of stockfish in standard chess with ponder, ponderhit and stop through
+--referee=warn; then, with --referee=strict,
 referee_variants.py: short games from random Chess960, DFRC and CRC (10x8)
 starts for stockfish, fairy-stockfish (UCI and XBoard), sjaakii, toga2 and
 GNU Chess, native and through the translating pairs (exit status 3
@@ -27,9 +34,8 @@ with --referee=strict, give none and exit 0 (issue 25). The answer to the
 protocol probe is judged: Fairy-Stockfish's unquoted myname under the
 default --engine-protocol=auto.
 
-Whether a driver's own checks pass is not this test's business (short
-runs miss some of their goals); it must have played: the sessions counted
-must be many. 77 without stockfish.
+The sessions counted must be many. 77 without stockfish (with --driver:
+the driver's own 77).
 """
 
 import os
@@ -52,14 +58,6 @@ KNOWN = [
     # (doc/protocols.md, "What engines accept").
     (re.compile(r"^format: feature myname: the string 'Fairy-Stockfish' "
                 r"is not quoted"), "Fairy-Stockfish's unquoted myname"),
-]
-
-DRIVERS = [
-    ("games.py", ["--games", "2", "--plies", "40", "--jobs", "1"]),
-    ("match.py", ["--games", "1", "--plies", "60", "--jobs", "1",
-                  "--no-controls"]),
-    ("uci_xboard.py", []),
-    ("xboard_uci.py", ["--games", "2"]),
 ]
 
 PREFIX = "fenbridge: referee: "
@@ -95,15 +93,42 @@ def wrapper(tmp, fenbridge, out, name="fenbridge", mode="warn"):
     return path
 
 
+def scripted(argv, lines, readyoks):
+    """Sends lines to argv, waits for its readyok-th readyok (the answers
+    come before quit, however slow the machine), then quit: a finished
+    process with its stdout."""
+    p = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    p.stdin.write(lines)
+    p.stdin.flush()
+    out = b""
+    deadline = time.monotonic() + 60 * referee_variants.WAIT
+    while out.count(b"readyok\n") < readyoks and \
+            time.monotonic() < deadline:
+        r, _, _ = select.select([p.stdout], [], [], 1)
+        if r:
+            data = os.read(p.stdout.fileno(), 65536)
+            if not data:
+                break
+            out += data
+    try:
+        p.stdin.write(b"quit\n")
+        p.stdin.close()
+    except OSError:
+        pass
+    out += p.stdout.read()
+    p.wait(60)
+    p.stdout = out
+    return p
+
+
 def control(fenbridge, tmp):
     """stockfish, a GUI position with an illegal move: one gui finding."""
     out = os.path.join(tmp, "control.txt")
-    p = subprocess.run(
+    p = scripted(
         [wrapper(tmp, fenbridge, out, "fenbridge-control"), "--",
          STOCKFISH],
-        input=b"uci\nisready\nposition startpos moves e2e4 e7e5 e1e3\n"
-              b"go depth 2\nisready\nquit\n", capture_output=True,
-        timeout=60)
+        b"uci\nisready\nposition startpos moves e2e4 e7e5 e1e3\n"
+        b"go depth 2\nisready\n", 2)
     sums, found = findings(out)
     ok = (len(sums) == 1 and len(found) == 1 and
           found[0].startswith("gui: the position does not follow") and
@@ -121,13 +146,12 @@ def control_crc(fenbridge, tmp):
     jumps are followed on 10x8, a king's jump is the one finding (the CRC
     wire is judged, not skipped); exit status 3."""
     out = os.path.join(tmp, "control-crc.txt")
-    p = subprocess.run(
+    p = scripted(
         [wrapper(tmp, fenbridge, out, "fenbridge-control-crc", "strict"),
          "--", referee_variants.FAIRY],
-        input=b"uci\nsetoption name UCI_Variant value caparandom\n"
-              b"isready\nposition fen " + CRC.encode() +
-              b" moves h1i3 h8i6 e1e3\ngo depth 2\nisready\nquit\n",
-        capture_output=True, timeout=60)
+        b"uci\nsetoption name UCI_Variant value caparandom\n"
+        b"isready\nposition fen " + CRC.encode() +
+        b" moves h1i3 h8i6 e1e3\ngo depth 2\nisready\n", 2)
     sums, found = findings(out)
     ok = (len(sums) == 1 and len(found) == 1 and p.returncode == 3 and
           "move 3 'e1e3' is not legal" in found[0])
@@ -224,8 +248,9 @@ def control_probe(fenbridge, tmp):
 
 
 def read_until(p, word, timeout=30):
-    """The engine's lines up to the first starting with word."""
-    deadline = time.monotonic() + timeout
+    """The engine's lines up to the first starting with word (the
+    deadline scaled by FB_TEST_WAIT)."""
+    deadline = time.monotonic() + timeout * referee_variants.WAIT
     lines = []
     while time.monotonic() < deadline:
         r, _, _ = select.select([p.stdout], [], [], 1)
@@ -280,7 +305,45 @@ def selfplay(fb, plies=40):
     return len(moves)
 
 
+def judge(sums, found):
+    """Prints the findings; returns those that are not KNOWN."""
+    unknown = []
+    for f in found:
+        why = [w for rx, w in KNOWN if rx.search(f)]
+        print("  finding%s: %s" % (" (known: %s)" % why[0] if why else "",
+                                   f[:300]))
+        if not why:
+            unknown.append(f)
+    print("%d sessions, %d findings, %d of them not known engine defects"
+          % (len(sums), len(found), len(unknown)))
+    return unknown
+
+
+def driver(name, fenbridge, args):
+    """DRIVER.py whole through --referee=warn: its own verdict and the
+    referee's."""
+    tmp = tempfile.mkdtemp(prefix="fb-referee-%s-" % name.split(".")[0])
+    out = os.path.join(tmp, "stderr.txt")
+    fb = wrapper(tmp, fenbridge, out)
+    sys.stdout.flush()
+    rc = subprocess.call([sys.executable, os.path.join(HERE, name), fb] +
+                         args)
+    if rc == 77:
+        return 77
+    sums, found = findings(out)
+    unknown = judge(sums, found)
+    ok = rc == 0 and not unknown and sums
+    print("%s through --referee=warn: exit %d, %d sessions, %d findings not "
+          "known: %s (stderr kept in %s)" % (name, rc, len(sums),
+                                              len(unknown),
+                                              "PASS" if ok else "FAIL", out))
+    return 0 if ok else 1
+
+
 def main():
+    if sys.argv[1] == "--driver":
+        return driver(sys.argv[2], os.path.abspath(sys.argv[3]),
+                      sys.argv[4:])
     fenbridge = os.path.abspath(sys.argv[1])
     if not os.access(STOCKFISH, os.X_OK):
         print("skipped: no stockfish")
@@ -295,14 +358,6 @@ def main():
         ok = control_probe(fenbridge, tmp) and ok
     print("stockfish self-play, standard chess: %d plies, %d sessions" % (
         selfplay(fb), len(findings(out)[0])))
-    for name, args in DRIVERS:
-        before = len(findings(out)[0])
-        p = subprocess.run([sys.executable, os.path.join(HERE, name), fb] +
-                           args, capture_output=True, text=True,
-                           timeout=600)
-        tail = (p.stdout.strip().splitlines() or [""])[-1]
-        print("%s: exit %d (%s), %d sessions" % (
-            name, p.returncode, tail, len(findings(out)[0]) - before))
     # Random starts (Chess960, DFRC, CRC) with --referee=strict: exit
     # status 3 exactly for the sessions with a finding.
     sout = os.path.join(tmp, "strict.txt")
@@ -324,15 +379,7 @@ def main():
     notes = findings(out, notes=True)[1] + findings(sout, notes=True)[1]
     for n in notes:
         print("  note (no finding): %s" % n[:300])
-    unknown = []
-    for f in found:
-        why = [w for rx, w in KNOWN if rx.search(f)]
-        print("  finding%s: %s" % (" (known: %s)" % why[0] if why else "",
-                                   f[:300]))
-        if not why:
-            unknown.append(f)
-    print("%d sessions, %d findings, %d of them not known engine defects, "
-          "%d notes" % (len(sums), len(found), len(unknown), len(notes)))
+    unknown = judge(sums, found)
     if len(sums) < 20:
         print("FAIL: too few sessions refereed")
         ok = False

@@ -30,7 +30,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from chesstest import (FAIRY, GAMES, GNUCHESS, STOCKFISH, TOGA,  # noqa: E402
-                       caparandom_rank, scharnagl, start_fen)
+                       WAIT, caparandom_rank, scharnagl, start_fen)
 
 SJAAKII = GAMES + "/sjaakii"
 # Sjaak II reads an uninitialised field under meson's MALLOC_PERTURB_
@@ -93,7 +93,7 @@ class Session:
         return raw.decode("latin-1").rstrip("\r")
 
     def until(self, pred, timeout=20):
-        deadline = time.monotonic() + timeout
+        deadline = time.monotonic() + timeout * WAIT
         while True:
             ln = self.line(deadline)
             if pred(ln):
@@ -154,7 +154,9 @@ class XboardGui:
         self.s.send("xboard", "protover 2")
         self.usermove = False
         # Each feature accepted, as XBoard does; as XBoard, no more than
-        # 2 s for `done=1` (GNU Chess sends no features).
+        # 2 s for `done=1` (GNU Chess sends no features), but after
+        # `done=0` until `done=1` comes (a deadline, scaled by
+        # FB_TEST_WAIT, only for a stall).
         deadline = time.monotonic() + 2
         while True:
             try:
@@ -163,6 +165,8 @@ class XboardGui:
                 break
             if not ln.startswith("feature "):
                 continue
+            if "done=0" in ln:
+                deadline = time.monotonic() + 60 * WAIT
             for key, value in FEATURE_RE.findall(ln):
                 if key == "done":
                     continue

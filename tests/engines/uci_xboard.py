@@ -235,7 +235,9 @@ def log_counts(log):
         # is a limit of an engine without setboard, told as designed
         # (doc/protocols.md): Fairy-Max meets it when a game's move goes
         # as an edit after an analysis, as the game's moves decide.
-        if tag == "warning" and b"edit cannot say" not in payload:
+        # The referee's findings are referee_games.py's to judge.
+        if tag == "warning" and b"edit cannot say" not in payload and \
+                not payload.startswith(b"referee: "):
             warn += 1
         if tag in ("info", "debug") and b"re-anchored:" in payload:
             anchor += 1

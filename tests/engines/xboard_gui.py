@@ -83,9 +83,10 @@ XBOARD = "/usr/games/xboard"
 # (another change makes `auto` the default; then this can go).
 ENGINE_PROTOCOL = "auto"
 DEPTH = 8                   # XBoard's -depth (sd N): fast moves, no flag fall
-MATCH_TIMEOUT = 200         # the matches (about 60 s alone; CI runs
-                            # another test beside this one)
-TOTAL_TIMEOUT = 270         # the whole run, below meson's timeout
+MATCH_TIMEOUT = 200 * chesstest.WAIT  # the matches (about 60 s alone; CI
+                            # runs another test beside this one): a stall
+TOTAL_TIMEOUT = 270         # the whole run, below meson's timeout (both
+                            # multiplied: FB_TEST_WAIT, meson's 3)
 
 # The X-FEN definition's inner-rook example (dialects.md): white's `G` is
 # the g1 rook, with the h1 rook beyond it.
@@ -139,7 +140,7 @@ def start_xvfb():
                          stderr=subprocess.DEVNULL, start_new_session=True)
     os.close(w)
     data = b""
-    deadline = time.monotonic() + 15
+    deadline = time.monotonic() + 15 * chesstest.WAIT
     while not data.endswith(b"\n") and time.monotonic() < deadline:
         ready, _, _ = select.select([r], [], [], 1)
         if ready:
@@ -214,8 +215,13 @@ class Match:
         except subprocess.TimeoutExpired:
             self.rc = None
         self.seconds = time.monotonic() - self.t0
-        time.sleep(0.3)                 # engines told to quit are ending
+        # Engines told to quit end: wait for that (a deadline only for a
+        # process that stays), not for a fixed time.
+        end = time.monotonic() + 5 * chesstest.WAIT
         self.left = group_members(self.p.pid)
+        while self.left and time.monotonic() < end:
+            time.sleep(0.05)
+            self.left = group_members(self.p.pid)
         kill_group(self.p)
         self.out.seek(0)
         self.output = self.out.read()

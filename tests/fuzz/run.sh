@@ -19,9 +19,15 @@
 # Then for each build and target:
 #   1. replays tests/fuzz/corpus/<target> and tests/fuzz/regressions/<target>
 #      (every input once: a fixed bug stays fixed);
-#   2. fuzzes for SECONDS (MSAN_SECONDS) from a copy of the corpus in a
-#      temporary folder (the repository stays clean), with -rss_limit_mb=2048
-#      and a per-target -max_len and dictionary.
+#   2. fuzzes from a copy of the corpus in a temporary folder (the
+#      repository stays clean), with -rss_limit_mb=2048 and a per-target
+#      -max_len and dictionary. SECONDS (MSAN_SECONDS) is the budget per
+#      target on average: each target first gets a third of it, then the
+#      rest of the build's budget (targets x SECONDS) goes to the targets
+#      in proportion to the new inputs each still found in the second half
+#      of its first run (evenly when none did), so the seconds go where
+#      coverage still grows and the total stays bounded. FUZZ_EVEN=1: each
+#      target exactly SECONDS.
 # Any crash, leak, UBSan or MSan report, property violation, timeout or OOM
 # fails the target; its report is printed and the input is kept under
 # <build>/fuzz-findings/<target>/. Prints a line per target and build
@@ -32,7 +38,9 @@
 # Environment: FUZZ_BUILD (the ASan build folder, default build-fuzz),
 # FUZZ_MSAN_BUILD (default build-fuzz-msan), FUZZ_SANITIZERS (default
 # "asan msan"; one of them alone), FUZZ_TARGETS (a subset, e.g. "fen line"),
-# FUZZ_KEEP_CORPUS=DIR (copy the grown corpora there to merge them by hand).
+# FUZZ_KEEP_CORPUS=DIR (copy the grown corpora there to merge them by hand),
+# FUZZ_EVEN=1 (the same seconds for each target), FUZZ_JOBS (targets fuzzed
+# at once, default the number of cores).
 set -uo pipefail
 
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -50,6 +58,8 @@ else
 	done
 fi
 sanitizers=(${FUZZ_SANITIZERS:-asan msan})
+# Targets fuzzed at once (libFuzzer uses one core each).
+jobs=${FUZZ_JOBS:-$(nproc 2>/dev/null || echo 1)}
 
 for n in "$secs" "${msan_secs:-0}"; do
 	case $n in
@@ -102,24 +112,13 @@ trap 'rm -rf "$tmp"' EXIT
 # ---- inih for MemorySanitizer ----
 # Debian's source package: trixie's r59 (bookworm's r55 is no longer
 # downloadable), built with inih's defaults like the Windows build. The
-# deb-src entry is scripts/windows.sh's: source entries only, the binary
-# packages installed stay bookworm's.
-src_list=/etc/apt/sources.list.d/fenbridge-src.sources
+# deb-src entry is scripts/windows.sh's (scripts/deb-src.sh: from the
+# machine's own Debian mirror): source entries only, the binary packages
+# installed stay bookworm's.
 msan_inih() { # msan_inih DIR: DIR/lib/libinih.a and DIR/lib/pkgconfig/inih.pc
 	local dir=$1
 	[ -f "$dir/lib/pkgconfig/inih.pc" ] && return 0
-	if [ ! -f "$src_list" ]; then
-		echo "fuzz: adding deb-src entries in $src_list" >&2
-		$sudo tee "$src_list" >/dev/null <<'EOF'
-# fenbridge scripts/windows.sh: source packages for the Windows build
-Types: deb-src
-URIs: http://deb.debian.org/debian
-Suites: bookworm trixie
-Components: main
-Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
-EOF
-		$sudo apt-get update -q >&2 || return 1
-	fi
+	"$root/scripts/deb-src.sh" bookworm trixie >&2 || return 1
 	rm -rf "$dir"
 	mkdir -p "$dir/dl" "$dir/lib/pkgconfig" "$dir/include"
 	if ! { (cd "$dir/dl" && apt-get source --download-only libinih/trixie) &&
@@ -221,14 +220,63 @@ fuzz_build() {
 	fi
 	built=$((SECONDS - started))
 
-	local ok execs total=0 p=0 f=0 exe work findings d rc
+	local total=0 p=0 f=0 t n=${#targets[@]} first budget left weight_sum=0
+	local -A ok=() execs=() grew=() spent=()
+	# fuzz_start T SECONDS: fuzzes target T for SECONDS from its working
+	# corpus (which keeps what earlier runs found), in the background, at
+	# most $jobs at once (libFuzzer uses one core); fuzz_collect T reads
+	# what its last run left: adds to its executions and seconds, sets
+	# grew[T] (the new inputs found in the second half of its executions:
+	# its coverage still grows), and ok[T]=0 on a finding.
+	local -A run_secs=()
+	fuzz_start() {
+		local t=$1 secs=$2
+		local exe=$build/tests/fuzz/fuzz_$t work=$tmp/$san/$t d log
+		log=$work/fuzz-${spent[$t]}.log
+		run_secs[$t]=$secs
+		d=$(dict "$t")
+		while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n; done
+		(
+			"$exe" -max_total_time="$secs" -rss_limit_mb=2048 \
+				-max_len="$(max_len "$t")" -timeout=10 \
+				-print_final_stats=1 -artifact_prefix="$work/artifacts/" \
+				${d:+-dict="$d"} "$work/corpus" >"$log" 2>&1
+			echo $? >"$log.rc"
+		) &
+	}
+	fuzz_collect() {
+		local t=$1 work=$tmp/$san/$1 rc e log
+		[ -n "${run_secs[$t]:-}" ] || return 0
+		log=$work/fuzz-${spent[$t]}.log
+		rc=$(cat "$log.rc" 2>/dev/null || echo 1)
+		e=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
+		e=${e:-0}
+		execs[$t]=$((${execs[$t]} + e)) spent[$t]=$((${spent[$t]} + ${run_secs[$t]}))
+		unset "run_secs[$t]"
+		grew[$t]=$(awk -v half=$((e / 2)) '
+			/^#[0-9]+[ \t]+NEW / { n = substr($1, 2) + 0; if (n > half) c++ }
+			END { print c + 0 }' "$log")
+		if [ "$rc" -ne 0 ] || ls "$work/artifacts/" | grep -q .; then
+			ok[$t]=0
+			echo "== fuzz_$t ($san): finding (exit $rc):" >&2
+			grep -E -A 40 'property violated|ERROR: |==ERROR|WARNING: MemorySanitizer|deadly signal|out-of-memory|timeout' \
+				"$log" | head -n 60 >&2
+		fi
+	}
+
+	# The budget is s seconds a target on average. Unless FUZZ_EVEN=1,
+	# each target first gets a third of s, and the rest of the budget goes
+	# to the targets in proportion to how many new inputs each still found
+	# in the second half of that first run (evenly when none did): seconds
+	# go where coverage still grows, and the total stays n * s.
+	first=$s
+	[ "${FUZZ_EVEN:-0}" = 1 ] || [ "$s" -lt 3 ] || first=$((s / 3))
+	budget=$((n * s))
 	for t in "${targets[@]}"; do
-		exe=$build/tests/fuzz/fuzz_$t
-		work=$tmp/$san/$t
-		findings=$build/fuzz-findings/$t
+		local exe=$build/tests/fuzz/fuzz_$t work=$tmp/$san/$t
 		mkdir -p "$work/corpus" "$work/artifacts"
 		cp -r "$here/corpus/fuzz_$t/." "$work/corpus/" 2>/dev/null
-		ok=1 execs=0
+		ok[$t]=1 execs[$t]=0 grew[$t]=0 spent[$t]=0
 
 		# 1. every seed and regression input once
 		seeds=("$here/corpus/fuzz_$t")
@@ -236,45 +284,63 @@ fuzz_build() {
 		if ! "$exe" -runs=0 -rss_limit_mb=2048 -timeout=10 \
 			-artifact_prefix="$work/artifacts/" "${seeds[@]}" \
 			>"$work/replay.log" 2>&1; then
-			ok=0
+			ok[$t]=0
 			echo "== fuzz_$t ($san): a seed or regression input fails:" >&2
 			grep -E 'property violated|ERROR|WARNING: MemorySanitizer|SUMMARY|^Running:|^    #[0-9] |was created by' \
 				"$work/replay.log" | head -n 40 >&2
 		fi
 
-		# 2. fuzz
-		if [ "$ok" -eq 1 ] && [ "$s" -gt 0 ]; then
-			d=$(dict "$t")
-			"$exe" -max_total_time="$s" -rss_limit_mb=2048 \
-				-max_len="$(max_len "$t")" -timeout=10 \
-				-print_final_stats=1 -artifact_prefix="$work/artifacts/" \
-				${d:+-dict="$d"} "$work/corpus" >"$work/fuzz.log" 2>&1
-			rc=$?
-			execs=$(sed -n 's/^stat::number_of_executed_units: *//p' \
-				"$work/fuzz.log" | tail -n 1)
-			execs=${execs:-0}
-			if [ "$rc" -ne 0 ] || ls "$work/artifacts/" | grep -q .; then
-				ok=0
-				echo "== fuzz_$t ($san): finding (exit $rc):" >&2
-				grep -E -A 40 'property violated|ERROR: |==ERROR|WARNING: MemorySanitizer|deadly signal|out-of-memory|timeout' \
-					"$work/fuzz.log" | head -n 60 >&2
-			fi
-			if [ -n "${FUZZ_KEEP_CORPUS:-}" ]; then
-				mkdir -p "$FUZZ_KEEP_CORPUS/fuzz_$t"
-				cp -r "$work/corpus/." "$FUZZ_KEEP_CORPUS/fuzz_$t/"
-			fi
+		# 2. fuzz (the first part of the budget)
+		if [ "${ok[$t]}" -eq 1 ] && [ "$first" -gt 0 ]; then
+			fuzz_start "$t" "$first"
 		fi
+	done
+	wait
+	for t in "${targets[@]}"; do
+		fuzz_collect "$t"
+		[ "${ok[$t]}" -eq 0 ] || weight_sum=$((weight_sum + ${grew[$t]}))
+	done
+	# 3. the rest of the budget, where coverage still grows
+	left=$((budget - n * first))
+	if [ "$left" -gt 0 ]; then
+		local alive=0 extra
+		for t in "${targets[@]}"; do
+			[ "${ok[$t]}" -eq 1 ] && alive=$((alive + 1))
+		done
+		for t in "${targets[@]}"; do
+			[ "${ok[$t]}" -eq 1 ] || continue
+			if [ "$weight_sum" -gt 0 ]; then
+				extra=$((left * ${grew[$t]} / weight_sum))
+			else
+				extra=$((left / alive))
+			fi
+			[ "$extra" -gt 0 ] && fuzz_start "$t" "$extra"
+		done
+		wait
+		for t in "${targets[@]}"; do
+			fuzz_collect "$t"
+		done
+	fi
 
-		total=$((total + execs))
-		if [ "$ok" -eq 1 ]; then
+	local findings exe
+	for t in "${targets[@]}"; do
+		exe=$build/tests/fuzz/fuzz_$t
+		findings=$build/fuzz-findings/$t
+		if [ -n "${FUZZ_KEEP_CORPUS:-}" ]; then
+			mkdir -p "$FUZZ_KEEP_CORPUS/fuzz_$t"
+			cp -r "$tmp/$san/$t/corpus/." "$FUZZ_KEEP_CORPUS/fuzz_$t/"
+		fi
+		total=$((total + ${execs[$t]}))
+		if [ "${ok[$t]}" -eq 1 ]; then
 			p=$((p + 1))
-			echo "fuzz_$t ($san): ok, $execs executions in ${s}s"
+			echo "fuzz_$t ($san): ok, ${execs[$t]} executions in ${spent[$t]}s" \
+				"(${grew[$t]} new inputs late in its last run)"
 		else
 			f=$((f + 1))
 			mkdir -p "$findings"
-			cp "$work"/*.log "$findings/" 2>/dev/null
-			cp -r "$work/artifacts/." "$findings/" 2>/dev/null
-			echo "fuzz_$t ($san): FAILED after $execs executions; inputs and logs in $findings" \
+			cp "$tmp/$san/$t"/*.log "$findings/" 2>/dev/null
+			cp -r "$tmp/$san/$t/artifacts/." "$findings/" 2>/dev/null
+			echo "fuzz_$t ($san): FAILED after ${execs[$t]} executions; inputs and logs in $findings" \
 				"(replay: $exe FILE; minimise: $exe -minimize_crash=1 -runs=100000 FILE)"
 		fi
 	done
