@@ -24,7 +24,9 @@ static const char *const kind_name[FB_REF_NKINDS] = {
 const char *
 fb_referee_kind_name(enum fb_referee_kind k)
 {
-	return (unsigned)k < FB_REF_NKINDS ? kind_name[k] : "?";
+	return (unsigned)k < FB_REF_NKINDS ? kind_name[k]
+	       : k == FB_REF_NOTE          ? "note"
+					   : "?";
 }
 
 static void
@@ -60,13 +62,33 @@ fb_ref_start(const struct fb_ref_wire *w, struct fb_game *g)
 }
 
 const struct fb_variant *
-fb_ref_set_variant(struct fb_ref_wire *w, const char *name, size_t n)
+fb_ref_set_variant(struct fb_referee *r, enum fb_referee_side side,
+		   const char *name, size_t n)
 {
+	struct fb_ref_wire *w = &r->wire[side];
 	const struct fb_variant *v = fb_variant_find(name, n);
 
 	if (v == NULL || !v->follow) {
 		w->unsupported = true;
 		w->known = false;
+		if (r->unjudged[0] == '\0') {
+			/* The table's name, or the peer's as printable text. */
+			size_t k = 0;
+			if (v != NULL)
+				n = strlen(name = v->name);
+			for (size_t i = 0; i < n && k < sizeof r->unjudged - 1;
+			     i++)
+				if (name[i] > ' ' && name[i] < 0x7f)
+					r->unjudged[k++] = name[i];
+			r->unjudged[k] = '\0';
+			if (k == 0)
+				snprintf(r->unjudged, sizeof r->unjudged, "?");
+		}
+		fb_ref_note(r, side, FB_REF_NOTE_VARIANT, NULL,
+			    "the variant %s is not judged: the referee does "
+			    "not follow its rules, and its moves and pvs go "
+			    "unchecked until a variant it follows",
+			    r->unjudged);
 		return NULL;
 	}
 	w->unsupported = false;
@@ -74,22 +96,82 @@ fb_ref_set_variant(struct fb_ref_wire *w, const char *name, size_t n)
 	return v;
 }
 
+/* One line on wire side, in the wire's protocol. */
+static void
+judge(struct fb_referee *r, enum fb_referee_side side, bool from_peer,
+      const char *text, size_t len, uint64_t now)
+{
+	/* The GUI-to-engine way: fenbridge's lines on the engine wire, the
+	 * GUI's own on the GUI wire. */
+	bool command = from_peer == (side == FB_REF_GUI);
+
+	if (r->wire[side].proto == FB_REF_UCI)
+		fb_ref_uci_line(r, side, command, text, len, now);
+	else if (r->wire[side].proto == FB_REF_CECP)
+		fb_ref_cecp_line(r, side, command, text, len, now);
+}
+
+/* A line of a protocol not known yet: kept for fb_referee_protocol, or
+ * counted as lost past the bounds (the first lines are the handshake). */
+static void
+hold(struct fb_ref_held *h, bool from_peer, const char *text, size_t len,
+     uint64_t now)
+{
+	if (h->n == FB_REF_HOLD_LINES || len > FB_REF_HOLD_BYTES - h->used) {
+		h->lost++;
+		return;
+	}
+	memcpy(h->text + h->used, text, len);
+	h->line[h->n].off = (uint32_t)h->used;
+	h->line[h->n].len = (uint32_t)len;
+	h->line[h->n].at = now;
+	h->line[h->n].from_peer = from_peer;
+	h->n++;
+	h->used += len;
+}
+
+void
+fb_referee_protocol(struct fb_referee *r, enum fb_referee_side side,
+		    enum fb_referee_proto proto)
+{
+	struct fb_ref_held *h = &r->held[side];
+	unsigned n = h->n, lost = h->lost;
+
+	if (proto == FB_REF_UNKNOWN)
+		return;
+	/* Another protocol (the engine started again to speak the other
+	 * one): the wire starts afresh. */
+	if (proto != r->wire[side].proto)
+		wire_reset(&r->wire[side], proto);
+	if (n == 0 && lost == 0)
+		return;
+	h->n = h->lost = 0;
+	h->used = 0;
+	/* h->text stays as it is meanwhile: nothing is held while the
+	 * protocol is known. */
+	for (unsigned i = 0; i < n; i++)
+		judge(r, side, h->line[i].from_peer, h->text + h->line[i].off,
+		      h->line[i].len, h->line[i].at);
+	if (lost > 0)
+		fb_ref_note(r, side, FB_REF_NOTE_HELD, NULL,
+			    "%u lines on the %s wire before its protocol was "
+			    "known went unjudged (more than %d lines or %d "
+			    "bytes)",
+			    lost, side == FB_REF_ENGINE ? "engine" : "GUI",
+			    FB_REF_HOLD_LINES, FB_REF_HOLD_BYTES);
+}
+
 void
 fb_referee_line(struct fb_referee *r, enum fb_referee_side side, bool from_peer,
 		enum fb_referee_proto proto, const char *text, size_t len,
 		uint64_t now)
 {
-	struct fb_ref_wire *w = &r->wire[side];
-	/* The GUI-to-engine way: fenbridge's lines on the engine wire, the
-	 * GUI's own on the GUI wire. */
-	bool command = from_peer == (side == FB_REF_GUI);
-
-	if (proto != w->proto)
-		wire_reset(w, proto);
-	if (proto == FB_REF_UCI)
-		fb_ref_uci_line(r, side, command, text, len, now);
-	else if (proto == FB_REF_CECP)
-		fb_ref_cecp_line(r, side, command, text, len, now);
+	if (proto == FB_REF_UNKNOWN) {
+		hold(&r->held[side], from_peer, text, len, now);
+		return;
+	}
+	fb_referee_protocol(r, side, proto);
+	judge(r, side, from_peer, text, len, now);
 }
 
 static const char *
@@ -172,8 +254,14 @@ fb_referee_total(const struct fb_referee *r)
 void
 fb_referee_summary(const struct fb_referee *r, char *out, size_t cap)
 {
-	size_t n;
+	size_t n = 0;
 
+	/* "0 findings" after a variant not judged would read as judged and
+	 * clean. */
+	if (fb_referee_total(r) == 0 && r->unjudged[0] != '\0') {
+		snprintf(out, cap, "not judged: the variant %s", r->unjudged);
+		return;
+	}
 	n = (size_t)snprintf(out, cap, "%u finding%s (", fb_referee_total(r),
 			     fb_referee_total(r) == 1 ? "" : "s");
 	for (int k = 0; k < FB_REF_NKINDS && n < cap; k++)
@@ -181,13 +269,18 @@ fb_referee_summary(const struct fb_referee *r, char *out, size_t cap)
 				      k > 0 ? ", " : "", kind_name[k],
 				      r->count[k]);
 	if (n < cap)
-		snprintf(out + n, cap - n, ")");
+		n += (size_t)snprintf(out + n, cap - n, ")");
+	if (n < cap && r->unjudged[0] != '\0')
+		snprintf(out + n, cap - n, "; not judged: the variant %s",
+			 r->unjudged);
 }
 
-void
-fb_ref_find(struct fb_referee *r, enum fb_referee_side side,
-	    enum fb_referee_kind kind, const struct fb_game *g, const char *fmt,
-	    ...)
+/* A finding or a note of kind: "kind: " what, then with g the position g,
+ * the moves so far and the last command; to the callback, counted when a
+ * finding. */
+__attribute__((format(printf, 5, 0))) static void
+say(struct fb_referee *r, enum fb_referee_side side, enum fb_referee_kind kind,
+    const struct fb_game *g, const char *fmt, va_list ap)
 {
 	const struct fb_ref_wire *w = &r->wire[side];
 	struct fb_fen_style style = {.notation = w->chess960 ? FB_SHREDDER
@@ -195,17 +288,14 @@ fb_ref_find(struct fb_referee *r, enum fb_referee_side side,
 	char text[FB_REF_MOVES_MAX + 1024], fen[FB_GAME_FEN_MAX];
 	const char *moves = w->moves;
 	size_t n;
-	int k;
-	va_list ap;
+	int k = 0;
 
-	if (g == NULL)
-		g = &w->pos;
-	n = (size_t)snprintf(text, sizeof text, "%s: ", kind_name[kind]);
-	va_start(ap, fmt);
+	n = (size_t)snprintf(text, sizeof text,
+			     "%s: ", fb_referee_kind_name(kind));
 	n += (size_t)vsnprintf(text + n, sizeof text - n, fmt, ap);
-	va_end(ap);
-	k = fb_game_print_fen(g, &style, fen, sizeof fen);
-	if (n < sizeof text)
+	if (g != NULL)
+		k = fb_game_print_fen(g, &style, fen, sizeof fen);
+	if (g != NULL && n < sizeof text)
 		snprintf(text + n, sizeof text - n,
 			 ", position %.*s, moves %s%s, last sent %s%s%s",
 			 k > 0 ? k : 1, k > 0 ? fen : "?",
@@ -218,13 +308,41 @@ fb_ref_find(struct fb_referee *r, enum fb_referee_side side,
 	for (char *c = text; *c != '\0'; c++)
 		if ((unsigned char)*c < ' ' || *c == 0x7f)
 			*c = ' ';
-	r->count[kind]++;
+	if (kind < FB_REF_NKINDS)
+		r->count[kind]++;
 	if (r->report != NULL)
-		r->report(r->ctx, kind, text, r->count[kind] == 1);
+		r->report(r->ctx, kind, text,
+			  kind >= FB_REF_NKINDS || r->count[kind] == 1);
 }
 
-static uint64_t
-pos_key(const struct fb_game *g)
+void
+fb_ref_find(struct fb_referee *r, enum fb_referee_side side,
+	    enum fb_referee_kind kind, const struct fb_game *g, const char *fmt,
+	    ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	say(r, side, kind, g != NULL ? g : &r->wire[side].pos, fmt, ap);
+	va_end(ap);
+}
+
+void
+fb_ref_note(struct fb_referee *r, enum fb_referee_side side, unsigned note,
+	    const struct fb_game *g, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (r->noted & note)
+		return;
+	r->noted |= note;
+	va_start(ap, fmt);
+	say(r, side, FB_REF_NOTE, g, fmt, ap);
+	va_end(ap);
+}
+
+uint64_t
+fb_ref_key(const struct fb_game *g)
 {
 	uint64_t h = 14695981039346656037ull; /* FNV-1a */
 	const unsigned char *b = (const unsigned char *)g->board;
@@ -252,7 +370,7 @@ hist_push(struct fb_ref_hist *h, const struct fb_game *g)
 		h->n--;
 		h->complete = false;
 	}
-	h->key[h->n++] = pos_key(g);
+	h->key[h->n++] = fb_ref_key(g);
 }
 
 void
@@ -267,7 +385,7 @@ fb_ref_hist_pop(struct fb_ref_wire *w)
 unsigned
 fb_ref_repetitions(const struct fb_ref_wire *w)
 {
-	uint64_t k = pos_key(&w->pos);
+	uint64_t k = fb_ref_key(&w->pos);
 	unsigned n = 0;
 
 	if (!w->hist.complete)
@@ -306,8 +424,49 @@ fb_ref_material(const struct fb_game *g)
 	return minors <= 1 || (knights == 0 && bishop_colours != 3) ? 1 : 0;
 }
 
+void
+fb_ref_pvline_start(struct fb_ref_pvline *l, const struct fb_ref_hist *hist)
+{
+	l->hist = hist;
+	l->n = 0;
+	l->full = false;
+}
+
+void
+fb_ref_pvline_add(struct fb_ref_pvline *l, const struct fb_game *g, uint64_t k)
+{
+	if (g->halfmove == 0) { /* nothing before it can come again */
+		l->hist = NULL;
+		l->n = 0;
+	}
+	if (l->full || l->n == FB_REF_PV_KEYS) {
+		l->full = true;
+		return;
+	}
+	l->key[l->n++] = k;
+}
+
+/* How often the pv's last position stands in the game and the pv, itself
+ * included; 0 when not counted. */
+static unsigned
+pvline_reps(const struct fb_ref_pvline *l)
+{
+	unsigned reps = 1;
+	uint64_t k;
+
+	if (l == NULL || l->full || l->n == 0)
+		return 0;
+	k = l->key[l->n - 1];
+	for (unsigned i = 0; i + 1 < l->n; i++)
+		reps += l->key[i] == k;
+	for (unsigned i = 0; l->hist != NULL && i < l->hist->n; i++)
+		reps += l->hist->key[i] == k;
+	return reps;
+}
+
 const char *
-fb_ref_drawn(const struct fb_game *root, const struct fb_game *g, unsigned ply)
+fb_ref_drawn(const struct fb_game *root, const struct fb_game *g, unsigned ply,
+	     const struct fb_ref_pvline *l)
 {
 	if (ply == 0)
 		return NULL;
@@ -315,6 +474,8 @@ fb_ref_drawn(const struct fb_game *root, const struct fb_game *g, unsigned ply)
 		return "the 50-move rule";
 	if (g->halfmove == 0 && fb_ref_material(g) == 1)
 		return "dead material";
+	if (pvline_reps(l) >= 3)
+		return "threefold repetition";
 	return NULL;
 }
 

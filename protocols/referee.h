@@ -11,8 +11,16 @@
  * GUI wire. The same code thus serves every pair, translating or not.
  *
  * A finding is one line of text handed to the caller's callback; the
- * referee counts them per kind. It never changes a line: what the peers
- * get is the relay's business.
+ * referee counts them per kind. A note (FB_REF_NOTE) is one line too, said
+ * once a session and not counted: what the referee does not hold against
+ * the peer (a pv that goes on past a draw by rule: the rules end the game,
+ * not the search) or cannot judge (a variant it does not follow). It never
+ * changes a line: what the peers get is the relay's business.
+ *
+ * Lines of a protocol not yet known (the engine's answer to the protocol
+ * probe) are held, FB_REF_HOLD_LINES and FB_REF_HOLD_BYTES at most, and
+ * judged once the wire's protocol is known: every line is judged, whichever
+ * way it came.
  *
  * Pure code: no I/O, no allocation. Times are the caller's clock in ms.
  */
@@ -38,7 +46,7 @@ enum fb_referee_side {
 };
 
 enum fb_referee_proto {
-	FB_REF_UNKNOWN, /* not known yet: the line is not looked at */
+	FB_REF_UNKNOWN, /* not known yet: the line is held until it is */
 	FB_REF_UCI,
 	FB_REF_CECP,
 };
@@ -50,11 +58,16 @@ enum fb_referee_kind {
 	FB_REF_FORMAT,   /* a line that does not follow the grammar */
 	FB_REF_GUIKIND,  /* the GUI: positions, ucinewgame without a wait */
 	FB_REF_NKINDS,
+	/* Not a finding: not counted, no reason for strict mode's exit
+	 * status or a flight record; each of its kinds said once a session
+	 * ("note: ..."). */
+	FB_REF_NOTE = FB_REF_NKINDS,
 };
 
 /* Called once per finding: kind, the finding's text (NUL-terminated,
  * "KIND: what, position ..., moves ..., last sent ...", borrowed for the
- * call), and whether it is the session's first of its kind. */
+ * call), and whether it is the session's first of its kind. Called for a
+ * note too, with FB_REF_NOTE ("note: what ..."; first_of_kind true). */
 typedef void (*fb_referee_fn)(void *ctx, enum fb_referee_kind kind,
 			      const char *text, bool first_of_kind);
 
@@ -81,6 +94,7 @@ struct fb_ref_pvcache {
 	char tok[FB_REF_PV_CACHE][8];
 	unsigned char len[FB_REF_PV_CACHE];
 	struct fb_game after[FB_REF_PV_CACHE];
+	uint64_t key[FB_REF_PV_CACHE]; /* after's, for repetitions */
 };
 
 /* The positions since the last capture or pawn move, for repetitions:
@@ -126,6 +140,7 @@ struct fb_ref_wire {
 	/* UCI: the positions of the searches not yet answered (oldest
 	 * first); a search whose position is not followed is not checked. */
 	struct fb_game search[FB_REF_SEARCHES];
+	struct fb_ref_hist search_hist[FB_REF_SEARCHES]; /* and before */
 	bool search_known[FB_REF_SEARCHES];
 	unsigned search_id[FB_REF_SEARCHES];
 	unsigned nsearch, searches; /* searches: the go lines so far */
@@ -158,12 +173,31 @@ struct fb_ref_wire {
 	char announced[24];
 };
 
+/* The lines of one wire whose protocol is not known yet, in order. */
+#define FB_REF_HOLD_LINES 128
+#define FB_REF_HOLD_BYTES 16384
+struct fb_ref_held {
+	char text[FB_REF_HOLD_BYTES];
+	size_t used;
+	unsigned n;
+	unsigned lost; /* lines past the bounds: not judged */
+	struct {
+		uint32_t off, len;
+		uint64_t at;
+		bool from_peer;
+	} line[FB_REF_HOLD_LINES];
+};
+
 struct fb_referee {
 	enum fb_referee_mode mode;
 	fb_referee_fn report;
 	void *ctx;
 	unsigned count[FB_REF_NKINDS];
+	unsigned noted; /* the notes said (referee_int.h: FB_REF_NOTE_*) */
+	/* The first variant not judged, for the summary ("" when none). */
+	char unjudged[32];
 	struct fb_ref_wire wire[2]; /* indexed by enum fb_referee_side */
+	struct fb_ref_held held[2]; /* by side: lines of a protocol unknown */
 };
 
 /* Sets r up for a session in mode (not FB_REFEREE_OFF); report gets each
@@ -183,6 +217,15 @@ void
 fb_referee_line(struct fb_referee *r, enum fb_referee_side side, bool from_peer,
 		enum fb_referee_proto proto, const char *text, size_t len,
 		uint64_t now);
+
+/* The protocol of wire side is proto from now on (FB_REF_UNKNOWN: not
+ * known yet; nothing happens): the lines held meanwhile are judged now, in
+ * order, with their own times. fb_referee_line does it for a line in a
+ * known protocol; the caller calls it too where it learns the protocol
+ * with no line to give (before fb_referee_finish). */
+void
+fb_referee_protocol(struct fb_referee *r, enum fb_referee_side side,
+		    enum fb_referee_proto proto);
 
 /* The session ends at now: answers owed for too long are findings. */
 void
@@ -206,12 +249,13 @@ fb_referee_tick(struct fb_referee *r, uint64_t now);
 unsigned
 fb_referee_total(const struct fb_referee *r);
 
-/* "illegal", "castling", "protocol", "format", "gui". */
+/* "illegal", "castling", "protocol", "format", "gui"; "note". */
 const char *
 fb_referee_kind_name(enum fb_referee_kind k);
 
-/* Writes "N findings (illegal A, castling B, ...)" to out,
- * NUL-terminated. */
+/* Writes "N findings (illegal A, castling B, ...)" to out, NUL-terminated;
+ * after a variant the referee could not judge "not judged: the variant X"
+ * instead of "0 findings", or after the counts when there are findings. */
 void
 fb_referee_summary(const struct fb_referee *r, char *out, size_t cap);
 

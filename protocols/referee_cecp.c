@@ -64,10 +64,12 @@ new_game(struct fb_ref_wire *w)
  * now; a random one (fischerandom, caparandom) is not known until its
  * setboard. */
 static void
-variant(struct fb_ref_wire *w, const char *text, struct fb_span arg)
+variant(struct fb_referee *r, enum fb_referee_side side, const char *text,
+	struct fb_span arg)
 {
+	struct fb_ref_wire *w = &r->wire[side];
 	const struct fb_variant *v =
-		fb_ref_set_variant(w, text + arg.off, arg.len);
+		fb_ref_set_variant(r, side, text + arg.off, arg.len);
 	struct fb_game g;
 
 	if (v == NULL)
@@ -165,7 +167,7 @@ command(struct fb_referee *r, enum fb_referee_side side, bool check,
 		w->busy = true;
 		break;
 	case FB_CECP_G_VARIANT:
-		variant(w, text, c.arg);
+		variant(r, side, text, c.arg);
 		break;
 	case FB_CECP_G_SETBOARD:
 		setboard(r, side, check, text, c.arg);
@@ -226,24 +228,35 @@ command(struct fb_referee *r, enum fb_referee_side side, bool check,
 	fb_ref_set_last(w, text, len);
 }
 
+/* The first move of a pv after a draw by rule: its rule, ply and token. */
+struct pv_draw {
+	const char *rule; /* NULL: none */
+	unsigned ply;
+	struct fb_span tok;
+};
+
 /*
  * Reads the thinking pv text[s] on a copy of g. Move numbers (12. 12...
  * 1.e4) are skipped; SAN and coordinates are read; the first other token
  * ends it. Returns 0, or the ply of the first coordinate move that is not
- * legal or comes after the game's end, or of a move after a draw by rule
- * (*after says which: NULL for a move not legal), with its token; *read
- * counts the moves read.
+ * legal or comes after the game's end (*after says which: NULL for a move
+ * not legal), with its token; *read counts the moves read. With draw, the
+ * first move after a draw by rule goes there (hist: the positions of the
+ * game before g, for repetitions), and the pv is read on.
  */
 static unsigned
 read_pv(const struct fb_game *g0, const char *text, struct fb_span s,
-	const char **after, struct fb_span *tok, unsigned *read)
+	const char **after, struct fb_span *tok, unsigned *read,
+	struct pv_draw *draw, const struct fb_ref_hist *hist)
 {
 	struct fb_game g = *g0;
+	struct fb_ref_pvline line;
 	size_t pos = s.off, end = s.off + s.len, start, n;
 	unsigned ply = 0;
 	const char *dr;
 
 	*read = 0;
+	fb_ref_pvline_start(&line, hist);
 	while ((n = fb_proto_token(text, end, &pos, &start)) > 0) {
 		const char *t = text + start;
 		struct fb_move m;
@@ -257,18 +270,20 @@ read_pv(const struct fb_game *g0, const char *text, struct fb_span s,
 		if (n == 0)
 			continue;
 		*tok = (struct fb_span){(size_t)(t - text), n};
-		dr = fb_ref_drawn(g0, &g, ply);
+		dr = draw != NULL && draw->rule == NULL
+			     ? fb_ref_drawn(g0, &g, ply, &line)
+			     : NULL;
 		ply++;
 		if (fb_moves_end(&g) != FB_END_NONE) {
 			*after = "the game's end";
 			return coordinates(t, n) ? ply : 0;
 		}
 		if (fb_moves_parse(&g, t, n, &m) == 0) {
-			if (dr != NULL) {
-				*after = dr; /* a move for sure */
-				return ply;
-			}
+			if (dr != NULL) /* a move for sure */
+				*draw = (struct pv_draw){dr, ply, *tok};
 			fb_game_play(&g, &m);
+			if (draw != NULL && draw->rule == NULL)
+				fb_ref_pvline_add(&line, &g, fb_ref_key(&g));
 			++*read;
 			continue;
 		}
@@ -289,18 +304,29 @@ thinking(struct fb_referee *r, const char *text,
 {
 	struct fb_ref_wire *w = &r->wire[FB_REF_ENGINE];
 	struct fb_span tok, t2;
+	struct pv_draw draw = {0};
 	const char *after, *a2;
 	unsigned ply, read, read2;
 
 	if (!w->known || !(on_move(w) || w->analyze))
 		return; /* pondering: its pv may start after a guess */
-	if ((ply = read_pv(&w->pos, text, th->pv, &after, &tok, &read)) == 0)
+	ply = read_pv(&w->pos, text, th->pv, &after, &tok, &read,
+		      r->noted & FB_REF_NOTE_DRAW ? NULL : &draw, &w->hist);
+	if (ply == 0) {
+		if (draw.rule != NULL)
+			fb_ref_note(r, FB_REF_ENGINE, FB_REF_NOTE_DRAW, &w->pos,
+				    "the thinking pv goes on after a draw by "
+				    "%s: move %u '%.*s' (the rules end the "
+				    "game, not the search: no finding)",
+				    draw.rule, draw.ply, (int)draw.tok.len,
+				    text + draw.tok.off);
 		return;
+	}
 	/* Thinking about a position before the moves just given, still in
 	 * the pipe when they went: no offence. */
 	for (unsigned i = 0; i < w->nrecent; i++)
-		if (read_pv(&w->recent[i], text, th->pv, &a2, &t2, &read2) ==
-			    0 &&
+		if (read_pv(&w->recent[i], text, th->pv, &a2, &t2, &read2, NULL,
+			    NULL) == 0 &&
 		    read2 > 0)
 			return;
 	if (after != NULL)

@@ -23,6 +23,19 @@ fb_ref_find(struct fb_referee *r, enum fb_referee_side side,
 	    enum fb_referee_kind kind, const struct fb_game *g, const char *fmt,
 	    ...);
 
+/* The notes, each said once a session (struct fb_referee.noted). */
+enum {
+	FB_REF_NOTE_DRAW = 1,    /* a pv that goes on past a draw by rule */
+	FB_REF_NOTE_VARIANT = 2, /* a variant not judged */
+	FB_REF_NOTE_HELD = 4,    /* lines of an unknown protocol not held */
+};
+
+/* Says note (FB_REF_NOTE_*) once a session: "note: " what (printf), then,
+ * with g, the position g, the moves so far and the last command. */
+__attribute__((format(printf, 5, 6))) void
+fb_ref_note(struct fb_referee *r, enum fb_referee_side side, unsigned note,
+	    const struct fb_game *g, const char *fmt, ...);
+
 /* A new base position: pos = g, no moves yet. */
 void
 fb_ref_set_pos(struct fb_ref_wire *w, const struct fb_game *g);
@@ -49,11 +62,36 @@ fb_ref_repetitions(const struct fb_ref_wire *w);
 int
 fb_ref_material(const struct fb_game *g);
 
-/* g, reached in a pv from root at ply (1 and on), ends the game by a rule
- * the pv then goes on after: "the 50-move rule" (the clock at 100 in this
- * pv) or "dead material" (a capture left a dead position); else NULL. */
+/* The positions of a pv so far, for its repetitions: the game's before
+ * the search (hist, NULL once a pv move was irreversible) and the pv's own
+ * since its last irreversible move (keys). */
+#define FB_REF_PV_KEYS 128
+struct fb_ref_pvline {
+	const struct fb_ref_hist *hist;
+	uint64_t key[FB_REF_PV_KEYS];
+	unsigned n;
+	bool full; /* a pv longer than key[]: no more counting */
+};
+
+void
+fb_ref_pvline_start(struct fb_ref_pvline *l, const struct fb_ref_hist *hist);
+
+/* The key of g as the history keeps it. */
+uint64_t
+fb_ref_key(const struct fb_game *g);
+
+/* g, with key k (fb_ref_key), is the position after the pv's next move. */
+void
+fb_ref_pvline_add(struct fb_ref_pvline *l, const struct fb_game *g, uint64_t k);
+
+/* g, reached in a pv from root at ply (1 and on; l: the pv's positions up
+ * to g, or NULL), ends the game by a rule the pv then goes on after: "the
+ * 50-move rule" (the clock at 100 in this pv), "dead material" (a capture
+ * left a dead position) or "threefold repetition" (g stands a third time
+ * in the game and the pv, the game's history counted); else NULL. */
 const char *
-fb_ref_drawn(const struct fb_game *root, const struct fb_game *g, unsigned ply);
+fb_ref_drawn(const struct fb_game *root, const struct fb_game *g, unsigned ply,
+	     const struct fb_ref_pvline *l);
 
 /* Keeps text[0..len) as the last command toward the engine. */
 void
@@ -89,12 +127,14 @@ fb_ref_wait_answer(struct fb_referee *r, enum fb_referee_side side,
 void
 fb_ref_start(const struct fb_ref_wire *w, struct fb_game *g);
 
-/* The peer was told to play the variant named name[0..n): the wire
- * follows it when the variant table knows it and game.c follows its
- * castling (normal, Chess960, capablanca, caparandom, gothic), else stops
- * judging moves (unsupported). Returns the variant followed, or NULL. */
+/* The peer of wire side was told to play the variant named name[0..n):
+ * the wire follows it when the variant table knows it and game.c follows
+ * its castling (normal, Chess960, capablanca, caparandom, gothic), else
+ * stops judging moves (unsupported) and says so once a session (a note).
+ * Returns the variant followed, or NULL. */
 const struct fb_variant *
-fb_ref_set_variant(struct fb_ref_wire *w, const char *name, size_t n);
+fb_ref_set_variant(struct fb_referee *r, enum fb_referee_side side,
+		   const char *name, size_t n);
 
 void
 fb_ref_uci_line(struct fb_referee *r, enum fb_referee_side side, bool command,

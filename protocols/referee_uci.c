@@ -126,8 +126,10 @@ moves:
 }
 
 static void
-setoption(struct fb_ref_wire *w, const char *text, size_t len)
+setoption(struct fb_referee *r, enum fb_referee_side side, const char *text,
+	  size_t len)
 {
+	struct fb_ref_wire *w = &r->wire[side];
 	struct fb_uci_setoption s;
 
 	if (fb_uci_parse_setoption(text, len, &s) < 0)
@@ -137,7 +139,8 @@ setoption(struct fb_ref_wire *w, const char *text, size_t len)
 						 "true");
 	else if (fb_proto_is_nocase(text, s.name.off, s.name.len,
 				    "UCI_Variant"))
-		(void)fb_ref_set_variant(w, text + s.value.off, s.value.len);
+		(void)fb_ref_set_variant(r, side, text + s.value.off,
+					 s.value.len);
 }
 
 /* The oldest search is answered (or forgotten). */
@@ -146,6 +149,8 @@ pop_search(struct fb_ref_wire *w)
 {
 	w->nsearch--;
 	memmove(w->search, w->search + 1, w->nsearch * sizeof w->search[0]);
+	memmove(w->search_hist, w->search_hist + 1,
+		w->nsearch * sizeof w->search_hist[0]);
 	memmove(w->search_known, w->search_known + 1,
 		w->nsearch * sizeof w->search_known[0]);
 	memmove(w->search_id, w->search_id + 1,
@@ -173,7 +178,7 @@ command(struct fb_referee *r, enum fb_referee_side side, bool check,
 			w->newgame_ready = true;
 		break;
 	case FB_UCI_G_SETOPTION:
-		setoption(w, text, len);
+		setoption(r, side, text, len);
 		w->busy = true;
 		break;
 	case FB_UCI_G_UCINEWGAME:
@@ -192,6 +197,7 @@ command(struct fb_referee *r, enum fb_referee_side side, bool check,
 		if (w->nsearch == FB_REF_SEARCHES)
 			pop_search(w);
 		w->search[w->nsearch] = w->pos;
+		w->search_hist[w->nsearch] = w->hist;
 		w->search_id[w->nsearch] = ++w->searches;
 		w->search_known[w->nsearch++] = w->known;
 		w->answered = false;
@@ -263,9 +269,10 @@ option(struct fb_referee *r, const char *text, size_t len)
 }
 
 /* Plays the pv text[s] of the oldest search on a copy of its position:
- * the first move that is not legal, or one after the game's end, is a
- * finding. The moves the last pv of that search began with are taken from
- * the cache. */
+ * the first move that is not legal, or one after mate or stalemate, is a
+ * finding; a move after a draw by rule (the rules end the game, not the
+ * search) is the session's note, until it is said. The moves the last pv
+ * of that search began with are taken from the cache. */
 static void
 check_pv(struct fb_referee *r, const char *text, struct fb_span s,
 	 const char *what)
@@ -273,30 +280,41 @@ check_pv(struct fb_referee *r, const char *text, struct fb_span s,
 	struct fb_ref_wire *w = &r->wire[FB_REF_ENGINE];
 	struct fb_ref_pvcache *c = &w->pv;
 	struct fb_game g = w->search[0];
+	struct fb_ref_pvline line;
 	size_t pos = s.off, end = s.off + s.len, start, n;
 	unsigned ply = 0;
 	bool cached = c->search == w->search_id[0];
+	/* Draws are looked for until the note is said: a pv that never
+	 * reaches one pays for the positions' keys only. */
+	bool draws = !(r->noted & FB_REF_NOTE_DRAW);
 	enum fb_game_end e;
 	const char *dr;
 
+	fb_ref_pvline_start(&line, &w->search_hist[0]);
 	while ((n = fb_proto_token(text, end, &pos, &start)) > 0) {
 		struct fb_move m;
 		if (cached && ply < c->n && c->len[ply] == n &&
 		    memcmp(c->tok[ply], text + start, n) == 0) {
+			if (draws)
+				fb_ref_pvline_add(&line, &c->after[ply],
+						  c->key[ply]);
 			g = c->after[ply++];
 			continue;
 		}
 		if (cached && ply < c->n)
 			c->n = ply; /* the pvs part here */
 		cached = false;
-		if ((dr = fb_ref_drawn(&w->search[0], &g, ply)) != NULL &&
+		if (draws &&
+		    (dr = fb_ref_drawn(&w->search[0], &g, ply, &line)) !=
+			    NULL &&
 		    fb_moves_end(&g) == FB_END_NONE) {
 			/* (Mate or stalemate on the same move: below.) */
-			fb_ref_find(r, FB_REF_ENGINE, FB_REF_ILLEGAL, &g,
+			fb_ref_note(r, FB_REF_ENGINE, FB_REF_NOTE_DRAW, &g,
 				    "the %s goes on after a draw by %s: move "
-				    "%u '%.*s'",
+				    "%u '%.*s' (the rules end the game, not "
+				    "the search: no finding)",
 				    what, dr, ply + 1, (int)n, text + start);
-			return;
+			draws = false;
 		}
 		ply++;
 		if (!fb_ref_legal(&g, text + start, n, false, &m)) {
@@ -332,12 +350,20 @@ check_pv(struct fb_referee *r, const char *text, struct fb_span s,
 			c->search = w->search_id[0];
 			c->n = 0;
 		}
-		if (c->n == ply - 1 && ply <= FB_REF_PV_CACHE &&
-		    n <= sizeof c->tok[0]) {
-			memcpy(c->tok[ply - 1], text + start, n);
-			c->len[ply - 1] = (unsigned char)n;
-			c->after[ply - 1] = g;
-			c->n = ply;
+		{
+			/* The key only while draws are looked for: the
+			 * cache's keys are read only then too. */
+			uint64_t k = draws ? fb_ref_key(&g) : 0;
+			if (draws)
+				fb_ref_pvline_add(&line, &g, k);
+			if (c->n == ply - 1 && ply <= FB_REF_PV_CACHE &&
+			    n <= sizeof c->tok[0]) {
+				memcpy(c->tok[ply - 1], text + start, n);
+				c->len[ply - 1] = (unsigned char)n;
+				c->after[ply - 1] = g;
+				c->key[ply - 1] = k;
+				c->n = ply;
+			}
 		}
 	}
 }

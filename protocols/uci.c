@@ -393,21 +393,29 @@ put_edit(struct position *p, const char *text, size_t b, size_t e,
 	p->same = false;
 }
 
-/* Appends the tokens of text[at..len) as they are. After a re-anchor the
- * `moves` keyword comes first. */
+/*
+ * Appends the rest of the line, text[at..len): as it is, or after a
+ * re-anchor token by token, each after one blank and the `moves` keyword
+ * first, as the moves read before it. The line is then fenbridge's own,
+ * spelled from its tokens only: the same whether the position cache read
+ * it in one piece or as a line and its extension (the GUI's blanks fall
+ * elsewhere in the two). Tokens that are not moves go on as they came.
+ */
 static void
 add_rest(struct position *p, const char *text, size_t at, size_t len)
 {
-	size_t pos = at, start;
+	size_t pos = at, start, n;
 
-	if (at >= len)
+	if (!p->anchored) {
+		fb_proto_buf_add(&p->out, text + at, len - at);
 		return;
-	if (p->anchored && !p->out_moves &&
-	    fb_proto_token(text, len, &pos, &start) > 0) {
-		fb_proto_buf_add(&p->out, " moves", 6);
-		p->out_moves = true;
 	}
-	fb_proto_buf_add(&p->out, text + at, len - at);
+	while ((n = fb_token_next(text, len, &pos, &start)) > 0) {
+		fb_proto_buf_add(&p->out, p->out_moves ? " " : " moves ",
+				 p->out_moves ? 1 : 7);
+		p->out_moves = true;
+		fb_proto_buf_add(&p->out, text + start, n);
+	}
 }
 
 /*
@@ -514,10 +522,8 @@ read_moves(struct uci *u, struct position *p, const char *text, size_t len,
 		}
 		prev = pos;
 	}
-	if (p->anchored)
-		add_rest(p, text, prev, len);
-	else if (!p->same)
-		add_rest(p, text, p->copied, len);
+	if (p->anchored || !p->same)
+		add_rest(p, text, p->anchored ? prev : p->copied, len);
 }
 
 /*

@@ -99,6 +99,23 @@ journal_tap(struct fb_bridge *b, bool to_engine, const char *p, size_t n)
 static void
 ref_arm(struct fb_bridge *b);
 
+/* The protocol of the referee's wire side, as far as it is known (the
+ * engine's while the probe runs: not yet; the referee holds those lines
+ * and judges them once it is). */
+static enum fb_referee_proto
+ref_proto(const struct fb_bridge *b, enum fb_referee_side side)
+{
+	const struct fb_protocol *p =
+		side == FB_REF_GUI ? fb_filter_protocol(&b->filter)
+		: fb_filter_probing(&b->filter)
+			? NULL
+			: fb_filter_engine_protocol(&b->filter);
+
+	return p == NULL                     ? FB_REF_UNKNOWN
+	       : strcmp(p->name, "uci") == 0 ? FB_REF_UCI
+					     : FB_REF_CECP;
+}
+
 /*
  * The referee's tap (--referee): the whole lines of text[0..len) on one
  * wire (referee.h), from its peer or sent to it; queued bytes are whole
@@ -109,15 +126,7 @@ static void
 wire_line(struct fb_bridge *b, enum fb_referee_side side, bool from_peer,
 	  const char *text, size_t len)
 {
-	const struct fb_protocol *p =
-		side == FB_REF_GUI ? fb_filter_protocol(&b->filter)
-		: fb_filter_probing(&b->filter)
-			? NULL
-			: fb_filter_engine_protocol(&b->filter);
-	enum fb_referee_proto proto = p == NULL ? FB_REF_UNKNOWN
-				      : strcmp(p->name, "uci") == 0
-					      ? FB_REF_UCI
-					      : FB_REF_CECP;
+	enum fb_referee_proto proto = ref_proto(b, side);
 	const char *end = text + len;
 
 	if (b->ref_busy)
@@ -183,7 +192,8 @@ queue_own_line(struct direction *d, const char *data, size_t len);
 /* A finding of the referee: to the log and stderr; to the GUI once per
  * kind (an XBoard GUI opens a dialog on telluser: only in strict mode,
  * else a comment line); in strict mode the first one writes the flight
- * record. */
+ * record. A note (said once a session, no finding) goes to the log at
+ * info level, to stderr, and to the GUI as a comment only. */
 static void
 on_finding(void *ctx, enum fb_referee_kind kind, const char *text,
 	   bool first_of_kind)
@@ -191,18 +201,26 @@ on_finding(void *ctx, enum fb_referee_kind kind, const char *text,
 	struct fb_bridge *b = ctx;
 	const struct fb_protocol *gp = fb_filter_protocol(&b->filter);
 	bool strict = b->ref.mode == FB_REFEREE_STRICT;
+	bool note = kind == FB_REF_NOTE;
 	char line[1100];
 	int n;
 
-	(void)kind;
-	fb_log_msg(FB_LOG_WARN, "referee: %s", text);
-	if (strict && fb_referee_total(&b->ref) == 1)
+	fb_log_msg(note ? FB_LOG_INFO : FB_LOG_WARN, "referee: %s", text);
+	if (note) {
+		n = snprintf(line, sizeof line, "fenbridge: referee: %s\n",
+			     text);
+		if (n > 0)
+			fb_log_stderr(line, (size_t)n < sizeof line
+						    ? (size_t)n
+						    : sizeof line - 1);
+	} else if (strict && fb_referee_total(&b->ref) == 1) {
 		(void)br_write_record(b, text);
+	}
 	if (!first_of_kind || gp == NULL || b->ref_done)
 		return;
 	n = snprintf(line, sizeof line, "%sfenbridge: referee: %s",
 		     strcmp(gp->name, "uci") == 0 ? "info string "
-		     : strict                     ? "telluser "
+		     : strict && !note            ? "telluser "
 						  : "# ",
 		     text);
 	if (n < 0)
@@ -224,6 +242,11 @@ referee_end(struct fb_bridge *b)
 	char sum[256], line[300];
 	int n;
 
+	/* Lines still held for a protocol learnt since, with no line after
+	 * (the engine's last answer to the probe). */
+	fb_referee_protocol(&b->ref, FB_REF_ENGINE,
+			    ref_proto(b, FB_REF_ENGINE));
+	fb_referee_protocol(&b->ref, FB_REF_GUI, ref_proto(b, FB_REF_GUI));
 	b->ref_done = true;
 	fb_referee_finish(&b->ref, uv_now(b->loop));
 	fb_referee_summary(&b->ref, sum, sizeof sum);

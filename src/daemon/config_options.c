@@ -460,7 +460,9 @@ static const struct fb_option bridge_options[] = {
 	 .def = "off",
 	 .help = "check both sides against the board and their protocol and "
 		 "report each finding (log, stderr, once per kind to the GUI); "
-		 "strict also writes a flight record and exits with status 3",
+		 "a pv past a draw by rule and a variant it cannot judge are "
+		 "notes, said once, no findings; strict also writes a flight "
+		 "record and exits with status 3",
 	 .scope = ARGV_INI,
 	 .set = set_referee,
 	 .field = BRIDGE(referee)},

@@ -4,7 +4,10 @@
 --answer-delay, --handshake-line, or a line it writes on `fake-line`) and
 of the GUI gives its finding, of the right kind, with the position it was
 judged in, on stderr and once per kind in-band; a clean session gives none;
-strict mode exits with 3 and writes a flight record; off says nothing."""
+strict mode exits with 3 and writes a flight record; off says nothing.
+The engine's answer to the protocol probe (the default
+--engine-protocol=auto) is judged as any line; a pv past a draw by rule
+and a variant the referee cannot judge are notes, no findings."""
 
 import glob
 import time
@@ -60,8 +63,15 @@ def session(ctx, proto, lines, engine_opts=(), mode="warn", opts=()):
     err = b.stderr().decode("latin-1")
     found = [line[len("fenbridge: referee: "):] for line in err.splitlines()
              if line.startswith("fenbridge: referee: ")
-             and not line.startswith("fenbridge: referee: summary")]
+             and not line.startswith("fenbridge: referee: summary")
+             and not line.startswith("fenbridge: referee: note: ")]
     return rc, bytes(b.out).decode("latin-1"), found, err
+
+
+def notes(err):
+    """The notes on stderr (not findings)."""
+    return [line[len("fenbridge: referee: "):] for line in err.splitlines()
+            if line.startswith("fenbridge: referee: note: ")]
 
 
 def one(found, kind, text, fen=None):
@@ -216,13 +226,25 @@ CASES = {
                                  b"fake-line 1/2-1/2 {Draw by repetition}\n"],
         "protocol", "a wrong result claim: '1/2-1/2 {Draw by repetition}",
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 4 3"),
-    "uci_pv_after_50_moves": (
-        "uci", go_answer("info depth 2 score cp 500 pv a1a2 e6e5 a2a3|"
-                         "bestmove a1a2"),
-        UCI_OPEN + [b"position fen 8/8/4k3/8/8/8/4K3/R7 w - - 98 80\n",
-                    b"go depth 3\n"],
-        "illegal", "the pv goes on after a draw by the 50-move rule: move 3",
-        "8/8/8/4k3/8/8/R3K3/8 w - - 100 81"),
+    # The engine's answer to the probe (--engine-protocol=auto): its
+    # first line, which tells the protocol (Fairy-Stockfish's unquoted
+    # myname), judged once the protocol is known; each protocol and a
+    # translating pair.
+    "auto_xb_probe_answer": (
+        "auto", ["--speaks=xboard", "--handshake-first",
+                 "--handshake-line=feature myname=Fake ping=1"],
+        XB_OPEN, "format", "feature myname: the string 'Fake' is not quoted",
+        None),
+    "auto_uci_probe_answer": (
+        "auto", ["--speaks=uci", "--handshake-first",
+                 "--handshake-line=option name Hash type spinner default 1"],
+        UCI_OPEN, "format", "option 'Hash' has the unknown type 'spinner'",
+        None),
+    "auto_uci_gui_xb_engine_probe_answer": (
+        "auto", ["--speaks=xboard", "--handshake-first",
+                 "--handshake-line=feature myname=Fake ping=1"],
+        [b"uci\n", 0.5, b"isready\n"], "format",
+        "feature myname: the string 'Fake' is not quoted", None),
     "xb_late_pong": (
         "xboard", ["--answer-delay=5600"],
         XB_OPEN + [b"new\n", b"force\n", b"ping 6\n", 6.5,
@@ -252,7 +274,8 @@ def make_case(name, case):
         check("summary: 1 finding (" in err, "summary in %r" % err)
         eq(rc, 0, "exit status in warn mode")
         # Once per kind to the GUI, in its protocol (XBoard: a comment).
-        inband = ("info string fenbridge: referee: " if proto == "uci"
+        uci_gui = lines[0] == b"uci\n"
+        inband = ("info string fenbridge: referee: " if uci_gui
                   else "# fenbridge: referee: ") + kind + ": "
         eq(out.count(inband), 1, "in-band lines: " + out)
     t.__name__ = name
@@ -261,6 +284,47 @@ def make_case(name, case):
 
 for _name, _case in CASES.items():
     make_case(_name, _case)
+
+
+@test(timeout=30)
+def pv_past_a_draw_is_a_note(ctx):
+    """A pv that goes on past a draw by rule (here the 50-move rule) is
+    legal: a note, once, on stderr and in-band as a comment, never a
+    finding; strict mode exits 0 and writes no flight record."""
+    rc, out, found, err = session(
+        ctx, "uci",
+        UCI_OPEN + [b"position fen 8/8/4k3/8/8/8/4K3/R7 w - - 98 80\n",
+                    b"go depth 3\n", 0.2, b"go depth 3\n"],
+        go_answer("info depth 2 score cp 500 pv a1a2 e6e5 a2a3|"
+                  "bestmove a1a2"), mode="strict")
+    eq(found, [], "findings")
+    n = notes(err)
+    eq(len(n), 1, "notes: %r" % n)
+    check("the pv goes on after a draw by the 50-move rule: move 3 'a2a3'"
+          in n[0] and "8/8/8/4k3/8/8/R3K3/8 w - - 100 81" in n[0], n[0])
+    eq(out.count("info string fenbridge: referee: note: "), 1, out)
+    check("summary: 0 findings" in err, "summary: " + err)
+    eq(rc, 0, "exit status")
+    eq(glob.glob(ctx.path("fenbridge-*.txt")), [], "flight records")
+
+
+@test(timeout=30)
+def variant_not_judged(ctx):
+    """A variant the referee cannot judge: a note, and the summary says
+    so instead of "0 findings"; strict mode exits 0."""
+    rc, out, found, err = session(
+        ctx, "xboard", XB_OPEN + [b"new\n", b"variant xiangqi\n",
+                                  b"usermove h2e2\n", 0.2],
+        mode="strict")
+    eq(found, [], "findings")
+    n = notes(err)
+    eq(len(n), 1, "notes: %r" % n)
+    check("note: the variant xiangqi is not judged" in n[0], n[0])
+    check("# fenbridge: referee: note: the variant xiangqi" in out, out)
+    check("telluser" not in out, "a note opens no dialog: " + out)
+    check("summary: not judged: the variant xiangqi" in err, err)
+    check("0 findings" not in err, err)
+    eq(rc, 0, "exit status")
 
 
 @test(timeout=30)

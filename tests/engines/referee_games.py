@@ -28,6 +28,11 @@ are read from that stderr: a clean engine gives no finding, so any finding fails
 test, but for those listed in KNOWN, real engine defects shown there with
 their evidence. A control shows the tap at work with a real engine: a GUI
 position whose move is not legal is the one finding of its session.
+Notes (a pv past a draw by rule, said once a session) are no findings:
+counted apart; stockfish's searches in dead and nearly dead positions,
+with --referee=strict, give none and exit 0 (issue 25). The answer to the
+protocol probe is judged: Fairy-Stockfish's unquoted myname under the
+default --engine-protocol=auto.
 
 The sessions counted must be many. 77 without stockfish (with --driver:
 the driver's own 77).
@@ -58,17 +63,23 @@ KNOWN = [
 PREFIX = "fenbridge: referee: "
 
 
-def findings(path):
-    """(sessions, findings) in the stderr kept at path."""
+def findings(path, notes=False):
+    """(sessions, findings) in the stderr kept at path; with notes, the
+    notes instead of the findings."""
     try:
         with open(path, encoding="latin-1") as f:
             lines = f.read().splitlines()
     except FileNotFoundError:
         lines = []
     sums = [ln for ln in lines if ln.startswith(PREFIX + "summary: ")]
-    found = [ln[len(PREFIX):] for ln in lines
-             if ln.startswith(PREFIX) and ln not in sums]
-    return sums, found
+    said = [ln[len(PREFIX):] for ln in lines
+            if ln.startswith(PREFIX) and ln not in sums]
+    return sums, [x for x in said if x.startswith("note: ") == notes]
+
+
+def with_findings(summary):
+    """A summary line that counts one finding or more."""
+    return re.search(r"summary: [1-9][0-9]* finding", summary) is not None
 
 
 def wrapper(tmp, fenbridge, out, name="fenbridge", mode="warn"):
@@ -147,6 +158,92 @@ def control_crc(fenbridge, tmp):
     print("control (fairy-stockfish caparandom, a GUI move that is not "
           "legal): %s %r exit %d" % ("ok" if ok else "FAIL", found,
                                      p.returncode))
+    return ok
+
+
+# Positions where stockfish's pv runs on past a draw by rule (or starts in
+# one): K+B v K+P (Kxe3 leaves dead material), K+B v K, K+N v K, and the
+# Chess960 game of issue 25 (a runner's line, 110 plies, in an endgame).
+DRAWN = [
+    ("b6k/8/8/8/8/4p3/3K4/8 w - - 0 1", False),
+    ("8/8/8/4k3/8/8/3KB3/8 w - - 0 1", False),
+    ("7k/8/8/8/8/3n4/3K4/8 w - - 0 1", False),
+    ("rnbnkbqr/pppppppp/8/8/8/8/PPPPPPPP/RNBNKBQR w KQkq - 0 1 moves f2f4 "
+     "d7d5 b1c3 f7f5 g2g4 g8f7 f1g2 e7e6 g4f5 b8c6 f5e6 c8e6 f4f5 e6f5 g2d5 "
+     "f5e6 d5e4 f8e7 d1e3 c6d4 g1g2 d8c6 e1d1 e7h4 c3d5 e8h8 h1f1 f7h5 d5f4 "
+     "h5e5 f4e6 f8f1 e3f1 d4e6 c2c3 a8f8 e4f3 e6f4 g2g4 e5e7 d2d4 h7h5 g4g1 "
+     "f4h3 g1g2 e7d7 c1d2 h3f4 d2f4 f8f4 d1c2 c6e7 a2a3 g7g5 h2h3 d7e6 f3h5 "
+     "e6f5 c2d2 f5b5 b2b4 c7c5 d4c5 b5d7 d2c2 e7d5 h5g4 d7h7 c2b2 d5c3 a1c1 "
+     "f4f2 g2h1 c3e2 h1d5 h7f7 d5d8 f7f8 d8f8 g8f8 c1c2 f2f1 g4e2 f1f2 b4b5 "
+     "h4g3 b5b6 a7b6 c5b6 f2f6 e2g4 f6b6 b2a2 g3d6 c2e2", True),
+]
+
+
+def control_draws(fenbridge, tmp):
+    """stockfish, strict, go depth 10 in each DRAWN position (MultiPV 3
+    too, as cutechess ran it): no finding, exit 0; the pv past Kxe3's dead
+    material is the session's one note."""
+    ok = True
+    for fen, c960 in DRAWN:
+        for multipv in (1, 3):
+            out = os.path.join(tmp, "control-draw.txt")
+            if os.path.exists(out):
+                os.unlink(out)
+            p = subprocess.Popen(
+                [wrapper(tmp, fenbridge, out, "fenbridge-control-draw",
+                         "strict"), "--", STOCKFISH],
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
+            p.stdin.write(b"uci\n" + (b"setoption name UCI_Chess960 value "
+                                      b"true\n" if c960 else b"") +
+                          b"setoption name MultiPV value %d\nisready\n"
+                          b"position fen %s\ngo depth 10\n"
+                          % (multipv, fen.encode()))
+            try:  # the whole search, then quit
+                best = read_until(p, "bestmove")[-1]
+            except RuntimeError:
+                best = ""
+            p.stdin.write(b"quit\n")
+            p.wait(30)
+            sums, found = findings(out)
+            _, notes = findings(out, notes=True)
+            good = (len(sums) == 1 and found == [] and p.returncode == 0
+                    and best.startswith("bestmove") and len(notes) <= 1)
+            if fen.startswith("b6k") and multipv == 1:
+                good = good and len(notes) == 1 and \
+                    "dead material" in notes[0]
+            print("control (stockfish strict, go depth 10, multipv %d, %s): "
+                  "%s, exit %d, %d findings, notes %r"
+                  % (multipv, fen[:40], "ok" if good else "FAIL",
+                     p.returncode, len(found), [n[:100] for n in notes]))
+            ok = ok and good
+    return ok
+
+
+def control_probe(fenbridge, tmp):
+    """fairy-stockfish under the default --engine-protocol=auto with an
+    XBoard GUI: its answer to the probe is judged (its unquoted myname is
+    the session's one finding), as with --engine-protocol=same."""
+    ok = True
+    for proto in ("auto", "same"):
+        out = os.path.join(tmp, "control-probe-%s.txt" % proto)
+        p = subprocess.Popen(
+            [wrapper(tmp, fenbridge, out, "fenbridge-control-probe"),
+             "--engine-protocol=" + proto, "--", referee_variants.FAIRY],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
+        # As the issue's shell line: the answer comes while the GUI
+        # waits (all lines at once, the probe's answer came after them).
+        p.stdin.write(b"xboard\nprotover 2\n")
+        read_until(p, "feature done=1")
+        p.stdin.write(b"quit\n")
+        p.wait(30)
+        sums, found = findings(out)
+        good = (len(sums) == 1 and len(found) == 1 and
+                found[0].startswith("format: feature myname: the string "
+                                    "'Fairy-Stockfish' is not quoted"))
+        print("control (fairy-stockfish XBoard, --engine-protocol=%s, its "
+              "answer to the probe judged): %s %r"
+              % (proto, "ok" if good else "FAIL", found))
+        ok = ok and good
     return ok
 
 
@@ -255,8 +352,10 @@ def main():
     out = os.path.join(tmp, "stderr.txt")
     fb = wrapper(tmp, fenbridge, out)
     ok = control(fenbridge, tmp)
+    ok = control_draws(fenbridge, tmp) and ok
     if os.access(referee_variants.FAIRY, os.X_OK):
         ok = control_crc(fenbridge, tmp) and ok
+        ok = control_probe(fenbridge, tmp) and ok
     print("stockfish self-play, standard chess: %d plies, %d sessions" % (
         selfplay(fb), len(findings(out)[0])))
     # Random starts (Chess960, DFRC, CRC) with --referee=strict: exit
@@ -265,7 +364,7 @@ def main():
     games, n, statuses = referee_variants.run(
         wrapper(tmp, fenbridge, sout, "fenbridge-strict", "strict"))
     ssums, sfound = findings(sout)
-    with_finding = len([x for x in ssums if " 0 findings" not in x])
+    with_finding = len([x for x in ssums if with_findings(x)])
     threes = len([rc for _, rc in statuses if rc == 3])
     bad = [(label, rc) for label, rc in statuses if rc not in (0, 3)]
     print("strict, random starts: %d games, %d sessions, %d with findings, "
@@ -277,6 +376,9 @@ def main():
     sums, found = findings(out)
     sums += ssums
     found += sfound
+    notes = findings(out, notes=True)[1] + findings(sout, notes=True)[1]
+    for n in notes:
+        print("  note (no finding): %s" % n[:300])
     unknown = judge(sums, found)
     if len(sums) < 20:
         print("FAIL: too few sessions refereed")

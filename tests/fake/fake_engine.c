@@ -39,6 +39,9 @@
  *                     (an illegal bestmove, a pv with an illegal move)
  *   --handshake-line=TEXT  write TEXT and a newline before uciok / in
  *                     the feature answer, before done=1 (a blank line)
+ *   --handshake-first write --handshake-line's TEXT first instead, before
+ *                     `id name` / the first feature line: the line that
+ *                     answers the protocol probe
  *
  * Answers: uci -> id, option UCI_Chess960, uciok; isready -> readyok;
  * protover N -> feature ... setboard=1 ... done=1 (CECP wants no answer to
@@ -157,6 +160,7 @@ go_kills(void)
  * --handshake-line). */
 static long answer_delay;
 static const char *on_go, *handshake_line;
+static bool handshake_first;
 
 /* write(2) until done; async-signal-safe, so handlers may use it. */
 static void
@@ -369,9 +373,11 @@ command(const char *text, size_t len, size_t term)
 		     "info depth 1 multipv 2 score cp 10 pv d2d4\n"
 		     "bestmove e2e4\n");
 	} else if (CMD("uci")) {
+		if (handshake_line != NULL && handshake_first)
+			out_lines(handshake_line);
 		outs("id name fake\nid author fenbridge e2e tests\n"
 		     "option name UCI_Chess960 type check default false\n");
-		if (handshake_line != NULL)
+		if (handshake_line != NULL && !handshake_first)
 			out_lines(handshake_line);
 		outs("uciok\n");
 	} else if (CMD("isready")) {
@@ -379,9 +385,11 @@ command(const char *text, size_t len, size_t term)
 			sleep_ms(answer_delay);
 		outs("readyok\n");
 	} else if (CMD("protover")) {
+		if (handshake_line != NULL && handshake_first)
+			out_lines(handshake_line);
 		outs("feature myname=\"fake\" setboard=1 ping=1 usermove=1 "
 		     "sigint=1 sigterm=1 variants=\"normal,fischerandom\"");
-		if (handshake_line != NULL) {
+		if (handshake_line != NULL && !handshake_first) {
 			outs("\n");
 			out_lines(handshake_line);
 			outs("feature");
@@ -521,6 +529,8 @@ main(int argc, char **argv)
 			answer_delay = atol(o + 15);
 		else if (strncmp(o, "--on-go=", 8) == 0)
 			on_go = o + 8;
+		else if (strcmp(o, "--handshake-first") == 0)
+			handshake_first = true;
 		else if (strncmp(o, "--handshake-line=", 17) == 0)
 			handshake_line = o + 17;
 		else if (strncmp(o, "--do=", 5) == 0 && ndo < MAX_DO)
@@ -537,7 +547,8 @@ main(int argc, char **argv)
 				"[--die-on-unknown=SIG] [--once=FILE] "
 				"[--do=CMD] [--die-at-go=FILE:K,...] "
 				"[--answer-delay=MS] [--on-go=TEXT] "
-				"[--handshake-line=TEXT] RECORD\n");
+				"[--handshake-line=TEXT] [--handshake-first] "
+				"RECORD\n");
 		return 99;
 	}
 	if (once != NULL) {

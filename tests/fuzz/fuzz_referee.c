@@ -4,21 +4,28 @@
  * both wires. The input is lines; each line's first byte chooses the wire,
  * the way, each wire's protocol and how far the clock moves. Properties:
  * no crash, no overrun (ASan/UBSan), every finding is one line of text
- * that names its position, the counts add up to the findings reported,
+ * that names its position, the counts add up to the findings reported
+ * (notes not among them, each said once), lines of a protocol not yet
+ * known held and judged later,
  * and after a tick the next deadline is none or still to come.
  */
 #include "fuzz_common.h"
 
 #include "referee.h"
 
-static unsigned reported;
+static unsigned reported, noted;
 
 static void
 on_finding(void *ctx, enum fb_referee_kind kind, const char *text, bool first)
 {
-	(void)ctx, (void)first;
-	CHECK((unsigned)kind < FB_REF_NKINDS);
+	(void)ctx;
+	CHECK((unsigned)kind <= FB_REF_NOTE);
 	CHECK(strchr(text, '\n') == NULL && strchr(text, '\r') == NULL);
+	if (kind == FB_REF_NOTE) { /* once a session each: a few at most */
+		CHECK(first && strncmp(text, "note: ", 6) == 0);
+		CHECK(++noted <= 3);
+		return;
+	}
 	CHECK(strstr(text, ", position ") != NULL);
 	reported++;
 }
@@ -30,7 +37,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const char *p = (const char *)data, *end = p + size;
 	uint64_t now = 0;
 
-	reported = 0;
+	reported = noted = 0;
 	fb_referee_init(&r,
 			(size > 0 && data[0] & 1) ? FB_REFEREE_STRICT
 						  : FB_REFEREE_WARN,
@@ -60,6 +67,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 		p += n + (e != NULL);
 	}
+	/* What is still held is judged once the protocols are known. */
+	fb_referee_protocol(&r, FB_REF_ENGINE,
+			    size & 2 ? FB_REF_UCI : FB_REF_CECP);
+	fb_referee_protocol(&r, FB_REF_GUI,
+			    size & 4 ? FB_REF_UCI : FB_REF_CECP);
 	fb_referee_finish(&r, now + 10000);
 	CHECK(fb_referee_total(&r) == reported);
 	return 0;

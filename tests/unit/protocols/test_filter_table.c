@@ -373,6 +373,27 @@ static const struct row uci_rows[] = {
 	 .want = "position fen 1rk2r2/ppp1qppp/2nbbn2/3pp3/3PP3/2NBBN2/"
 		 "PPP1QPPP/2KR1R2 b - - 7 8 moves b7b6\n",
 	 .reply = NO960_REPLY},
+	/* After a re-anchor the line is fenbridge's own, spelled from its
+	 * tokens: one blank each, whatever the GUI's; tokens that are no
+	 * moves go on as they came (the fuzz finding
+	 * reanchored-castle-junk-blanks-differ-with-cache). */
+	{"uci re-anchored: tokens after the castle one blank apart", U,
+	 .setup = SETUP(UFAKE), .dir = 'G',
+	 .in = "position fen " P960 " w FBfb - 6 8 moves c1b1  b7b6\tw  - "
+	       " 0 \n",
+	 .want = "position fen 1rk2r2/ppp1qppp/2nbbn2/3pp3/3PP3/2NBBN2/"
+		 "PPP1QPPP/2KR1R2 b - - 7 8 moves b7b6 w - 0\n",
+	 .reply = NO960_REPLY},
+	/* The same line read through the position cache: the line before
+	 * it (its start, with a trailing blank) and then the whole. */
+	{"uci re-anchored through the position cache: the same bytes", U,
+	 .setup = SETUP(UFAKE, "G position fen " P960 " w FBfb - 6 8 moves "
+			       "c1b1 "),
+	 .dir = 'G',
+	 .in = "position fen " P960 " w FBfb - 6 8 moves c1b1  b7b6\tw  - "
+	       " 0 \n",
+	 .want = "position fen 1rk2r2/ppp1qppp/2nbbn2/3pp3/3PP3/2NBBN2/"
+		 "PPP1QPPP/2KR1R2 b - - 7 8 moves b7b6 w - 0\n"},
 	/* Arena: engine has the option, GUI never set it: fenbridge sets it
 	 * first, then the engine gets KxR. */
 	{"uci Arena Chess960 fen: setoption injected, king move -> KxR", U,

@@ -21,11 +21,14 @@
 
 #define MAX_FOUND 16
 
+/* The findings, and apart from them the notes (not findings). */
 struct found {
 	unsigned n;
 	enum fb_referee_kind kind[MAX_FOUND];
 	char text[MAX_FOUND][2048];
 	bool first[MAX_FOUND];
+	unsigned nnotes;
+	char note[MAX_FOUND][2048];
 };
 
 static void
@@ -33,6 +36,11 @@ on_found(void *ctx, enum fb_referee_kind kind, const char *text, bool first)
 {
 	struct found *f = ctx;
 
+	if (kind == FB_REF_NOTE) {
+		assert_true(f->nnotes < MAX_FOUND && first);
+		snprintf(f->note[f->nnotes++], sizeof f->note[0], "%s", text);
+		return;
+	}
 	assert_true(f->n < MAX_FOUND);
 	f->kind[f->n] = kind;
 	f->first[f->n] = first;
@@ -93,6 +101,17 @@ expect_none(const struct found *f)
 {
 	if (f->n != 0)
 		fail_msg("want no finding, got %u: %s", f->n, f->text[0]);
+}
+
+/* One note with text, and no finding. */
+static void
+expect_note(const struct found *f, const char *text)
+{
+	expect_none(f);
+	if (f->nnotes != 1 || strncmp(f->note[0], "note: ", 6) != 0 ||
+	    strstr(f->note[0], text) == NULL)
+		fail_msg("want one note with '%s', got %u: %s", text, f->nnotes,
+			 f->nnotes > 0 ? f->note[0] : "");
 }
 
 static void
@@ -748,7 +767,8 @@ test_referee_draw_rules(void **state)
 	    "E<usermove e2f2\nE>1/2-1/2 {Insufficient material}\n"
 	    "E>1/2-1/2 {Neither side can mate}\n");
 	expect_none(&f);
-	/* UCI pvs after a draw by rule */
+	/* UCI pvs after a draw by rule: the rules end the game, not the
+	 * search; a note, once a session, and no finding */
 	start(&r, &f);
 	run(&r, &f, FB_REF_UCI, FB_REF_UCI,
 	    "E<position fen 8/8/4k3/8/8/8/4K3/R7 w - - 98 80\n"
@@ -756,24 +776,201 @@ test_referee_draw_rules(void **state)
 	    "E>info depth 1 score cp 500 pv a1a2 e6e5\n"
 	    "E>info depth 2 score cp 500 pv a1a2 e6e5 a2a3\n"
 	    "E>bestmove a1a2\n");
-	expect_one(&f, FB_REF_ILLEGAL,
-		   "the pv goes on after a draw by the 50-move rule: move 3 "
-		   "'a2a3'");
+	expect_note(&f, "the pv goes on after a draw by the 50-move rule: "
+			"move 3 'a2a3'");
 	start(&r, &f);
 	run(&r, &f, FB_REF_UCI, FB_REF_UCI,
 	    "E<position fen 8/8/4k3/8/8/4n3/4K3/8 w - - 3 80\n"
 	    "E<go depth 5\n"
 	    "E>info depth 2 score cp 0 pv e2e3 e6e5\n"
+	    "E>info depth 3 score cp 0 pv e2e3 e6d5 e3d3\n"
+	    "E>bestmove e2e3\n"
+	    "E<position fen 8/8/4k3/8/8/4n3/4K3/8 w - - 3 80\n"
+	    "E<go depth 5\n"
+	    "E>info depth 2 score cp 0 pv e2e3 e6e5\n"
 	    "E>bestmove e2e3\n");
-	expect_one(&f, FB_REF_ILLEGAL,
-		   "goes on after a draw by dead material: move 2 'e6e5'");
+	expect_note(&f, "goes on after a draw by dead material: move 2 "
+			"'e6e5'");
+	assert_int_equal(fb_referee_total(&r), 0);
+	/* A move after the draw is still judged: one not legal is */
+	start(&r, &f);
+	run(&r, &f, FB_REF_UCI, FB_REF_UCI,
+	    "E<position fen 8/8/4k3/8/8/4n3/4K3/8 w - - 3 80\n"
+	    "E<go depth 5\n"
+	    "E>info depth 3 score cp 0 pv e2e3 e6e5 e3e5\n"
+	    "E>bestmove e2e3\n");
+	expect_one(&f, FB_REF_ILLEGAL, "pv move 3 'e3e5' is not legal");
+	assert_int_equal(f.nnotes, 1);
 	/* CECP thinking too */
 	start(&r, &f);
 	run(&r, &f, FB_REF_CECP, FB_REF_CECP,
 	    "E<new\nE<force\nE<setboard 8/8/4k3/8/8/4n3/4K3/8 w - - 3 80\n"
-	    "E<go\nE>2 0 5 100 Kxe3 Ke5\n");
-	expect_one(&f, FB_REF_ILLEGAL,
-		   "the thinking pv goes on after dead material: move 2");
+	    "E<go\nE>2 0 5 100 Kxe3 Ke5\nE>3 0 5 100 Kxe3 Kd5 Kd3\n");
+	expect_note(&f, "the thinking pv goes on after a draw by dead "
+			"material: move 2 'Ke5'");
+}
+
+/* A threefold repetition along a pv, counted with the game's history
+ * (the positions since the last capture or pawn move): a note. */
+static void
+test_referee_pv_repetition(void **state)
+{
+	struct fb_referee r;
+	struct found f;
+
+	(void)state;
+	/* The game stands in its start position the second time: the pv's
+	 * return to it is the third */
+	start(&r, &f);
+	run(&r, &f, FB_REF_UCI, FB_REF_UCI,
+	    "E<position startpos moves g1f3 g8f6 f3g1 f6g8\n"
+	    "E<go depth 5\n"
+	    "E>info depth 4 score cp 0 pv g1f3 g8f6 f3g1 f6g8\n"
+	    "E>info depth 5 score cp 0 pv g1f3 g8f6 f3g1 f6g8 e2e4\n"
+	    "E>bestmove g1f3\n");
+	expect_note(&f, "the pv goes on after a draw by threefold "
+			"repetition: move 5 'e2e4'");
+	/* Without that history, twice only; the third within the pv */
+	start(&r, &f);
+	run(&r, &f, FB_REF_UCI, FB_REF_UCI,
+	    "E<position startpos\n"
+	    "E<go depth 5\n"
+	    "E>info depth 5 score cp 0 pv g1f3 g8f6 f3g1 f6g8 e2e4\n"
+	    "E>info depth 9 score cp 0 pv g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 "
+	    "f3g1 f6g8 e2e4\n"
+	    "E>bestmove g1f3\n");
+	expect_note(&f, "threefold repetition: move 9 'e2e4'");
+	/* An irreversible move in the pv: what came before it does not
+	 * come again */
+	start(&r, &f);
+	run(&r, &f, FB_REF_UCI, FB_REF_UCI,
+	    "E<position startpos moves g1f3 g8f6 f3g1 f6g8\n"
+	    "E<go depth 5\n"
+	    "E>info depth 9 score cp 0 pv e2e3 e7e6 g1f3 g8f6 f3g1 f6g8 "
+	    "g1f3 g8f6 f3g1\n"
+	    "E>bestmove e2e3\n");
+	expect_none(&f);
+	assert_int_equal(f.nnotes, 0);
+	/* CECP: thinking in analyze mode, the game's history counted */
+	start(&r, &f);
+	run(&r, &f, FB_REF_CECP, FB_REF_CECP,
+	    "E<new\nE<force\n"
+	    "E<usermove g1f3\nE<usermove g8f6\nE<usermove f3g1\n"
+	    "E<usermove f6g8\nE<analyze\n"
+	    "E>5 0 5 100 Nf3 Nf6 Ng1 Ng8 e4\n");
+	expect_note(&f, "the thinking pv goes on after a draw by threefold "
+			"repetition: move 5 'e4'");
+}
+
+/* Strict mode: a note is no finding (no count, so no exit status 3). */
+static void
+test_referee_notes_strict(void **state)
+{
+	struct fb_referee r;
+	struct found f;
+	char sum[200];
+
+	(void)state;
+	memset(&f, 0, sizeof f);
+	fb_referee_init(&r, FB_REFEREE_STRICT, on_found, &f);
+	run(&r, &f, FB_REF_UCI, FB_REF_UCI,
+	    "E<position fen b6k/8/8/8/8/4p3/3K4/8 w - - 0 1\n"
+	    "E<go depth 10\n"
+	    "E>info depth 10 score cp 0 pv d2e3 h8g7 e3f4 g7f6\n"
+	    "E>bestmove d2e3 ponder h8g7\n");
+	fb_referee_finish(&r, 1000);
+	expect_note(&f, "dead material: move 2 'h8g7'");
+	assert_int_equal(fb_referee_total(&r), 0);
+	fb_referee_summary(&r, sum, sizeof sum);
+	assert_string_equal(sum, "0 findings (illegal 0, castling 0, protocol "
+				 "0, format 0, gui 0)");
+}
+
+/* A variant the referee cannot judge: a note, and the summary says so
+ * instead of "0 findings". */
+static void
+test_referee_variant_not_judged(void **state)
+{
+	struct fb_referee r;
+	struct found f;
+	char sum[200];
+
+	(void)state;
+	start(&r, &f);
+	run(&r, &f, FB_REF_UCI, FB_REF_UCI,
+	    "E<setoption name UCI_Variant value atomic\n"
+	    "G>setoption name UCI_Variant value atomic\n"
+	    "E<position startpos moves e2e4\nE<go depth 3\n"
+	    "E>bestmove e7e4\n"
+	    "E<setoption name UCI_Variant value xiangqi\n");
+	expect_note(&f, "the variant atomic is not judged");
+	fb_referee_summary(&r, sum, sizeof sum);
+	assert_string_equal(sum, "not judged: the variant atomic");
+	/* With findings: the counts, then what was not judged */
+	run(&r, &f, FB_REF_UCI, FB_REF_UCI,
+	    "E<setoption name UCI_Variant value chess\n"
+	    "E<position startpos moves e2e4\nE<go depth 3\n"
+	    "E>bestmove e7e4\n");
+	fb_referee_summary(&r, sum, sizeof sum);
+	assert_string_equal(sum, "1 finding (illegal 1, castling 0, protocol "
+				 "0, format 0, gui 0); not judged: the "
+				 "variant atomic");
+	/* CECP, a name no table holds, control bytes and all */
+	start(&r, &f);
+	run(&r, &f, FB_REF_CECP, FB_REF_CECP,
+	    "E<new\nE<variant my\x01variant\nE<usermove e2e4\n"
+	    "E>move a7a3\n");
+	expect_note(&f, "the variant myvariant is not judged");
+	fb_referee_summary(&r, sum, sizeof sum);
+	assert_string_equal(sum, "not judged: the variant myvariant");
+}
+
+/* Lines of a protocol not known yet (the engine's answer to the probe)
+ * are held and judged once it is known; past the bounds, a note. */
+static void
+test_referee_held_lines(void **state)
+{
+	struct fb_referee r;
+	struct found f;
+	char many[FB_REF_HOLD_LINES * 16 + 64];
+	size_t n = 0;
+
+	(void)state;
+	start(&r, &f);
+	run(&r, &f, FB_REF_CECP, FB_REF_UNKNOWN,
+	    "G>xboard\nG>protover 2\nE<xboard\nE<protover 2\n"
+	    "E>feature ping=1 myname=Fairy-Stockfish done=0\n");
+	expect_none(&f);
+	fb_referee_protocol(&r, FB_REF_ENGINE, FB_REF_CECP);
+	expect_one(&f, FB_REF_FORMAT,
+		   "feature myname: the string 'Fairy-Stockfish' is not "
+		   "quoted");
+	assert_non_null(strstr(f.text[0], "last sent 'protover 2'"));
+	/* Judged with their own times, in order, before the line that
+	 * made the protocol known */
+	start(&r, &f);
+	run(&r, &f, FB_REF_UCI, FB_REF_UNKNOWN,
+	    "@30 E<isready\n@40 E>info string hello\n");
+	run(&r, &f, FB_REF_UCI, FB_REF_UCI,
+	    "@9000 E>readyok\n@9000 E<position startpos\n");
+	expect_one(&f, FB_REF_PROTOCOL, "readyok came 8970 ms after");
+	/* A line that is never known is never judged */
+	start(&r, &f);
+	run(&r, &f, FB_REF_UNKNOWN, FB_REF_UNKNOWN,
+	    "E>bestmove e2e5\nG>position startpos moves e2e5\n");
+	fb_referee_protocol(&r, FB_REF_ENGINE, FB_REF_UNKNOWN);
+	fb_referee_finish(&r, 1000);
+	expect_none(&f);
+	assert_int_equal(f.nnotes, 0);
+	/* More than the bound: the first are judged, the rest noted */
+	for (unsigned i = 0; i < FB_REF_HOLD_LINES + 5; i++)
+		n += (size_t)snprintf(many + n, sizeof many - n,
+				      "E>banner %u\n", i);
+	start(&r, &f);
+	run(&r, &f, FB_REF_UCI, FB_REF_UNKNOWN, many);
+	run(&r, &f, FB_REF_UCI, FB_REF_UCI, "E>id name X\n");
+	expect_note(&f, "5 lines on the engine wire before its protocol was "
+			"known went unjudged");
 }
 
 static void
@@ -797,7 +994,7 @@ test_referee_translating_pair(void **state)
 	fb_referee_summary(&r, sum, sizeof sum);
 	assert_string_equal(sum, "1 finding (illegal 0, castling 0, protocol "
 				 "1, format 0, gui 0)");
-	/* Lines of a protocol not yet known are not looked at */
+	/* Lines of a protocol not yet known are held (test_referee_held) */
 	start(&r, &f);
 	run(&r, &f, FB_REF_UNKNOWN, FB_REF_UNKNOWN,
 	    "E>bestmove e2e5\nG>position startpos moves e2e5\n");
@@ -822,6 +1019,10 @@ main(void)
 		cmocka_unit_test(test_referee_pending_answers),
 		cmocka_unit_test(test_referee_10x8),
 		cmocka_unit_test(test_referee_draw_rules),
+		cmocka_unit_test(test_referee_pv_repetition),
+		cmocka_unit_test(test_referee_notes_strict),
+		cmocka_unit_test(test_referee_variant_not_judged),
+		cmocka_unit_test(test_referee_held_lines),
 		cmocka_unit_test(test_referee_translating_pair),
 	};
 
