@@ -467,8 +467,10 @@ fb_replay_parse(struct fb_replay *r, const char *text, size_t len,
 					 ? g.send.v[g.send.n - 1].ms
 					 : g.ans.v[g.ans.n - 1].ms;
 	}
-	if (stopped)
+	if (stopped) {
 		r->end = FB_RP_END_NONE; /* --until: the answers only */
+		r->until = true;
+	}
 	if (!g.cecp_set)
 		for (size_t i = 0; i < g.send.n; i++)
 			if (word_is(g.send.v[i].text, "uci") ||
@@ -601,6 +603,8 @@ fb_replay_cmp_line(struct fb_replay_cmp *c, const char *text, size_t len)
 	if (c->diverged)
 		return true;
 	where(c, at, sizeof at);
+	if (want == NULL && c->r->until && c->sent == c->r->nstep)
+		return true; /* an answer to a line before --until's, after it */
 	if (want == NULL) {
 		c->diverged = true;
 		snprintf(c->first, sizeof c->first,

@@ -182,11 +182,11 @@ advance(struct run *u)
 	u->ending = true;
 	if (death_owed(u)) {
 		uint64_t last = u->r.step[u->r.nstep - 1].ms;
-		uv_timer_start(
-			&u->timer, on_timer,
-			ANSWER_GRACE_MS + END_GRACE_MS +
-				(u->r.end_ms > last ? u->r.end_ms - last : 0),
-			0);
+		uv_timer_start(&u->timer, on_timer,
+			       END_GRACE_MS + 2 * (u->r.end_ms > last
+							   ? u->r.end_ms - last
+							   : 0),
+			       0);
 	} else if (u->c.got >= u->r.nans) {
 		finish(u);
 	} else {
