@@ -504,6 +504,10 @@ fb_replay_parse(struct fb_replay *r, const char *text, size_t len,
 		goto fail;
 	r->end_ms = end_ms >= g.send.v[start].ms ? end_ms - g.send.v[start].ms
 						 : 0;
+	/* A log cut short (no end, no quit) is as one read to --until. */
+	if (r->end == FB_RP_END_NONE &&
+	    !word_is(r->step[r->nstep - 1].text, "quit"))
+		r->until = true;
 	free(g.send.v);
 	free(g.ans.v);
 	return 0;

@@ -70,8 +70,8 @@ struct fb_replay {
 	unsigned cut_line;   /* its "cut" line */
 	unsigned start_line; /* the first line replayed from the file */
 	unsigned lost;       /* lines sent before start_line, not replayed */
-	bool until;          /* read up to --until's line, not to the end:
-				answers to the last lines may follow */
+	bool until;          /* read up to --until's line, or a log cut
+				short: answers to the last lines may follow */
 	char reason[256];    /* why the record was written / the log ended */
 	enum fb_replay_end end;
 	int code;        /* signal (POSIX numbers) or status */
