@@ -11,7 +11,10 @@ feeds the same engine the same lines and must find no divergence (exit 0,
 every bestmove the same). The same game again, the engine killed with
 SIGKILL at its end, leaves a flight record: its replay shows the same
 answers but no death (exit 1, "not reproduced"). A log truncated at half
-its lines (a session cut short) replays without divergence too.
+its lines (a session cut short) replays without divergence too. Then the
+engine behind dying_engine.py (as restart.py uses it) dies of SIGSEGV at
+its 30th go: the record that game leaves is reproduced (exit 0) with a
+fresh dying_engine.py, and not with the engine alone (exit 1).
 
 Exit status 0 pass, 1 failure, 77 (skip) when neither engine is there.
 """
@@ -25,6 +28,7 @@ import sys
 import tempfile
 
 FB = None
+HERE = os.path.dirname(os.path.abspath(__file__))
 failures = 0
 
 
@@ -44,16 +48,21 @@ def children(pid):
         return []
 
 
-def play(engine, tmp, log=None, kill_at_end=False):
-    """A game of go depth 7 through fenbridge; returns the moves."""
-    argv = [FB] + (["--log=" + log] if log else []) + ["--", engine]
+def play(engine, tmp, log=None, kill_at_end=False, plies=24):
+    """A game of go depth 7 through fenbridge (engine: a path or an argv);
+    returns the moves."""
+    argv = [FB] + (["--log=" + log] if log else []) + ["--"] + \
+        ([engine] if isinstance(engine, str) else engine)
     p = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                          stderr=subprocess.DEVNULL, cwd=tmp,
                          env=dict(os.environ, TMPDIR=tmp))
 
     def send(s):
-        p.stdin.write(s.encode())
-        p.stdin.flush()
+        try:
+            p.stdin.write(s.encode())
+            p.stdin.flush()
+        except BrokenPipeError:
+            pass  # fenbridge is gone with its engine
 
     def until(word):
         while True:
@@ -68,9 +77,13 @@ def play(engine, tmp, log=None, kill_at_end=False):
     send("setoption name Hash value 16\nucinewgame\nisready\n")
     until("readyok")
     moves = []
-    for _ in range(24):
+    for _ in range(plies):
         send("position startpos moves %s\ngo depth 7\n" % " ".join(moves))
-        best = until("bestmove")
+        try:
+            best = until("bestmove")
+        except RuntimeError:
+            break  # the engine died
+
         if best[1] in ("(none)", "0000"):
             break
         moves.append(best[1])
@@ -85,14 +98,18 @@ def play(engine, tmp, log=None, kill_at_end=False):
                 break
     else:
         send("quit\n")
-    p.stdin.close()
+    try:
+        p.stdin.close()
+    except BrokenPipeError:
+        pass
     p.wait(timeout=30)
     return moves
 
 
 def replay(path, engine, *opts):
-    r = subprocess.run([FB, "replay", "--speed=fast", *opts, path, "--",
-                        engine], capture_output=True, timeout=300)
+    r = subprocess.run([FB, "replay", "--speed=fast", *opts, path, "--"] +
+                       ([engine] if isinstance(engine, str) else engine),
+                       capture_output=True, timeout=300)
     out = r.stdout.decode()
     print("    " + out.replace("\n", "\n    ").rstrip())
     return r.returncode, out
@@ -134,6 +151,32 @@ def one(engine):
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+def crash(engine):
+    """The engine dies of SIGSEGV at its 30th go (dying_engine.py in front
+    of it, as in restart.py): the record the game leaves reproduces it."""
+    tmp = tempfile.mkdtemp(prefix="fb-replay-")
+    dying = [sys.executable, os.path.join(HERE, "dying_engine.py")]
+    try:
+        moves = play(dying + [os.path.join(tmp, "gos"), "30", "0", engine],
+                     tmp, plies=60)
+        print("%s, dying at its 30th go: %d plies" % (engine, len(moves)))
+        check(len(moves) == 29, "%s: plies before the death" % engine)
+        recs = glob.glob(os.path.join(tmp, "fenbridge-*.txt"))
+        if not check(len(recs) == 1, "%s: one flight record" % engine):
+            return
+        rc, out = replay(recs[0], dying + [os.path.join(tmp, "gos2"), "30",
+                                           "0", engine])
+        check(rc == 0 and "recorded: the engine died of SIGSEGV (11)" in out
+              and "(29 moves) are the recorded ones"
+              in out and out.endswith("\nreproduced\n"),
+              "%s: the crash reproduced" % engine)
+        rc, out = replay(recs[0], engine)
+        check(rc == 1 and out.endswith("\nnot reproduced\n"),
+              "%s: the engine without the crash" % engine)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
 def main():
     global FB
     FB = os.path.abspath(sys.argv[1])
@@ -144,6 +187,7 @@ def main():
         sys.exit(77)
     for e in engines:
         one(e)
+        crash(e)
     print("%d failures" % failures)
     sys.exit(1 if failures else 0)
 
