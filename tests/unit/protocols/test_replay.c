@@ -289,6 +289,44 @@ test_replay_refuses_what_is_no_record(void **state)
 	assert_non_null(strstr(err, "no line sent to the engine"));
 }
 
+/* Every prefix of a record (a file cut anywhere, inside a line too) reads
+ * or is refused; none is read out of bounds (ASan, MemorySanitizer). */
+static void
+test_replay_reads_every_prefix(void **state)
+{
+	size_t len = strlen(uci_record), ok = 0;
+
+	(void)state;
+	for (size_t n = 0; n <= len; n++) {
+		char *copy = malloc(n ? n : 1);
+		struct fb_replay r;
+		char err[128];
+		int rc;
+		assert_non_null(copy);
+		memcpy(copy, uci_record, n);
+		rc = fb_replay_parse(&r, copy, n, 0, err, sizeof err);
+		free(copy);
+		assert_true(rc == 0 || rc == FB_EINVAL);
+		if (rc == 0) {
+			struct fb_replay_cmp c;
+			char out[1024];
+			ok++;
+			assert_true(r.nstep > 0);
+			fb_replay_cmp_init(&c, &r);
+			fb_replay_cmp_line(&c, "bestmove e7e5", 13);
+			c.sent = r.nstep;
+			(void)fb_replay_verdict(&c, true, 0, 11, out,
+						sizeof out);
+			fb_replay_free(&r);
+		}
+	}
+	/* from the first >engine line's tag on, every prefix reads */
+	assert_int_equal(ok,
+			 len + 1 -
+				 (size_t)(strstr(uci_record, " >engine  uci") -
+					  uci_record + 8));
+}
+
 static void
 test_replay_tells_answers_apart(void **state)
 {
@@ -314,6 +352,7 @@ main(void)
 			test_replay_starts_a_cut_record_at_a_full_position),
 		cmocka_unit_test(test_replay_reads_the_last_session_of_a_log),
 		cmocka_unit_test(test_replay_refuses_what_is_no_record),
+		cmocka_unit_test(test_replay_reads_every_prefix),
 		cmocka_unit_test(test_replay_tells_answers_apart),
 	};
 
