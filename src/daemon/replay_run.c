@@ -89,7 +89,8 @@ on_line(void *ctx, struct fb_eproc *p, const char *text, size_t len)
 		return;
 	if (!u->ending)
 		advance(u);
-	else if (u->c.got >= u->r.nans && !death_owed(u))
+	else if (u->c.got >= u->r.nans && !death_owed(u) &&
+		 u->r.end == FB_RP_END_NONE)
 		finish(u); /* every answer in, and no end to wait for */
 }
 
@@ -187,8 +188,13 @@ advance(struct run *u)
 							   ? u->r.end_ms - last
 							   : 0),
 			       0);
-	} else if (u->c.got >= u->r.nans) {
+	} else if (u->c.got >= u->r.nans && u->r.end == FB_RP_END_NONE) {
 		finish(u);
+	} else if (u->c.got >= u->r.nans) {
+		/* a record of a hang or an illegal move: an answer the record
+		 * lacks (the readyok that did not come) may still come, as
+		 * long as the referee waited for it */
+		uv_timer_start(&u->timer, on_timer, END_GRACE_MS, 0);
 	} else {
 		/* the answers still owed, then the end */
 		uv_timer_start(&u->timer, on_timer,
