@@ -269,19 +269,6 @@ sink_emit(void *ctx, const char *data, size_t len)
 	br_outq_append(&d->q, data, len);
 }
 
-/* The GUI's line being filtered, toward the engine: as sink_emit, and
- * whether what went on so far is the line's own bytes from its start, in
- * one piece (then br_on_line needs no compare to know the engine got it
- * as it came). */
-static void
-sink_emit_up(void *ctx, const char *data, size_t len)
-{
-	struct direction *d = ctx;
-
-	d->as_read = d->q.len == d->line_at && data == d->line;
-	br_outq_append(&d->q, data, len);
-}
-
 /* sink_emit toward the engine with --restart (installed only then: the
  * relay without it tests nothing). */
 static void
@@ -290,7 +277,7 @@ sink_emit_journal(void *ctx, const char *data, size_t len)
 	struct direction *d = ctx;
 
 	journal_tap(d->b, true, data, len);
-	sink_emit_up(ctx, data, len);
+	sink_emit(ctx, data, len);
 }
 
 static void
@@ -430,9 +417,6 @@ br_on_line(void *ctx, const char *text, size_t len, size_t term, unsigned flags)
 			  text, len);
 	before = d->ref_mark = d->q.len;
 	d->filtering = true;
-	d->line = text;
-	d->line_at = before;
-	d->as_read = false;
 	if (d->to_engine)
 		fb_filter_gui_line(&b->filter, text, len, term, flags,
 				   &d->sink);
@@ -443,13 +427,11 @@ br_on_line(void *ctx, const char *text, size_t len, size_t term, unsigned flags)
 	if (b->ref_on && d->ref_mark <= d->q.len)
 		wire_line(b, d->to_engine ? FB_REF_ENGINE : FB_REF_GUI, false,
 			  d->q.buf + d->ref_mark, d->q.len - d->ref_mark);
-	/* What the engine got, when it is not the GUI's line as it came
-	 * (the record says so): rewritten, held, or with lines of
-	 * fenbridge's own. The GUI mostly gets the engine's lines as they
-	 * came: those are kept as read. */
-	if (d->to_engine && !(flags & FB_LINE_CONT) &&
-	    (d->q.len - before != len + term ||
-	     (!d->as_read && memcmp(d->q.buf + before, text, len + term) != 0)))
+	/* What the engine got, every line of it (as it came, rewritten,
+	 * held, or lines of fenbridge's own): the record holds the engine's
+	 * side of the wire whole, for `fenbridge replay`. The GUI mostly gets
+	 * the engine's lines as they came: those are kept as read. */
+	if (d->to_engine)
 		record_queued(d, before);
 	if (d->logging && !(flags & FB_LINE_CONT) && !d->q.dead)
 		br_log_queued(d, before);
@@ -642,7 +624,7 @@ direction_init(struct fb_bridge *b, struct direction *d, struct endpoint *src,
 	d->out_tag = to_engine ? FB_TAG_ENGINE_OUT : FB_TAG_GUI_OUT;
 	/* The line being filtered goes on in pieces on its own direction's
 	 * queue; fenbridge's own lines toward the other side go whole. */
-	d->sink.to_engine = to_engine ? sink_emit_up : sink_reply;
+	d->sink.to_engine = to_engine ? sink_emit : sink_reply;
 	if (to_engine && b->journal != NULL)
 		d->sink.to_engine = sink_emit_journal;
 	d->sink.to_gui = to_engine ? sink_reply : sink_emit;

@@ -134,11 +134,6 @@ struct direction {
 	bool logging; /* fb_log_enabled(), fixed before the bridge runs */
 	const char *in_tag, *out_tag;
 	struct fb_sink sink;
-	/* The line br_on_line is filtering, where its bytes start in q, and
-	 * whether q got them there as they are (sink_emit_up). */
-	const char *line;
-	size_t line_at;
-	bool as_read;
 	/* The referee's (b->ref_on): the filter runs on this direction's
 	 * line, and the queued bytes from ref_mark on are not yet shown. */
 	bool filtering;

@@ -16,36 +16,18 @@
 #include <uv.h>
 
 #include "config.h"
-#include "fenbridge/line.h"
+#include "engine_proc.h"
 #include "platform.h"
 #include "check.h"
-
-/* After its exit, how long the engine's output may stay open (a child of
- * its own may hold the pipe) before the exit counts anyway. */
-#define EOF_GRACE_MS 1000
-
-/* One engine process, its pipes and its grace timer; freed when all four
- * are closed. */
-struct proc {
-	uv_process_t proc;
-	uv_pipe_t in, out;
-	uv_timer_t grace;
-	struct drv *d;
-	int open; /* handles not yet closed */
-	bool exited, eof;
-	int64_t status;
-	int signal;
-};
 
 struct drv {
 	uv_loop_t loop;
 	uv_timer_t timer;
-	struct fb_line lf;
 	struct fb_check ck;
 	char **argv;
 	bool verbose;
 	bool done;
-	struct proc *p; /* the engine now, or NULL */
+	struct fb_eproc *p; /* the engine now, or NULL */
 	int start_error;
 	size_t at_seen;   /* steps whose time is stamped */
 	uint64_t step_t0; /* when the step at at_seen began */
@@ -53,122 +35,39 @@ struct drv {
 
 static void
 apply(struct drv *d, struct fb_check_out *out);
-static void
-on_line(void *ctx, const char *text, size_t len, size_t term, unsigned flags);
 static int
 spawn(struct drv *d);
 
+/* The engine's end (after its last lines): an engine killed or started
+ * again before is no longer the one the script talks to. */
 static void
-on_closed(uv_handle_t *h)
-{
-	struct proc *p = h->data;
-
-	if (--p->open == 0)
-		free(p);
-}
-
-static void
-close_proc(struct proc *p)
-{
-	uv_close((uv_handle_t *)&p->proc, on_closed);
-	uv_close((uv_handle_t *)&p->in, on_closed);
-	uv_close((uv_handle_t *)&p->out, on_closed);
-	uv_close((uv_handle_t *)&p->grace, on_closed);
-}
-
-/* The exit counts once the output has been read to its end too, so that
- * the script sees the last lines before the exit. */
-static void
-maybe_exited(struct proc *p)
-{
-	struct drv *d = p->d;
-	struct fb_check_out out;
-
-	if (!p->exited || !p->eof || d->p != p)
-		return;
-	uv_timer_stop(&p->grace);
-	d->p = NULL;
-	close_proc(p);
-	if (d->verbose)
-		fprintf(stderr, "engine exited (status %lld, signal %d)\n",
-			(long long)p->status, p->signal);
-	fb_check_exit(&d->ck, (unsigned)p->status, p->signal, &out);
-	apply(d, &out);
-}
-
-static void
-on_grace(uv_timer_t *t)
-{
-	struct proc *p = t->data;
-
-	if (!p->eof) {
-		uv_read_stop((uv_stream_t *)&p->out);
-		if (p->d->p == p)
-			fb_line_finish(&p->d->lf, on_line, p->d);
-		p->eof = true;
-	}
-	maybe_exited(p);
-}
-
-static void
-on_exit_cb(uv_process_t *h, int64_t status, int sig)
-{
-	struct proc *p = h->data;
-
-	p->exited = true;
-	p->status = status;
-	p->signal = sig;
-	if (!p->eof)
-		uv_timer_start(&p->grace, on_grace, EOF_GRACE_MS, 0);
-	maybe_exited(p);
-}
-
-static void
-on_line(void *ctx, const char *text, size_t len, size_t term, unsigned flags)
+on_exit_cb(void *ctx, struct fb_eproc *p, int64_t status, int sig)
 {
 	struct drv *d = ctx;
 	struct fb_check_out out;
 
-	(void)term;
-	if (flags & FB_LINE_CONT)
+	if (d->p != p)
+		return;
+	d->p = NULL;
+	if (d->verbose)
+		fprintf(stderr, "engine exited (status %lld, signal %d)\n",
+			(long long)status, sig);
+	fb_check_exit(&d->ck, (unsigned)status, sig, &out);
+	apply(d, &out);
+}
+
+static void
+on_line(void *ctx, struct fb_eproc *p, const char *text, size_t len)
+{
+	struct drv *d = ctx;
+	struct fb_check_out out;
+
+	if (d->p != p)
 		return;
 	if (d->verbose)
 		fprintf(stderr, "engine> %.*s\n", (int)len, text);
 	fb_check_line(&d->ck, text, len, &out);
 	apply(d, &out);
-}
-
-static void
-on_alloc(uv_handle_t *h, size_t hint, uv_buf_t *buf)
-{
-	static char mem[64 * 1024];
-
-	(void)h, (void)hint;
-	*buf = uv_buf_init(mem, sizeof mem);
-}
-
-static void
-on_read(uv_stream_t *s, ssize_t n, const uv_buf_t *buf)
-{
-	struct proc *p = s->data;
-	struct drv *d = p->d;
-
-	if (n > 0 && d->p == p) {
-		fb_line_push(&d->lf, buf->base, (size_t)n, on_line, d);
-	} else if (n < 0) {
-		uv_read_stop(s);
-		if (d->p == p)
-			fb_line_finish(&d->lf, on_line, d);
-		p->eof = true;
-		maybe_exited(p);
-	}
-}
-
-static void
-on_written(uv_write_t *req, int status)
-{
-	(void)status; /* a dead engine's pipe: its exit tells the script */
-	free(req);
 }
 
 static void
@@ -184,19 +83,11 @@ on_timer(uv_timer_t *t)
 static void
 send_text(struct drv *d, const char *s, size_t n)
 {
-	uv_write_t *req;
-	uv_buf_t buf;
-
 	if (d->p == NULL || n == 0)
 		return;
 	if (d->verbose)
 		fprintf(stderr, "%.*s", (int)n, s); /* ">engine" lines */
-	if ((req = malloc(sizeof *req + n)) == NULL)
-		return;
-	memcpy(req + 1, s, n);
-	buf = uv_buf_init((char *)(req + 1), (unsigned)n);
-	if (uv_write(req, (uv_stream_t *)&d->p->in, &buf, 1, on_written) < 0)
-		free(req);
+	fb_eproc_send(d->p, s, n);
 }
 
 /* Stamps the time of each step the script finished since the last call
@@ -239,8 +130,8 @@ apply(struct drv *d, struct fb_check_out *out)
 		if (out->wait_ms > 0)
 			uv_timer_start(&d->timer, on_timer, out->wait_ms, 0);
 	}
-	if (out->kill && d->p != NULL)
-		uv_process_kill(&d->p->proc, SIGKILL);
+	if (out->kill)
+		fb_eproc_kill(d->p, SIGKILL);
 	if (out->done) {
 		d->done = true;
 		uv_timer_stop(&d->timer);
@@ -262,45 +153,19 @@ apply(struct drv *d, struct fb_check_out *out)
 static int
 spawn(struct drv *d)
 {
-	struct proc *p = calloc(1, sizeof *p);
-	uv_process_options_t opt = {0};
-	uv_stdio_container_t stdio[3];
+	static const struct fb_eproc_cb cb0 = {.line = on_line,
+					       .exit = on_exit_cb};
+	struct fb_eproc_cb cb = cb0;
 	int rc;
 
-	if (p == NULL)
-		return UV_ENOMEM;
-	p->d = d;
-	uv_pipe_init(&d->loop, &p->in, 0);
-	uv_pipe_init(&d->loop, &p->out, 0);
-	uv_timer_init(&d->loop, &p->grace);
-	p->in.data = p->out.data = p->proc.data = p->grace.data = p;
-	stdio[0].flags = UV_CREATE_PIPE | UV_READABLE_PIPE;
-	stdio[0].data.stream = (uv_stream_t *)&p->in;
-	stdio[1].flags = UV_CREATE_PIPE | UV_WRITABLE_PIPE;
-	stdio[1].data.stream = (uv_stream_t *)&p->out;
-	/* The engine's stderr is no protocol: shown with -v only. */
-	stdio[2].flags = d->verbose ? UV_INHERIT_FD : UV_IGNORE;
-	stdio[2].data.fd = 2;
-	opt.file = d->argv[0];
-	opt.args = d->argv;
-	opt.exit_cb = on_exit_cb;
-	opt.stdio = stdio;
-	opt.stdio_count = 3;
-	fb_line_free(&d->lf);
-	fb_line_init(&d->lf, FB_LINE_DEFAULT_MAX);
-	if ((rc = uv_spawn(&d->loop, &p->proc, &opt)) < 0) {
-		p->open = 3;
-		uv_close((uv_handle_t *)&p->in, on_closed);
-		uv_close((uv_handle_t *)&p->out, on_closed);
-		uv_close((uv_handle_t *)&p->grace, on_closed);
-		uv_close((uv_handle_t *)&p->proc, NULL);
+	cb.ctx = d;
+	/* The engine's stderr: shown with -v only. */
+	if ((rc = fb_eproc_spawn(&d->loop, d->argv, d->verbose, &cb, &d->p)) <
+	    0) {
+		d->p = NULL;
 		d->start_error = rc;
-		return rc;
 	}
-	p->open = 4;
-	d->p = p;
-	uv_read_start((uv_stream_t *)&p->out, on_alloc, on_read);
-	return 0;
+	return rc;
 }
 
 int
@@ -338,7 +203,6 @@ fb_check_run_main(int argc, char **argv)
 	uv_loop_init(&d->loop);
 	uv_timer_init(&d->loop, &d->timer);
 	d->timer.data = d;
-	fb_line_init(&d->lf, FB_LINE_DEFAULT_MAX);
 	fb_check_init(&d->ck, proto, cfg.timeout_ms, cfg.search_ms);
 	d->step_t0 = uv_now(&d->loop);
 	if ((rc = spawn(d)) < 0) {
@@ -360,7 +224,6 @@ fb_check_run_main(int argc, char **argv)
 	}
 	if (uv_loop_close(&d->loop) != 0)
 		fprintf(stderr, "fenbridge check: handles left open\n");
-	fb_line_free(&d->lf);
 	free(d);
 	return rc;
 }

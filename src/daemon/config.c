@@ -302,6 +302,34 @@ fb_config_parse_check(struct fb_check_config *c, int argc, char **argv,
 }
 
 int
+fb_config_parse_replay(struct fb_replay_config *c, int argc, char **argv,
+		       char *err, size_t errlen)
+{
+	int rc;
+
+	memset(c, 0, sizeof *c);
+	c->action = FB_RUN_BRIDGE;
+	rc = fb_config_parse_table(&fb_config_replay_table, c, argc, argv,
+				   &c->first, err, errlen);
+	if (rc < 0 || c->action != FB_RUN_BRIDGE)
+		return rc;
+	if (c->first >= argc || argv[c->first][0] == '\0')
+		return fb_config_bad(err, errlen,
+				     "no record given: fenbridge replay "
+				     "[OPTIONS] RECORD-OR-LOG -- ENGINE "
+				     "[ARGS...]");
+	c->record = argv[c->first++];
+	if (c->first < argc && strcmp(argv[c->first], "--") == 0)
+		c->first++;
+	if (c->first >= argc || argv[c->first][0] == '\0')
+		return fb_config_bad(err, errlen,
+				     "no engine given: fenbridge replay "
+				     "[OPTIONS] RECORD-OR-LOG -- ENGINE "
+				     "[ARGS...]");
+	return 0;
+}
+
+int
 fb_config_check(const struct fb_config *c, char *err, size_t errlen)
 {
 	if (c->engine_argv == NULL || c->engine_argv[0] == NULL ||

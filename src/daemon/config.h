@@ -122,6 +122,7 @@ struct fb_option_table {
 extern const struct fb_option_table fb_config_bridge_table;
 extern const struct fb_option_table fb_config_convert_table;
 extern const struct fb_option_table fb_config_check_table;
+extern const struct fb_option_table fb_config_replay_table;
 
 /*
  * Writes t's --help text (usage, options, epilog) to out as a C string,
@@ -184,6 +185,26 @@ struct fb_check_config {
 int
 fb_config_parse_check(struct fb_check_config *c, int argc, char **argv,
 		      char *err, size_t errlen);
+
+/* What `fenbridge replay` was asked to do. */
+struct fb_replay_config {
+	enum fb_config_action action; /* FB_RUN_BRIDGE: replay */
+	int fast;                     /* --speed: 0 recorded, 1 fast */
+	unsigned until;               /* --until: the last line, 0 all */
+	bool verbose;                 /* --verbose: the lines both ways */
+	const char *record;           /* RECORD-OR-LOG */
+	int first;                    /* argv index of the engine's command */
+};
+
+/*
+ * Parses `fenbridge replay`'s argv (argv[0] is "replay") into c: defaults,
+ * the options, the record, then `--` (or not) and the engine's command
+ * from c->first; both are required unless --help was asked for. Returns 0,
+ * or FB_EINVAL with a message.
+ */
+int
+fb_config_parse_replay(struct fb_replay_config *c, int argc, char **argv,
+		       char *err, size_t errlen);
 
 /* Fills c with the defaults. */
 void

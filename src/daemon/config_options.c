@@ -222,6 +222,23 @@ set_seconds(void *cfg, const struct fb_option *o, const char *val,
 	return 0;
 }
 
+/* A line of a file (replay --until). */
+static int
+set_line(void *cfg, const struct fb_option *o, const char *val, const char *dir,
+	 char *err, size_t errlen)
+{
+	char *end;
+	long n = strtol(val, &end, 10);
+
+	(void)dir;
+	if (end == val || *end != '\0' || n < 1 || n > 100000000)
+		return fb_config_bad(err, errlen,
+				     "takes a line number from 1, not '%s'",
+				     val);
+	*(unsigned *)field(cfg, o) = (unsigned)n;
+	return 0;
+}
+
 /* A small count (--restart). */
 static int
 set_count(void *cfg, const struct fb_option *o, const char *val,
@@ -393,6 +410,7 @@ WORD_SETTER(set_select, enum fb_pgn_select)           /* convert --select */
 WORD_SETTER(set_variant_tag, enum fb_pgn_variant_tag) /* --variant-tag */
 WORD_SETTER(set_referee, int) /* --referee: enum fb_referee_mode's order */
 WORD_SETTER(set_report, int)  /* check --format: 0 text, 1 json */
+WORD_SETTER(set_speed, int)   /* replay --speed: 0 recorded, 1 fast */
 
 #define BRIDGE(f) offsetof(struct fb_config, f)
 #define ARGV_INI (FB_SCOPE_ARGV | FB_SCOPE_INI)
@@ -817,4 +835,72 @@ const struct fb_option_table fb_config_check_table = {
 		"\n"
 		"Example: fenbridge check -- /usr/games/stockfish\n",
 	.options = check_options,
+};
+
+#define REPLAY(f) offsetof(struct fb_replay_config, f)
+
+static const struct fb_option replay_options[] = {
+	{.name = "speed",
+	 .kind = FB_ARG_WORD,
+	 .arg = "recorded|fast",
+	 .def = "recorded",
+	 .help = "recorded: each line is sent when it was sent in the "
+		 "record, its gaps kept; fast: at once, waiting only where "
+		 "the record shows an answer was awaited (after isready, go, "
+		 "ping, usermove: for readyok, bestmove, pong, move)",
+	 .scope = FB_SCOPE_ARGV,
+	 .set = set_speed,
+	 .field = REPLAY(fast)},
+	{.name = "until",
+	 .kind = FB_ARG_TEXT,
+	 .arg = "N",
+	 .help = "replay up to line N of the file only, and compare the "
+		 "answers recorded up to it (the failure after it is not "
+		 "asked for)",
+	 .scope = FB_SCOPE_ARGV,
+	 .set = set_line,
+	 .field = REPLAY(until)},
+	{.name = "verbose",
+	 .short_name = 'v',
+	 .help = "also write every line both ways to standard error",
+	 .scope = FB_SCOPE_ARGV,
+	 .set = set_flag,
+	 .field = REPLAY(verbose)},
+	{.name = "help",
+	 .short_name = 'h',
+	 .help = "this text",
+	 .scope = FB_SCOPE_ARGV,
+	 .set = fb_config_set_action,
+	 .field = REPLAY(action),
+	 .value = FB_SHOW_HELP},
+	{0},
+};
+
+const struct fb_option_table fb_config_replay_table = {
+	.usage = "Usage: fenbridge replay [OPTIONS] RECORD-OR-LOG -- ENGINE "
+		 "[ARGS...]\n"
+		 "\n"
+		 "Feeds ENGINE the lines fenbridge sent an engine in a flight "
+		 "record (or a\n"
+		 "--log file: its last session), from the handshake on, in "
+		 "order and in the\n"
+		 "engine's own protocol (UCI or XBoard, also behind a "
+		 "translating pair),\n"
+		 "and compares its answers with the recorded ones: the first "
+		 "different\n"
+		 "bestmove or move, a readyok or pong that does not come, a "
+		 "crash and its\n"
+		 "signal. A record whose rings overflowed replays from the "
+		 "first position\n"
+		 "sent in full after its cut, after a made-up handshake.\n",
+	.epilog =
+		"Exit status: 0 reproduced (the same crash or exit; for a "
+		"record of no\n"
+		"crash, the same answers), 1 not reproduced, 2 usage error, "
+		"a record that\n"
+		"cannot be read, or an engine that cannot be started.\n"
+		"\n"
+		"Example: fenbridge replay /tmp/fenbridge-20260101-120000-42.txt "
+		"-- ./engine\n",
+	.options = replay_options,
 };

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * fenbridge's entry point: config (defaults, INI file, command line) -> log
- * -> bridge -> exit status, or the `convert` and `check` subcommands.
+ * -> bridge -> exit status, or the `convert`, `check` and `replay`
+ * subcommands.
  *
  * A GUI like Fritz starts a program with no arguments: then the settings
  * come from <program name>.ini beside the program, and an error in that
@@ -18,6 +19,7 @@
 
 #include "bridge.h"
 #include "check_run.h"
+#include "replay_run.h"
 #include "config.h"
 #include "convert.h"
 #include "cpu.h"
@@ -383,6 +385,8 @@ main(int argc, char **argv)
 		return fb_convert_main(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "check") == 0)
 		return fb_check_run_main(argc - 1, argv + 1);
+	if (argc > 1 && strcmp(argv[1], "replay") == 0)
+		return fb_replay_run_main(argc - 1, argv + 1);
 
 	/* A first pass finds --help, --version and --config. */
 	fb_config_init(&cli);

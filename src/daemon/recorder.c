@@ -30,16 +30,17 @@ struct header {
 };
 
 static const char *const tags[FB_REC_TAGS] = {
-	"gui>", ">engine", "engine>", ">gui", "engine!", "fenbridge:",
+	"gui>", ">engine", "engine>", ">gui", "engine!", "fenbridge:", "cut",
 };
 
 /* The ring a tag's bytes go to. */
 static int
 ring_of(enum fb_rec_tag tag)
 {
-	return tag == FB_REC_GUI      ? FB_REC_RING_GUI
-	       : tag == FB_REC_ENGINE ? FB_REC_RING_ENGINE
-				      : FB_REC_RING_OWN;
+	return tag == FB_REC_GUI         ? FB_REC_RING_GUI
+	       : tag == FB_REC_ENGINE    ? FB_REC_RING_ENGINE
+	       : tag == FB_REC_TO_ENGINE ? FB_REC_RING_TO_ENGINE
+					 : FB_REC_RING_OWN;
 }
 
 const char *
@@ -51,12 +52,12 @@ fb_recorder_tag(enum fb_rec_tag tag)
 bool
 fb_recorder_init(struct fb_recorder *r)
 {
-	static const size_t sizes[3] = {FB_RECORDER_GUI_SIZE,
-					FB_RECORDER_ENGINE_SIZE,
-					FB_RECORDER_OWN_SIZE};
+	static const size_t sizes[FB_REC_RINGS] = {
+		FB_RECORDER_GUI_SIZE, FB_RECORDER_ENGINE_SIZE,
+		FB_RECORDER_TO_ENGINE_SIZE, FB_RECORDER_OWN_SIZE};
 
 	memset(r, 0, sizeof *r);
-	for (int i = 0; i < 3; i++) {
+	for (int i = 0; i < FB_REC_RINGS; i++) {
 		r->ring[i].size = sizes[i];
 		if ((r->ring[i].buf = malloc(sizes[i])) == NULL) {
 			fb_recorder_free(r);
@@ -69,7 +70,7 @@ fb_recorder_init(struct fb_recorder *r)
 void
 fb_recorder_free(struct fb_recorder *r)
 {
-	for (int i = 0; i < 3; i++) {
+	for (int i = 0; i < FB_REC_RINGS; i++) {
 		free(r->ring[i].buf);
 		r->ring[i].buf = NULL;
 	}
@@ -96,6 +97,7 @@ evict(struct fb_rec_ring *g)
 	struct header *h = at(g, g->tail);
 	size_t n = sizeof *h + h->len;
 
+	g->lost = true;
 	g->used -= n;
 	g->tail += n;
 	if (g->tail + sizeof *h > g->size || at(g, g->tail)->tag == PAD ||
@@ -203,6 +205,7 @@ fb_recorder_add(struct fb_recorder *r, enum fb_rec_tag tag, uint64_t ms,
 		data += len - r->ring[ring].size / 2;
 		len = r->ring[ring].size / 2;
 		r->open_line[tag] = true;
+		r->ring[ring].lost = true;
 	}
 	if ((p = fb_recorder_reserve(r, ring, len, &cap)) == NULL)
 		return;
@@ -298,30 +301,65 @@ next_record(const struct fb_rec_ring *g, size_t *off, size_t *left)
 	return NULL;
 }
 
+/* The sequence number from which on no ring lost a record, or 0 when none
+ * lost any. */
+static uint64_t
+complete_from(const struct fb_recorder *r)
+{
+	uint64_t from = 0;
+
+	for (int i = 0; i < FB_REC_RINGS; i++) {
+		const struct fb_rec_ring *g = &r->ring[i];
+		size_t off = g->tail, left = g->used;
+		const struct header *h;
+		if (g->buf == NULL || !g->lost)
+			continue;
+		h = next_record(g, &off, &left);
+		/* a ring that lost all: from the next record on */
+		if ((h != NULL ? h->seq : r->seq) > from)
+			from = h != NULL ? h->seq : r->seq;
+		if (from == 0)
+			from = 1; /* lost records, yet seq 0 is kept: no mark */
+	}
+	return from;
+}
+
 void
 fb_recorder_each(const struct fb_recorder *r,
 		 void (*fn)(void *ctx, enum fb_rec_tag tag, uint64_t ms,
 			    const char *text, size_t len),
 		 void *ctx)
 {
+	static const char cut[] = "every line from here on was kept; older "
+				  "ones were pushed out of the rings";
 	struct walk *w = calloc(1, sizeof *w);
-	size_t off[3] = {r->ring[0].tail, r->ring[1].tail, r->ring[2].tail};
-	size_t left[3] = {r->ring[0].used, r->ring[1].used, r->ring[2].used};
+	size_t off[FB_REC_RINGS], left[FB_REC_RINGS];
+	uint64_t from = complete_from(r);
+	bool marked = from == 0;
 
 	if (w == NULL)
 		return;
+	for (int i = 0; i < FB_REC_RINGS; i++) {
+		off[i] = r->ring[i].tail;
+		left[i] = r->ring[i].used;
+	}
 	w->fn = fn;
 	w->ctx = ctx;
 	for (;;) {
-		const struct header *h[3] = {NULL, NULL, NULL};
+		const struct header *h[FB_REC_RINGS] = {NULL};
 		int pick = -1;
-		for (int i = 0; i < 3; i++) {
+		for (int i = 0; i < FB_REC_RINGS; i++) {
 			if (r->ring[i].buf == NULL ||
 			    (h[i] = next_record(&r->ring[i], &off[i],
 						&left[i])) == NULL)
 				continue;
 			if (pick < 0 || h[i]->seq < h[pick]->seq)
 				pick = i;
+		}
+		if (!marked && (pick < 0 || h[pick]->seq >= from)) {
+			marked = true;
+			fn(ctx, FB_REC_CUT, pick < 0 ? 0 : h[pick]->ms, cut,
+			   sizeof cut - 1);
 		}
 		if (pick < 0)
 			break;
@@ -387,8 +425,8 @@ write_in(struct fb_recorder *r, const char *dir, const char *reason,
 		fputs(head, f);
 	fprintf(f, "the last lines both ways, oldest first, in the order "
 		   "they were read (seconds since fenbridge started); what "
-		   "fenbridge sent follows the read it came from, and a GUI "
-		   "line the engine got as it came has no >engine line:\n");
+		   "fenbridge sent follows the read it came from, and every "
+		   "line the engine was sent is an >engine line:\n");
 	fb_recorder_each(r, write_one, f);
 	if (fclose(f) != 0)
 		return -EIO;

@@ -22,13 +22,22 @@
 #include <stdint.h>
 
 /* The rings: what the GUI sent, what the engine sent (a few thousand
- * `info` lines), and fenbridge's own (what the engine was sent changed,
- * lines of its own, the engine's stderr, notes). The first two are read
- * into directly (fb_recorder_reserve): keeping what was read costs no
- * copy. */
-enum fb_rec_ring_id { FB_REC_RING_GUI, FB_REC_RING_ENGINE, FB_REC_RING_OWN };
+ * `info` lines), every line the engine was sent (the engine's side of the
+ * wire whole, so that `fenbridge replay` can feed it again: a GUI line
+ * passed as it came is kept there too), and fenbridge's own (lines of its
+ * own to the GUI, the engine's stderr, notes). The GUI's and the engine's
+ * are read into directly (fb_recorder_reserve): keeping what was read costs
+ * no copy; the lines toward the engine are few (commands) and cost one. */
+enum fb_rec_ring_id {
+	FB_REC_RING_GUI,
+	FB_REC_RING_ENGINE,
+	FB_REC_RING_TO_ENGINE,
+	FB_REC_RING_OWN,
+	FB_REC_RINGS
+};
 #define FB_RECORDER_GUI_SIZE (128 * 1024)
 #define FB_RECORDER_ENGINE_SIZE (384 * 1024)
+#define FB_RECORDER_TO_ENGINE_SIZE (128 * 1024)
 #define FB_RECORDER_OWN_SIZE (64 * 1024)
 /* A line longer than this is written cut, marked as cut. */
 #define FB_RECORDER_LINE_MAX 4096
@@ -36,11 +45,13 @@ enum fb_rec_ring_id { FB_REC_RING_GUI, FB_REC_RING_ENGINE, FB_REC_RING_OWN };
 /* Who recorded bytes are from or to, as the log tags them. */
 enum fb_rec_tag {
 	FB_REC_GUI,       /* gui>     the GUI's bytes as read */
-	FB_REC_TO_ENGINE, /* >engine  a line the engine was sent changed */
+	FB_REC_TO_ENGINE, /* >engine  a line the engine was sent */
 	FB_REC_ENGINE,    /* engine>  the engine's bytes as read */
 	FB_REC_TO_GUI,    /* >gui     a line of fenbridge's own to the GUI */
 	FB_REC_ERR,       /* engine!  the engine's stderr */
 	FB_REC_NOTE,      /* fenbridge's own diagnostics */
+	FB_REC_CUT,       /* cut      no record: fb_recorder_each's mark of
+			   * where every line is kept from */
 	FB_REC_TAGS,
 };
 
@@ -48,11 +59,12 @@ struct fb_rec_ring {
 	char *buf;
 	size_t size;
 	size_t head, tail, used; /* records between tail and head */
+	bool lost;               /* a record was pushed out */
 };
 
 struct fb_recorder {
-	struct fb_rec_ring ring[3]; /* enum fb_rec_ring_id */
-	uint64_t seq;               /* records ever kept */
+	struct fb_rec_ring ring[FB_REC_RINGS]; /* enum fb_rec_ring_id */
+	uint64_t seq;                          /* records ever kept */
 	/* Each tag's last chunk ended inside a line. */
 	bool open_line[FB_REC_TAGS];
 	bool written;    /* a file was written this session */
@@ -94,10 +106,12 @@ fb_recorder_commit(struct fb_recorder *r, enum fb_rec_ring_id ring,
 		   enum fb_rec_tag tag, uint64_t ms, size_t len);
 
 /*
- * Calls fn for each kept line, oldest first across both rings, with its
+ * Calls fn for each kept line, oldest first across the rings, with its
  * text (no terminator) in a buffer valid for the call; cut lines end in
- * "...". A line whose start was pushed out of its ring is left out. For
- * the file and tests.
+ * "...". A line whose start was pushed out of its ring is left out. When
+ * a ring lost records, one call with tag FB_REC_CUT comes before the first
+ * line from which on no ring lost any (the lines before it are what was
+ * left of the older ones). For the file and tests.
  */
 void
 fb_recorder_each(const struct fb_recorder *r,

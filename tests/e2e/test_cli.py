@@ -258,28 +258,40 @@ def help_readme_and_man_agree(ctx):
                   % (" or ".join(where), key))
 
 
-@test()
-def check_help_readme_and_man_agree(ctx):
-    rc, out, err = fbtest.run(fbtest.cmd("check", "--help"))
+def subcommand_docs_agree(cmd, doc, section):
+    """cmd --help, the options table under doc's '## Usage' and the man
+    page's section list the same options, with the same defaults."""
+    rc, out, err = fbtest.run(fbtest.cmd(cmd, "--help"))
+    eq(rc, 0, "%s --help" % cmd)
     helped = help_options(out.decode())
-    with open(os.path.join(SRC, "doc", "check.md")) as f:
-        readme = readme_options("\n## Usage\n" + f.read())
+    with open(os.path.join(SRC, "doc", doc)) as f:
+        text = f.read()
+    readme = readme_options("\n## Usage\n" + text.split("\n## Usage\n")[-1])
     with open(os.path.join(SRC, "doc", "fenbridge.6")) as f:
-        text = f.read().split("\n.SH CHECKING AN ENGINE\n", 1)[1]
-    man = man_options("\n.SH OPTIONS\n" + text)
+        text = f.read().split("\n.SH %s\n" % section, 1)[1]
+    man = man_options("\n.SH OPTIONS\n" + text.split("\n.SH ", 1)[0])
     man["-h,--help"] = helped.get("-h, --help", "")  # under OPTIONS
-    for where, opts in (("doc/check.md", readme), ("doc/fenbridge.6", man)):
+    for where, opts in (("doc/" + doc, readme), ("doc/fenbridge.6", man)):
         opts = {k.replace(",", ", ").replace(",  ", ", "): v
                 for k, v in opts.items()}
         for spec, text in sorted(helped.items()):
-            check(spec in opts, "%s lacks check's %s" % (where, spec))
+            check(spec in opts, "%s lacks %s's %s" % (where, cmd, spec))
             if spec in opts:
                 eq(default_of(opts[spec]), default_of(text),
-                   "default of check's %s in %s" % (spec, where))
+                   "default of %s's %s in %s" % (cmd, spec, where))
         for spec in sorted(opts):
-            check(spec in helped, "%s lists check's %s, --help does not"
-                  % (where, spec))
+            check(spec in helped, "%s lists %s's %s, --help does not"
+                  % (where, cmd, spec))
 
+
+@test()
+def check_help_readme_and_man_agree(ctx):
+    subcommand_docs_agree("check", "check.md", "CHECKING AN ENGINE")
+
+
+@test()
+def replay_help_doc_and_man_agree(ctx):
+    subcommand_docs_agree("replay", "replay.md", "REPLAYING A RECORD")
 
 if __name__ == "__main__":
     fbtest.main()

@@ -121,8 +121,7 @@ def engine_dies_mid_session(ctx):
     b = ctx.bridge()
     b.send(b"xboard\nprotover 2\n")
     b.expect(b"done=1\n")
-    # A line the engine gets rewritten is kept as read and as sent; one it
-    # gets as it came only as read.
+    # Every line the engine gets is kept as read and as sent.
     b.send(b"setboard rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha "
            b"- 0 1\n")
     b.send(b"fake-die %d 5000\n" % signal.SIGSEGV)
@@ -143,8 +142,11 @@ def engine_dies_mid_session(ctx):
     check(0 <= text.find("gui>     fake-die 11 5000\n") <
           text.find("engine>  info string burst 1\n"), "the last command")
     check("burst 5000" in text, "the last line is kept")
-    check(">engine  fake-die" not in text, "a line passed as it came is "
-          "kept once")
+    # every line the engine was sent is kept as sent, for fenbridge replay
+    check(0 <= text.find("gui>     fake-die 11 5000\n") <
+          text.find(">engine  fake-die 11 5000\n") <
+          text.find("engine>  info string burst 1\n"),
+          "a line passed as it came is an >engine line too")
     eq(rc, 128 + signal.SIGSEGV, "exit status")
 
     b = ctx.bridge(name="engine2")

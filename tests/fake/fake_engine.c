@@ -34,6 +34,11 @@
  *                     Windows: of exception 0xC0000005, an access violation);
  *                     any other go is answered `bestmove a2a3` (after
  *                     uci) or `move a2a3` (after xboard)
+ *   --die-on-position=N|TEXT  die of SIGSEGV (Windows: an access
+ *                     violation) at the N-th position-setting line
+ *                     (`position`, `setboard`, `usermove`), or at the first
+ *                     one holding TEXT (a FEN, a move list); as an engine
+ *                     that crashes on one position deep in a match
  *   --answer-delay=MS readyok and pong come MS milliseconds late
  *   --on-go=TEXT      answer UCI/CECP `go` with TEXT, '|' ending a line
  *                     (an illegal bestmove, a pv with an illegal move)
@@ -127,6 +132,9 @@ static int die_on_unknown;
 /* --die-at-go: the counter's file and the counts to die at; the protocol
  * the answer to go is in. */
 static const char *go_file, *go_deaths;
+/* --die-on-position: the count or the text, and the lines seen so far. */
+static const char *die_position;
+static long positions;
 static bool saw_xboard;
 
 /* Counts a go in go_file (shared by every start): true when this one is
@@ -296,6 +304,18 @@ crash(void)
 	exit(1);
 }
 
+/* Does line[0..len) hold s? */
+static bool
+holds(const char *line, size_t len, const char *s)
+{
+	size_t k = strlen(s);
+
+	for (size_t i = 0; i + k <= len; i++)
+		if (memcmp(line + i, s, k) == 0)
+			return true;
+	return false;
+}
+
 /* Is the first word of line[0..len) equal to word? Sets the arguments after
  * it: (*args)[0..*n). */
 static bool
@@ -334,6 +354,15 @@ command(const char *text, size_t len, size_t term)
 	bool die;
 
 #define CMD(word) is_cmd(text, len, word, &a, &n)
+	if (die_position != NULL &&
+	    (CMD("position") || CMD("setboard") || CMD("usermove"))) {
+		char *end;
+		long k = strtol(die_position, &end, 10);
+		positions++;
+		if (*end == '\0' ? positions == k
+				 : holds(text, len, die_position))
+			crash();
+	}
 	if ((!knows_uci && (CMD("uci") || CMD("isready"))) ||
 	    (!knows_xboard && (CMD("xboard") || CMD("protover")))) {
 		if (!quiet_unknown && knows_xboard) {
@@ -525,7 +554,9 @@ main(int argc, char **argv)
 				 (int)(strrchr(o, ':') - o - 12), o + 12);
 			go_file = file;
 			go_deaths = strrchr(o, ':') + 1;
-		} else if (strncmp(o, "--answer-delay=", 15) == 0)
+		} else if (strncmp(o, "--die-on-position=", 18) == 0)
+			die_position = o + 18;
+		else if (strncmp(o, "--answer-delay=", 15) == 0)
 			answer_delay = atol(o + 15);
 		else if (strncmp(o, "--on-go=", 8) == 0)
 			on_go = o + 8;
@@ -546,6 +577,7 @@ main(int argc, char **argv)
 				"[--speaks=uci|xboard|both] [--quiet-unknown] "
 				"[--die-on-unknown=SIG] [--once=FILE] "
 				"[--do=CMD] [--die-at-go=FILE:K,...] "
+				"[--die-on-position=N|TEXT] "
 				"[--answer-delay=MS] [--on-go=TEXT] "
 				"[--handshake-line=TEXT] [--handshake-first] "
 				"RECORD\n");

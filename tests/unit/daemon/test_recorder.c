@@ -26,6 +26,7 @@ struct seen {
 	unsigned long long first, last; /* the engine lines' numbers */
 	bool ordered, whole;
 	size_t cut;
+	size_t marks, mark_at; /* FB_REC_CUT calls, lines before the first */
 	enum fb_rec_tag tags[16];
 };
 
@@ -39,6 +40,11 @@ check_line(void *ctx, enum fb_rec_tag tag, uint64_t ms, const char *text,
 	unsigned long long n;
 	int k;
 
+	if (tag == FB_REC_CUT) {
+		if (s->marks++ == 0)
+			s->mark_at = s->n;
+		return;
+	}
 	if (s->n < 16)
 		s->tags[s->n] = tag;
 	memcpy(buf, text, len);
@@ -127,6 +133,10 @@ test_recorder_keeps_the_newest_whole_lines(void **state)
 	assert_int_equal(s.gui, 3);
 	assert_int_equal(s.tags[0], FB_REC_GUI);
 	assert_int_equal(s.tags[1], FB_REC_GUI);
+	/* one mark, after the GUI's older lines: every line after it was
+	 * kept (the replay starts there) */
+	assert_int_equal(s.marks, 1);
+	assert_int_equal(s.mark_at, 2);
 	fb_recorder_free(&r);
 }
 
@@ -153,6 +163,7 @@ test_recorder_merges_the_rings_in_order(void **state)
 			"line 3xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx", 46);
 	fb_recorder_each(&r, check_line, &s);
 	assert_int_equal(s.n, 5);
+	assert_int_equal(s.marks, 0); /* nothing lost: no mark */
 	assert_true(s.whole);
 	assert_true(s.ordered);
 	for (size_t i = 0; i < 5; i++)
