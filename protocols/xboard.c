@@ -603,6 +603,95 @@ note_variants(struct xboard *x, const char *val, size_t n, size_t *out_len)
 	return k > 0 ? x->variants_out : NULL;
 }
 
+/* The edits of one feature line, and the room a quoted name needs. */
+struct feature_edits {
+	struct fb_edit e[MAX_FEATURE_EDITS];
+	unsigned n;
+	char quoted[160];
+};
+
+static void
+add_edit(struct feature_edits *fe, struct fb_span at, const char *text,
+	 size_t tlen)
+{
+	if (fe->n < MAX_FEATURE_EDITS)
+		fe->e[fe->n++] = (struct fb_edit){.off = at.off,
+						  .len = at.len,
+						  .text = text,
+						  .tlen = tlen};
+}
+
+/* myname: the engine's quirk entry, learnt for good. */
+static void
+feature_quirk(struct xboard *x, const char *val, size_t vallen,
+	      const struct fb_sink *out)
+{
+	x->pol.quirk = fb_quirk_find(val, vallen, "xboard");
+	if (x->pol.quirk == NULL)
+		return;
+	/* learnt for good, as a rejected O-O is */
+	x->pol.kxr_for_oo |= x->pol.quirk->kxr_for_oo;
+	fb_proto_report(out, FB_LOG_INFO, "engine '%.*s': %s", (int)vallen, val,
+			x->pol.quirk->why);
+}
+
+/* variants: noted, and extended by what fenbridge plays for the engine. */
+static void
+feature_variants(struct xboard *x, const char *text,
+		 const struct fb_cecp_feature *f, struct feature_edits *fe,
+		 const struct fb_sink *out)
+{
+	const char *val = text + f->value.off;
+	size_t vallen = f->value.len, vl;
+	const char *v = note_variants(x, val, vallen, &vl);
+
+	if (v == NULL || fe->n == MAX_FEATURE_EDITS)
+		return;
+	add_edit(fe, f->value, v, vl);
+	fb_proto_report(out, FB_LOG_INFO,
+			"the engine lists '%.*s': fenbridge adds the rest of "
+			"'%.*s' and plays those variants in standard notation "
+			"for it",
+			(int)vallen, val, (int)vl, v);
+}
+
+/* myname: the config's name instead, and quoted: XBoard refuses an
+ * unquoted name (Fairy-Stockfish sends one), and the engine would be named
+ * after fenbridge in its PGNs. */
+static void
+feature_name(const struct xboard *x, const char *text,
+	     const struct fb_cecp_feature *f, struct feature_edits *fe)
+{
+	const char *name = x->opt->name != NULL ? x->opt->name
+						: text + f->value.off;
+	size_t nl = x->opt->name != NULL ? strlen(name) : f->value.len;
+
+	if (x->opt->name == NULL && f->quoted)
+		return;
+	if (f->quoted) {
+		add_edit(fe, f->value, name, nl);
+	} else if (nl + 2 <= sizeof fe->quoted) {
+		fe->quoted[0] = '"';
+		memcpy(fe->quoted + 1, name, nl);
+		fe->quoted[nl + 1] = '"';
+		add_edit(fe, f->value, fe->quoted, nl + 2);
+	}
+}
+
+/* option: one the config hides is taken out of the line. */
+static void
+feature_option(const struct xboard *x, const char *text,
+	       const struct fb_cecp_feature *f, struct feature_edits *fe)
+{
+	struct fb_cecp_option_feature of;
+	const struct fb_engine_option *o;
+
+	fb_cecp_parse_option_feature(text, f->value, &of);
+	o = fb_proto_option(x->opt, text + of.name.off, of.name.len);
+	if (o != NULL && (o->flags & FB_OPT_HIDDEN))
+		add_edit(fe, f->pair, "", 0);
+}
+
 /*
  * Reads `feature k=v k="v w" ...` one key=value at a time: notes oocastle,
  * the engine's name (its quirk entry) and its variants in the policy
@@ -614,105 +703,38 @@ static void
 engine_features(struct xboard *x, const char *text, size_t len, size_t term,
 		const struct fb_cecp_line *l, const struct fb_sink *out)
 {
-	struct fb_edit edits[MAX_FEATURE_EDITS] = {{0}};
+	struct feature_edits fe = {.n = 0};
 	struct fb_cecp_feature f;
-	char quoted[160];
-	unsigned nedits = 0;
 	bool done = false, seen_variants = false, valid;
 	size_t pos = l->word.off + l->word.len; /* after `feature` */
 
 	while (fb_cecp_next_feature(text, len, &pos, &f)) {
-		const char *val = text + f.value.off;
-		size_t vallen = f.value.len;
 		if (fb_span_is(text, f.key, "oocastle"))
 			x->pol.oocastle_off =
 				!fb_cecp_feature_flag(text, &f, &valid) &&
 				valid;
 		else if (fb_span_is(text, f.key, "done"))
 			done = fb_cecp_feature_flag(text, &f, NULL);
-		if (fb_span_is(text, f.key, "myname")) {
-			x->pol.quirk = fb_quirk_find(val, vallen, "xboard");
-			if (x->pol.quirk != NULL) {
-				/* learnt for good, as a rejected O-O is */
-				x->pol.kxr_for_oo |= x->pol.quirk->kxr_for_oo;
-				fb_proto_report(
-					out, FB_LOG_INFO, "engine '%.*s': %s",
-					(int)vallen, val, x->pol.quirk->why);
-			}
-		}
-		/* One variants list per line: a second one would free the
-		 * buffer the first one's edit points into (a fuzz finding). */
-		if (fb_span_is(text, f.key, "variants") && !seen_variants) {
-			size_t vl;
-			const char *v;
+		else if (fb_span_is(text, f.key, "myname")) {
+			feature_quirk(x, text + f.value.off, f.value.len, out);
+			feature_name(x, text, &f, &fe);
+		} else if (fb_span_is(text, f.key, "variants") &&
+			   !seen_variants) {
+			/* One variants list per line: a second one would
+			 * free the buffer the first one's edit points into
+			 * (a fuzz finding). */
 			seen_variants = true;
-			v = note_variants(x, val, vallen, &vl);
-			if (v != NULL && nedits < MAX_FEATURE_EDITS) {
-				edits[nedits++] =
-					(struct fb_edit){.off = f.value.off,
-							 .len = vallen,
-							 .text = v,
-							 .tlen = vl};
-				fb_proto_report(out, FB_LOG_INFO,
-						"the engine lists '%.*s': "
-						"fenbridge adds the rest of "
-						"'%.*s' and plays those "
-						"variants in standard "
-						"notation for it",
-						(int)vallen, val, (int)vl, v);
-			}
-			continue;
-		}
-		if (nedits == MAX_FEATURE_EDITS)
-			continue;
-		if (fb_span_is(text, f.key, "myname") &&
-		    (x->opt->name != NULL || !f.quoted)) {
-			/* XBoard refuses an unquoted name (Fairy-Stockfish
-			 * sends one): the engine would be named after
-			 * fenbridge in its PGNs. */
-			const char *name = x->opt->name != NULL ? x->opt->name
-								: val;
-			size_t nl = x->opt->name != NULL ? strlen(name)
-							 : vallen;
-			if (f.quoted) {
-				edits[nedits++] =
-					(struct fb_edit){.off = f.value.off,
-							 .len = vallen,
-							 .text = name,
-							 .tlen = nl};
-			} else if (nl + 2 <= sizeof quoted) {
-				quoted[0] = '"';
-				memcpy(quoted + 1, name, nl);
-				quoted[nl + 1] = '"';
-				edits[nedits++] =
-					(struct fb_edit){.off = f.value.off,
-							 .len = vallen,
-							 .text = quoted,
-							 .tlen = nl + 2};
-			}
+			feature_variants(x, text, &f, &fe, out);
 		} else if (fb_span_is(text, f.key, "option")) {
-			struct fb_cecp_option_feature of;
-			const struct fb_engine_option *o;
-			fb_cecp_parse_option_feature(text, f.value, &of);
-			o = fb_proto_option(x->opt, text + of.name.off,
-					    of.name.len);
-			if (o != NULL && (o->flags & FB_OPT_HIDDEN))
-				edits[nedits++] =
-					(struct fb_edit){.off = f.pair.off,
-							 .len = f.pair.len,
-							 .text = "",
-							 .tlen = 0};
+			feature_option(x, text, &f, &fe);
 		}
 	}
-	fb_proto_emit_edited(out, FB_TO_GUI, text, len, term, edits, nedits);
+	fb_proto_emit_edited(out, FB_TO_GUI, text, len, term, fe.e, fe.n);
 	refresh(x);
-	if (done) {
-		for (size_t k = 0; k < x->opt->noptions; k++) {
-			const struct fb_engine_option *o = &x->opt->options[k];
-			if (o->flags & FB_OPT_SET)
-				fb_proto_engine(out, "option %s=%s", o->name,
-						o->value);
-		}
+	for (size_t k = 0; done && k < x->opt->noptions; k++) {
+		const struct fb_engine_option *o = &x->opt->options[k];
+		if (o->flags & FB_OPT_SET)
+			fb_proto_engine(out, "option %s=%s", o->name, o->value);
 	}
 }
 

@@ -268,14 +268,126 @@ parse_board_fast(struct fb_fen *fen, int king[2])
 	return true;
 }
 
+/* What parse_board() has read of the board field so far. */
+struct board_scan {
+	unsigned rank, width, files, kings[2];
+	bool capa;
+	size_t capa_at; /* the first 10x8 piece */
+	int king_rank[2], king_file[2];
+};
+
+/* A '/' (or the field's end, as one) at offset at: the rank just read
+ * must be as wide as rank 8, and 8 or 10 files wide. */
+static int
+scan_rank_end(struct board_scan *b, size_t at, struct fb_fen_report *rep)
+{
+	if (b->rank == 0)
+		b->width = b->files;
+	else if (b->files != b->width)
+		return fail(rep, FB_EWIDTH, at,
+			    "rank %u has %u files, rank 8 has %u",
+			    FB_FEN_RANKS - b->rank, b->files, b->width);
+	if (b->width != 8 && b->width != FB_FEN_MAX_FILES)
+		return fail(rep, FB_EWIDTH, at,
+			    "ranks are %u files wide; only 8 and 10 are known",
+			    b->width);
+	b->rank++;
+	b->files = 0;
+	return 0;
+}
+
+/* A run of empty squares at t[*i..n): 1 to 9, or 10; *i moves past it. */
+static int
+scan_run(struct board_scan *b, const char *t, size_t n, size_t *i, size_t at,
+	 struct fb_fen_report *rep)
+{
+	size_t j = *i;
+	unsigned run;
+
+	while (j < n && t[j] >= '0' && t[j] <= '9')
+		j++;
+	if (j - *i == 2 && t[*i] == '1' && t[*i + 1] == '0')
+		run = 10;
+	else if (j - *i == 1 && t[*i] != '0')
+		run = (unsigned)(t[*i] - '0');
+	else
+		return fail(rep, FB_EDIGITS, at,
+			    "'%.*s' is not a run of 1 to 10 empty squares",
+			    (int)(j - *i > 8 ? 8 : j - *i), t + *i);
+	b->files += run;
+	if (b->files > FB_FEN_MAX_FILES)
+		return fail(rep, FB_EWIDTH, at,
+			    "rank %u is wider than 10 files",
+			    FB_FEN_RANKS - b->rank);
+	*i = j;
+	return 0;
+}
+
+/* Piece letter c at offset at: onto the board, a king counted. */
+static int
+scan_piece(struct fb_fen *fen, struct board_scan *b, char c, size_t at,
+	   struct fb_fen_report *rep)
+{
+	switch (piece_ok(c)) {
+	case 0:
+		return fail(rep, FB_EPIECE, at, "unknown piece letter '%c'", c);
+	case 2:
+		if (!b->capa)
+			b->capa_at = at;
+		b->capa = true;
+		break;
+	}
+	if (b->files >= FB_FEN_MAX_FILES)
+		return fail(rep, FB_EWIDTH, at,
+			    "rank %u is wider than 10 files",
+			    FB_FEN_RANKS - b->rank);
+	fen->pos.board[FB_FEN_RANKS - 1 - b->rank][b->files] = c;
+	if (c == 'K' || c == 'k') {
+		int col = c == 'K' ? FB_WHITE : FB_BLACK;
+		b->kings[col]++;
+		b->king_rank[col] = (int)(FB_FEN_RANKS - 1 - b->rank);
+		b->king_file[col] = (int)b->files;
+	}
+	b->files++;
+	return 0;
+}
+
+/* The whole field is read: 8 ranks, 10x8 pieces on a 10x8 board, one
+ * king a side; king[col] is its file on its back rank, else -1. */
+static int
+scan_done(struct fb_fen *fen, const struct board_scan *b, int king[2],
+	  struct fb_fen_report *rep)
+{
+	if (b->rank != FB_FEN_RANKS)
+		return fail(rep, FB_ERANKS, fen->off[0] + fen->flen[0],
+			    "%u rank%s; a board has 8", b->rank,
+			    b->rank == 1 ? "" : "s");
+	if (b->capa && b->width != FB_FEN_MAX_FILES)
+		return fail(
+			rep, FB_EPIECE, b->capa_at,
+			"pieces 'A', 'C' and 'J' exist only on 10x8 boards");
+	for (int col = 0; col < 2; col++) {
+		if (b->kings[col] != 1)
+			return fail(rep, FB_EKINGS, fen->off[0],
+				    "%u %s kings; a FEN needs exactly one",
+				    b->kings[col], colour_name[col]);
+		king[col] = b->king_rank[col] == fb_game_back_rank(col)
+				    ? b->king_file[col]
+				    : -1;
+	}
+	fen->pos.width = b->width;
+	return 0;
+}
+
+/* The board field, any case parse_board_fast() leaves: every malformed
+ * one gets its own message, at its offset. */
 static int
 parse_board(struct fb_fen *fen, int king[2], struct fb_fen_report *rep)
 {
 	const char *t = fen->text + fen->off[0];
-	size_t n = fen->flen[0], i = 0, capa_at = 0;
-	unsigned rank = 0, width = 0, files = 0, kings[2] = {0, 0};
-	bool capa = false;
-	int king_rank[2] = {-1, -1}, king_file[2] = {-1, -1};
+	size_t n = fen->flen[0], i = 0;
+	struct board_scan b = {.king_rank = {-1, -1}, .king_file = {-1, -1}};
+	int rc;
 
 	memset(fen->pos.board, 0, sizeof fen->pos.board);
 	for (;;) {
@@ -283,95 +395,24 @@ parse_board(struct fb_fen *fen, int king[2], struct fb_fen_report *rep)
 		size_t at = fen->off[0] + i;
 
 		if (c == '/') {
-			if (rank == 0)
-				width = files;
-			else if (files != width)
-				return fail(
-					rep, FB_EWIDTH, at,
-					"rank %u has %u files, rank 8 has %u",
-					FB_FEN_RANKS - rank, files, width);
-			if (width != 8 && width != FB_FEN_MAX_FILES)
-				return fail(
-					rep, FB_EWIDTH, at,
-					"ranks are %u files wide; only 8 and "
-					"10 are known",
-					width);
-			rank++;
-			files = 0;
+			if ((rc = scan_rank_end(&b, at, rep)) < 0)
+				return rc;
 			if (i >= n)
 				break;
-			if (rank == FB_FEN_RANKS)
+			if (b.rank == FB_FEN_RANKS)
 				return fail(rep, FB_ERANKS, at,
 					    "more than 8 ranks");
 			i++;
-			continue;
+		} else if (c >= '0' && c <= '9') {
+			if ((rc = scan_run(&b, t, n, &i, at, rep)) < 0)
+				return rc;
+		} else {
+			if ((rc = scan_piece(fen, &b, c, at, rep)) < 0)
+				return rc;
+			i++;
 		}
-		if (c >= '0' && c <= '9') {
-			size_t j = i;
-			unsigned run;
-			while (j < n && t[j] >= '0' && t[j] <= '9')
-				j++;
-			if (j - i == 2 && t[i] == '1' && t[i + 1] == '0')
-				run = 10;
-			else if (j - i == 1 && c != '0')
-				run = (unsigned)(c - '0');
-			else
-				return fail(rep, FB_EDIGITS, at,
-					    "'%.*s' is not a run of 1 to 10 "
-					    "empty squares",
-					    (int)(j - i > 8 ? 8 : j - i),
-					    t + i);
-			files += run;
-			if (files > FB_FEN_MAX_FILES)
-				return fail(rep, FB_EWIDTH, at,
-					    "rank %u is wider than 10 files",
-					    FB_FEN_RANKS - rank);
-			i = j;
-			continue;
-		}
-		switch (piece_ok(c)) {
-		case 0:
-			return fail(rep, FB_EPIECE, at,
-				    "unknown piece letter '%c'", c);
-		case 2:
-			if (!capa)
-				capa_at = at;
-			capa = true;
-			break;
-		}
-		if (files >= FB_FEN_MAX_FILES)
-			return fail(rep, FB_EWIDTH, at,
-				    "rank %u is wider than 10 files",
-				    FB_FEN_RANKS - rank);
-		fen->pos.board[FB_FEN_RANKS - 1 - rank][files] = c;
-		if (c == 'K' || c == 'k') {
-			int col = c == 'K' ? FB_WHITE : FB_BLACK;
-			kings[col]++;
-			king_rank[col] = (int)(FB_FEN_RANKS - 1 - rank);
-			king_file[col] = (int)files;
-		}
-		files++;
-		i++;
 	}
-	if (rank != FB_FEN_RANKS)
-		return fail(rep, FB_ERANKS, fen->off[0] + n,
-			    "%u rank%s; a board has 8", rank,
-			    rank == 1 ? "" : "s");
-	if (capa && width != FB_FEN_MAX_FILES)
-		return fail(rep, FB_EPIECE, capa_at,
-			    "pieces 'A', 'C' and 'J' exist only on 10x8 "
-			    "boards");
-	for (int col = 0; col < 2; col++) {
-		if (kings[col] != 1)
-			return fail(rep, FB_EKINGS, fen->off[0],
-				    "%u %s kings; a FEN needs exactly one",
-				    kings[col], colour_name[col]);
-		king[col] = king_rank[col] == fb_game_back_rank(col)
-				    ? king_file[col]
-				    : -1;
-	}
-	fen->pos.width = width;
-	return 0;
+	return scan_done(fen, &b, king, rep);
 }
 
 /* Syntax of the castling field; resolving letters to rooks comes later. */
