@@ -30,6 +30,7 @@
 #include "fenbridge/movegen.h"
 #include "token.h"
 #include "uci_codec.h"
+#include "uci_xboard/uci_xboard.h" /* its nudges of a silent engine */
 
 enum phase {
 	PH_PROBE_UCI,  /* uci sent, uciok awaited */
@@ -263,12 +264,17 @@ handshake(struct fb_check *c, struct fb_check_out *out)
 {
 	if (c->proto == FB_CHECK_XBOARD) {
 		c->phase = PH_XB_FEATURE;
+		c->nudges = c->reasks = 0;
+		c->spoke = c->heard = false;
 		put(out, "xboard\nprotover 2\n");
+		/* The first nudge (fb_check_timeout). */
+		arm(out, FB_UXB_NUDGE_MS < c->timeout_ms ? FB_UXB_NUDGE_MS
+							 : c->timeout_ms);
 	} else {
 		c->phase = PH_PROBE_UCI;
 		put(out, "uci\n");
+		arm(out, c->timeout_ms);
 	}
-	arm(out, c->timeout_ms);
 }
 
 void
@@ -469,7 +475,7 @@ ask(struct fb_check *c, struct fb_check_out *out)
 		c->phase = PH_STOP_WAIT;
 		arm(out, ANALYZE_MS);
 		c->xb_stage = 1;
-		c->saw_thinking = c->thinking_bad = false;
+		c->saw_thinking = c->thinking_bad = c->thinking_early = false;
 		put(out, "analyze\n");
 		break;
 	case FB_CK_MULTIPV:
@@ -778,17 +784,21 @@ xb_ponder_line(struct fb_check *c, const struct fb_cecp_line *l,
 	}
 	if (l->kind == FB_CECP_E_THINKING && analyze && c->xb_stage == 1) {
 		fb_check_load(-1, &g);
-		c->saw_thinking = true;
-		if (play_pv(&g, text + l->think.pv.off, l->think.pv.len, pv) ==
+		if (play_pv(&g, text + l->think.pv.off, l->think.pv.len, pv) >
 		    0)
+			c->saw_thinking = true;
+		else if (c->saw_thinking)
 			c->thinking_bad = true;
+		else
+			c->thinking_early = true;
 		return true;
 	}
 	if (l->kind == FB_CECP_E_PONG && analyze && c->xb_stage == 2) {
 		if (s->verdict == FB_CV_UNTESTED)
-			s->verdict = c->thinking_bad   ? FB_CV_ILLEGAL
-				     : c->saw_thinking ? FB_CV_OK
-						       : FB_CV_WRONG;
+			s->verdict = c->thinking_bad     ? FB_CV_ILLEGAL
+				     : c->saw_thinking   ? FB_CV_OK
+				     : c->thinking_early ? FB_CV_ILLEGAL
+							 : FB_CV_WRONG;
 		if (s->verdict == FB_CV_WRONG && !s->got[0])
 			snprintf(s->got, sizeof s->got, "no thinking");
 		if (s->verdict == FB_CV_ILLEGAL)
@@ -1032,8 +1042,15 @@ fb_check_line(struct fb_check *c, const char *text, size_t len,
 
 	fb_cecp_parse_engine(text, len, &l);
 	if (c->phase == PH_XB_FEATURE) {
-		if (l.kind != FB_CECP_E_FEATURE)
+		if (l.kind != FB_CECP_E_FEATURE) {
+			c->spoke = c->nudges > 0; /* awake, but no feature */
 			return;
+		}
+		if (!c->heard) {
+			/* Awake: the rest of its time for the features. */
+			c->heard = true;
+			arm(out, c->timeout_ms);
+		}
 		while (fb_cecp_next_feature(text, len, &pos, &f)) {
 			bool valid, on = fb_cecp_feature_flag(text, &f, &valid);
 			if (fb_span_is(text, f.key, "done")) {
@@ -1185,6 +1202,22 @@ fb_check_timeout(struct fb_check *c, struct fb_check_out *out)
 			finish(c, out);
 		return;
 	case PH_XB_FEATURE:
+		if (!c->heard && c->spoke && c->reasks < 3) {
+			/* It answers a nudge, but its protover 2 is lost. */
+			c->spoke = false;
+			c->reasks++;
+			c->nudges++;
+			put(out, "protover 2\n");
+			arm(out, FB_UXB_NUDGE_MS);
+			return;
+		}
+		if (!c->heard &&
+		    (c->nudges + 2) * FB_UXB_NUDGE_MS < c->timeout_ms) {
+			c->nudges++;
+			put(out, "\n");
+			arm(out, FB_UXB_NUDGE_MS);
+			return;
+		}
 		/* A protover 1 engine sends no features: it still plays;
 		 * one that said nothing at all is no engine. */
 		if (c->lines == 0 && !c->rehandshake)
