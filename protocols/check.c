@@ -1147,10 +1147,10 @@ fb_check_line(struct fb_check *c, const char *text, size_t len,
 	    !after_move && s != NULL && c->phase == PH_STEP &&
 	    (s->kind == FB_CK_READ || s->kind == FB_CK_ACCEPT ||
 	     s->kind == FB_CK_NEWNORMAL)) {
-		/* A result claimed for a move: an answer, not a move (GNU
-		 * Chess's `1-0 {White mates}` to a position it did not read:
-		 * its engine found the mate that its own board, kept from
-		 * before, does not allow). */
+		/* A result claimed instead of a move: a wrong answer (GNU
+		 * Chess's `1-0 {White mates}` to a Shredder-FEN position: its
+		 * engine found the mate, which its board, which did not take
+		 * the castling field, does not allow). */
 		copy_text(s->got, sizeof s->got, text + l.start, len - l.start);
 		s->verdict = FB_CV_WRONG;
 		put(out, "force\n");
