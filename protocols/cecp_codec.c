@@ -150,6 +150,22 @@ after_colon(const char *text, size_t len, size_t from)
 }
 
 bool
+fb_cecp_rejects(const char *text, const struct fb_cecp_line *l,
+		const char *word)
+{
+	struct fb_span r = l->rejected, w = fb_span_first(text, r);
+	size_t end = r.off + r.len;
+
+	if (l->kind != FB_CECP_E_ERROR && l->kind != FB_CECP_E_ILLEGAL &&
+	    l->kind != FB_CECP_E_INVALID)
+		return false;
+	if (fb_span_is(text, w, "usermove"))
+		w = fb_span_first(text, (struct fb_span){w.off + w.len,
+							 end - w.off - w.len});
+	return w.len > 0 && fb_span_is(text, w, word);
+}
+
+bool
 fb_cecp_parse_number(const char *text, struct fb_span s, long long *v)
 {
 	return read_number(text, s.off, s.len, v);

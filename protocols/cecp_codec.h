@@ -79,6 +79,19 @@ void
 fb_cecp_parse_engine_command(const char *text, size_t len,
 			     struct fb_cecp_line *l);
 
+/* True when l (an engine line read by fb_cecp_parse_engine) is an
+ * `Error`, `Illegal move` or `Invalid move` whose rejected command is
+ * word: its first token, after a `usermove` (`Invalid move: sd 3` rejects
+ * "sd", `Illegal move:e1h1` and `Error (unknown command): usermove e1h1`
+ * reject "e1h1"). */
+bool
+fb_cecp_rejects(const char *text, const struct fb_cecp_line *l,
+		const char *word);
+
+/* CECP's sd lasts until new: a search after one with a depth gets this
+ * one, which no timed search reaches (GUIs send sd 64 for "no limit"). */
+#define FB_CECP_SD_UNLIMITED 64
+
 /* True when the engine line's first token starts with a digit or a sign:
  * thinking output, a result or the oldest move form (`N. ... M`), none of
  * the other kinds. Inline: a reader that wants only those skips the

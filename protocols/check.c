@@ -30,6 +30,7 @@
 #include "fenbridge/movegen.h"
 #include "token.h"
 #include "uci_codec.h"
+#include "uci_xboard/uci_xboard.h" /* its nudges of a silent engine */
 
 enum phase {
 	PH_PROBE_UCI,  /* uci sent, uciok awaited */
@@ -263,12 +264,17 @@ handshake(struct fb_check *c, struct fb_check_out *out)
 {
 	if (c->proto == FB_CHECK_XBOARD) {
 		c->phase = PH_XB_FEATURE;
+		c->nudges = c->reasks = 0;
+		c->spoke = c->heard = false;
 		put(out, "xboard\nprotover 2\n");
+		/* The first nudge (fb_check_timeout). */
+		arm(out, FB_UXB_NUDGE_MS < c->timeout_ms ? FB_UXB_NUDGE_MS
+							 : c->timeout_ms);
 	} else {
 		c->phase = PH_PROBE_UCI;
 		put(out, "uci\n");
+		arm(out, c->timeout_ms);
 	}
-	arm(out, c->timeout_ms);
 }
 
 void
@@ -362,6 +368,17 @@ uci_variant(struct fb_check *c, int v, struct fb_check_out *out)
 	c->uci_variant = v;
 }
 
+/* XBoard: the search's depth, before the round trip that ends the set-up
+ * (its refusal then comes before go); without sd (GNU Chess), thinking
+ * output, whose depth then ends the search with `?` (see limit_search). */
+static void
+depth_limit(struct fb_check *c, struct fb_check_out *out)
+{
+	put(out, "post\n");
+	if (!c->no_sd)
+		put(out, "sd %d\n", SEARCH_DEPTH);
+}
+
 /* The mode and position lines of a step with a position. */
 static void
 setup_position(struct fb_check *c, const struct fb_check_step *s,
@@ -410,6 +427,8 @@ setup_position(struct fb_check *c, const struct fb_check_step *s,
 	}
 	if (mv[0])
 		put(out, "%s%s\n", c->feat_usermove ? "usermove " : "", mv);
+	snprintf(c->castle, sizeof c->castle, "%s", mv);
+	depth_limit(c, out);
 }
 
 static void
@@ -418,6 +437,7 @@ ask(struct fb_check *c, struct fb_check_out *out)
 	struct fb_check_step *s = cur(c);
 
 	c->phase = PH_STEP;
+	c->movenow_sent = false;
 	arm(out, c->timeout_ms);
 	switch (s->kind) {
 	case FB_CK_READ:
@@ -427,7 +447,7 @@ ask(struct fb_check *c, struct fb_check_out *out)
 		if (c->proto == FB_CHECK_UCI)
 			put(out, "go depth %d\n", SEARCH_DEPTH);
 		else
-			put(out, "sd %d\ngo\n", SEARCH_DEPTH);
+			put(out, "go\n"); /* sd: in the set-up */
 		break;
 	case FB_CK_STOP:
 		c->phase = PH_STOP_WAIT;
@@ -455,7 +475,7 @@ ask(struct fb_check *c, struct fb_check_out *out)
 		c->phase = PH_STOP_WAIT;
 		arm(out, ANALYZE_MS);
 		c->xb_stage = 1;
-		c->saw_thinking = c->thinking_bad = false;
+		c->saw_thinking = c->thinking_bad = c->thinking_early = false;
 		put(out, "analyze\n");
 		break;
 	case FB_CK_MULTIPV:
@@ -474,7 +494,8 @@ start_step(struct fb_check *c, struct fb_check_out *out)
 {
 	struct fb_check_step *s = cur(c);
 
-	c->saw_error = false;
+	c->castle[0] = '\0';
+	c->castle_refused = false;
 	c->q_rejected = false;
 	if (s == NULL) {
 		finish(c, out);
@@ -514,12 +535,22 @@ start_step(struct fb_check *c, struct fb_check_out *out)
 		break;
 	case FB_CK_STOP:
 		uci_variant(c, 0, out);
+		c->xb_stage = 0; /* 1: its move came, a pong awaited */
 		if (c->proto == FB_CHECK_UCI)
 			put(out, "ucinewgame\nposition startpos\n");
+		else if (c->no_sd)
+			put(out, "new\nst 60\n"); /* go: White's move */
 		else
 			/* sd: an engine may keep the last one past new. */
-			put(out, "new\nsd 99\nst 60\n"); /* go: White's move */
-		ask(c, out);
+			put(out, "new\nsd %d\nst 60\n", FB_CECP_SD_UNLIMITED);
+		/* The set-up read (a round trip) before go: the pause before
+		 * stop is the search's. */
+		if (c->proto == FB_CHECK_UCI || c->feat_ping) {
+			c->phase = PH_STEP_SETUP;
+			ping(c, out);
+		} else {
+			ask(c, out);
+		}
 		break;
 	case FB_CK_PONDERHIT:
 	case FB_CK_PONDERMISS:
@@ -538,10 +569,12 @@ start_step(struct fb_check *c, struct fb_check_out *out)
 		/* From the start: the engine plays White (pondering) or
 		 * analyses it. */
 		c->xb_stage = 0;
-		if (s->kind == FB_CK_ANALYZE)
+		if (s->kind == FB_CK_ANALYZE) {
 			put(out, "new\nforce\npost\n");
-		else
-			put(out, "new\nhard\npost\nsd %d\n", SEARCH_DEPTH);
+		} else {
+			put(out, "new\nhard\n");
+			depth_limit(c, out);
+		}
 		c->phase = PH_STEP_SETUP;
 		ping(c, out);
 		break;
@@ -654,7 +687,7 @@ judge_move(struct fb_check *c, const char *text, size_t len)
 	else if (!legal)
 		s->verdict = FB_CV_ILLEGAL;
 	else /* the one legal move there is the reply */
-		s->verdict = c->saw_error ? FB_CV_WRONG : FB_CV_OK;
+		s->verdict = c->castle_refused ? FB_CV_WRONG : FB_CV_OK;
 }
 
 /* Plays the first two moves of pv text[0..len) on g while they are legal
@@ -728,6 +761,7 @@ xb_reply(struct fb_check *c, const struct fb_check_step *s,
 				     sizeof c->xb_reply);
 	put(out, "%s%s\n", c->feat_usermove ? "usermove " : "", c->xb_reply);
 	c->xb_stage = 1;
+	c->movenow_sent = false; /* its answer: another search */
 	arm(out, c->search_ms);
 }
 
@@ -750,17 +784,21 @@ xb_ponder_line(struct fb_check *c, const struct fb_cecp_line *l,
 	}
 	if (l->kind == FB_CECP_E_THINKING && analyze && c->xb_stage == 1) {
 		fb_check_load(-1, &g);
-		c->saw_thinking = true;
-		if (play_pv(&g, text + l->think.pv.off, l->think.pv.len, pv) ==
+		if (play_pv(&g, text + l->think.pv.off, l->think.pv.len, pv) >
 		    0)
+			c->saw_thinking = true;
+		else if (c->saw_thinking)
 			c->thinking_bad = true;
+		else
+			c->thinking_early = true;
 		return true;
 	}
 	if (l->kind == FB_CECP_E_PONG && analyze && c->xb_stage == 2) {
 		if (s->verdict == FB_CV_UNTESTED)
-			s->verdict = c->thinking_bad   ? FB_CV_ILLEGAL
-				     : c->saw_thinking ? FB_CV_OK
-						       : FB_CV_WRONG;
+			s->verdict = c->thinking_bad     ? FB_CV_ILLEGAL
+				     : c->saw_thinking   ? FB_CV_OK
+				     : c->thinking_early ? FB_CV_ILLEGAL
+							 : FB_CV_WRONG;
 		if (s->verdict == FB_CV_WRONG && !s->got[0])
 			snprintf(s->got, sizeof s->got, "no thinking");
 		if (s->verdict == FB_CV_ILLEGAL)
@@ -796,17 +834,112 @@ xb_ponder_line(struct fb_check *c, const struct fb_cecp_line *l,
 	}
 	/* Its answer to ours, after the two moves. */
 	xb_game(c, true, &g);
-	/* No pv with a second move: the hit was a guess. */
-	snprintf(
-		s->got, sizeof s->got, "%s %s %.*s%s", c->xb_first, c->xb_reply,
-		(int)(l->arg.len < 8 ? l->arg.len : 8), text + l->arg.off,
-		c->xb_known || s->kind != FB_CK_XB_PONDERHIT ? "" : " (no pv)");
+	/* No pv with a second move: the hit was a guess. (Cut to fit.) */
+	if (snprintf(s->got, sizeof s->got, "%s %s %.*s%s", c->xb_first,
+		     c->xb_reply, (int)(l->arg.len < 8 ? l->arg.len : 8),
+		     text + l->arg.off,
+		     c->xb_known || s->kind != FB_CK_XB_PONDERHIT
+			     ? ""
+			     : " (no pv)") >= (int)sizeof s->got)
+		s->got[sizeof s->got - 1] = '\0';
 	s->verdict = fb_moves_parse(&g, text + l->arg.off, l->arg.len, &m) == 0
 			     ? FB_CV_OK
 			     : FB_CV_ILLEGAL;
 	put(out, "force\neasy\n");
 	next_step(c, out);
 	return true;
+}
+
+/* XBoard: the pong of the last ping sent (pong N for ping N). */
+static bool
+pong_awaited(const struct fb_check *c, const char *text,
+	     const struct fb_cecp_line *l)
+{
+	long long n;
+
+	return fb_cecp_parse_number(text, l->arg, &n) &&
+	       n == (long long)c->pings;
+}
+
+/* XBoard: one search, one move. The move just announced, announced again
+ * in another form (GNU Chess writes `1. ... g1f3`, then `My move is :
+ * g1f3`, which may come after the next command) is no second answer;
+ * true for that one, which is then forgotten. */
+static bool
+announced_again(struct fb_check *c, const char *text,
+		const struct fb_cecp_line *l)
+{
+	bool again = c->echo[0] != '\0' && (int)l->form != c->echo_form &&
+		     fb_span_is(text, l->arg, c->echo);
+
+	if (again)
+		c->echo[0] = '\0';
+	else
+		copy_text(c->echo, sizeof c->echo, text + l->arg.off,
+			  l->arg.len);
+	c->echo_form = (int)l->form;
+	return again;
+}
+
+/* The position the engine searches on its move now, into g: false when
+ * it is asked for no search of SEARCH_DEPTH now (the stop step's search
+ * is ended by ?; analyze has no move). */
+static bool
+searched_position(const struct fb_check *c, const struct fb_check_step *s,
+		  struct fb_game *g)
+{
+	struct fb_move castle;
+
+	if (c->phase != PH_STEP)
+		return false;
+	switch (s->kind) {
+	case FB_CK_READ:
+		return fb_check_load(s->pos, g);
+	case FB_CK_ACCEPT:
+	case FB_CK_NEWNORMAL:
+		if (!fb_check_load(s->pos, g) ||
+		    !fb_check_castle_of(g, &castle))
+			return false;
+		fb_game_play(g, &castle);
+		return true;
+	case FB_CK_XB_PONDERHIT:
+	case FB_CK_XB_PONDERMISS:
+		xb_game(c, c->xb_stage == 1, g);
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* XBoard, an engine without sd: the search ends with ? once its thinking
+ * output reaches the depth (as the UCI GUI / XBoard engine pair ends a go
+ * depth), on a line whose pv starts with a legal move in the position
+ * searched (not a ponder search's line that comes late). */
+static void
+limit_search(struct fb_check *c, const struct fb_check_step *s,
+	     const char *text, const struct fb_cecp_line *l,
+	     struct fb_check_out *out)
+{
+	struct fb_game g;
+	struct fb_move pv[2];
+
+	if (!c->no_sd || c->movenow_sent || l->think.ply < SEARCH_DEPTH ||
+	    !searched_position(c, s, &g) ||
+	    play_pv(&g, text + l->think.pv.off, l->think.pv.len, pv) == 0)
+		return;
+	put(out, "?\n");
+	c->movenow_sent = true;
+}
+
+/* GNU Chess's `White (1) : Invalid move: uci`: behind its prompt, an
+ * XBoard engine's refusal of `uci`. */
+static bool
+rejects_uci(const char *text, size_t len)
+{
+	struct fb_cecp_line l;
+
+	fb_cecp_parse_engine(text, len, &l);
+	return fb_cecp_rejects(text, &l, "uci");
 }
 
 void
@@ -862,7 +995,8 @@ fb_check_line(struct fb_check *c, const char *text, size_t len,
 			if (c->want == FB_CHECK_AUTO && !c->rehandshake &&
 			    (fb_uci_first_is(text, len, at, "Error") ||
 			     fb_uci_first_is(text, len, at, "Illegal") ||
-			     fb_uci_first_is(text, len, at, "feature"))) {
+			     fb_uci_first_is(text, len, at, "feature") ||
+			     rejects_uci(text, len))) {
 				fb_check_timeout(c, out);
 				return;
 			}
@@ -904,11 +1038,19 @@ fb_check_line(struct fb_check *c, const char *text, size_t len,
 	struct fb_cecp_line l;
 	struct fb_cecp_feature f;
 	size_t pos = 0;
+	bool after_move;
 
 	fb_cecp_parse_engine(text, len, &l);
 	if (c->phase == PH_XB_FEATURE) {
-		if (l.kind != FB_CECP_E_FEATURE)
+		if (l.kind != FB_CECP_E_FEATURE) {
+			c->spoke = c->nudges > 0; /* awake, but no feature */
 			return;
+		}
+		if (!c->heard) {
+			/* Awake: the rest of its time for the features. */
+			c->heard = true;
+			arm(out, c->timeout_ms);
+		}
 		while (fb_cecp_next_feature(text, len, &pos, &f)) {
 			bool valid, on = fb_cecp_feature_flag(text, &f, &valid);
 			if (fb_span_is(text, f.key, "done")) {
@@ -951,18 +1093,31 @@ fb_check_line(struct fb_check *c, const char *text, size_t len,
 		}
 		return;
 	}
-	if (l.kind == FB_CECP_E_ERROR || l.kind == FB_CECP_E_ILLEGAL ||
-	    l.kind == FB_CECP_E_INVALID)
-		c->saw_error = true;
-	if (l.kind == FB_CECP_E_ERROR && fb_span_is(text, l.rejected, "?"))
+	/* A pong for an earlier ping, or a second one (GNU Chess answers
+	 * each twice, the second late): not the answer awaited. */
+	if (l.kind == FB_CECP_E_PONG && !pong_awaited(c, text, &l))
+		return;
+	/* What a refusal refuses: the step judges the answer to what it
+	 * asked. */
+	if (fb_cecp_rejects(text, &l, "sd"))
+		c->no_sd = true;
+	if (c->castle[0] != '\0' && fb_cecp_rejects(text, &l, c->castle))
+		c->castle_refused = true;
+	if (fb_cecp_rejects(text, &l, "?"))
 		c->q_rejected = true;
+	after_move = c->just_moved;
+	c->just_moved = l.kind == FB_CECP_E_MOVE;
+	if (l.kind == FB_CECP_E_MOVE && announced_again(c, text, &l))
+		return;
+	if (l.kind == FB_CECP_E_THINKING && s != NULL)
+		limit_search(c, s, text, &l, out);
 	if (s != NULL &&
 	    (s->kind == FB_CK_XB_PONDERHIT || s->kind == FB_CK_XB_PONDERMISS ||
 	     s->kind == FB_CK_ANALYZE) &&
 	    xb_ponder_line(c, &l, text, out))
 		return;
 	if (l.kind == FB_CECP_E_PONG && c->phase == PH_STEP_SETUP &&
-	    s != NULL && s->kind == FB_CK_STOP) {
+	    s != NULL && s->kind == FB_CK_STOP && c->xb_stage == 1) {
 		if (c->q_rejected) {
 			s->verdict = FB_CV_WRONG;
 			snprintf(s->got, sizeof s->got, "Error (unknown): ?");
@@ -971,7 +1126,7 @@ fb_check_line(struct fb_check *c, const char *text, size_t len,
 		return;
 	}
 	if (l.kind == FB_CECP_E_PONG && c->phase == PH_STEP_SETUP) {
-		if (c->saw_error &&
+		if (c->castle_refused &&
 		    (s->kind == FB_CK_ACCEPT || s->kind == FB_CK_NEWNORMAL)) {
 			/* The castle was refused: no go. */
 			snprintf(s->got, sizeof s->got, "refused");
@@ -985,6 +1140,20 @@ fb_check_line(struct fb_check *c, const char *text, size_t len,
 	if (l.kind == FB_CECP_E_PONG && c->phase == PH_STEP && s != NULL &&
 	    (s->kind == FB_CK_READY || s->kind == FB_CK_UNKNOWN)) {
 		s->verdict = FB_CV_OK;
+		next_step(c, out);
+		return;
+	}
+	if ((l.kind == FB_CECP_E_RESULT || l.kind == FB_CECP_E_RESIGN) &&
+	    !after_move && s != NULL && c->phase == PH_STEP &&
+	    (s->kind == FB_CK_READ || s->kind == FB_CK_ACCEPT ||
+	     s->kind == FB_CK_NEWNORMAL)) {
+		/* A result claimed instead of a move: a wrong answer (GNU
+		 * Chess's `1-0 {White mates}` to a Shredder-FEN position: its
+		 * engine found the mate, which its board, which did not take
+		 * the castling field, does not allow). */
+		copy_text(s->got, sizeof s->got, text + l.start, len - l.start);
+		s->verdict = FB_CV_WRONG;
+		put(out, "force\n");
 		next_step(c, out);
 		return;
 	}
@@ -1004,6 +1173,7 @@ fb_check_line(struct fb_check *c, const char *text, size_t len,
 			/* Did it take the ?, or just finish? An Error for ?
 			 * before the pong says which (Fairy-Max). */
 			c->phase = PH_STEP_SETUP;
+			c->xb_stage = 1;
 			ping(c, out);
 			arm(out, c->timeout_ms);
 			return;
@@ -1032,6 +1202,22 @@ fb_check_timeout(struct fb_check *c, struct fb_check_out *out)
 			finish(c, out);
 		return;
 	case PH_XB_FEATURE:
+		if (!c->heard && c->spoke && c->reasks < 3) {
+			/* It answers a nudge, but its protover 2 is lost. */
+			c->spoke = false;
+			c->reasks++;
+			c->nudges++;
+			put(out, "protover 2\n");
+			arm(out, FB_UXB_NUDGE_MS);
+			return;
+		}
+		if (!c->heard &&
+		    (c->nudges + 2) * FB_UXB_NUDGE_MS < c->timeout_ms) {
+			c->nudges++;
+			put(out, "\n");
+			arm(out, FB_UXB_NUDGE_MS);
+			return;
+		}
 		/* A protover 1 engine sends no features: it still plays;
 		 * one that said nothing at all is no engine. */
 		if (c->lines == 0 && !c->rehandshake)

@@ -83,6 +83,12 @@ struct fb_check {
 	bool var_capa;  /* caparandom in UCI_Variant / variants */
 	bool var_capab; /* capablanca there */
 	bool handshake_ok;
+	/* XBoard: until its first feature the engine gets an empty line
+	 * every FB_UXB_NUDGE_MS (GNU Chess 6.2.7 hangs at start until a line
+	 * comes: see protocols/uci_xboard/handshake.c), protover 2 again when
+	 * it answered one but sent no feature (it lost the first). */
+	unsigned nudges, reasks;
+	bool spoke, heard;
 	/* The run. */
 	struct fb_check_step step[FB_CHECK_STEPS_MAX];
 	size_t nsteps, at;
@@ -106,10 +112,27 @@ struct fb_check {
 	char xb_reply[16]; /* and ours */
 	bool xb_known;     /* its pv gave its ponder move */
 	char xb_pv[96];    /* the last thinking line's pv */
-	bool saw_thinking, thinking_bad; /* analyze: a thinking line came;
-					    one's pv began illegally */
-	bool saw_error;       /* an Error/Illegal line during this step */
-	bool q_rejected;      /* XBoard: Error for ? during this step */
+	/* analyze: a thinking line whose pv began legally came; one that
+	 * began illegally came after it; one came before any legal one (a
+	 * late line of the search before, GNU Chess's pondering, if a legal
+	 * one follows) */
+	bool saw_thinking, thinking_bad, thinking_early;
+	/* XBoard: what a step asked is judged by the answer to it, not by
+	 * any Error line (GNU Chess's `Invalid move: sd 3` is no refusal of
+	 * the castle). */
+	char castle[16];      /* the castle this step sent, or "" */
+	bool castle_refused;  /* an Error/Illegal/Invalid line named it */
+	bool q_rejected;      /* Error for ? during this step */
+	bool no_sd;           /* sd was rejected: `?` when the thinking
+				output reaches the depth, as the UCI GUI /
+				XBoard engine pair does */
+	bool movenow_sent;    /* that `?`, once per search */
+	char echo[16];        /* the engine's last move as it announced it: */
+	int echo_form;        /* the same again in another form (GNU Chess:
+				`1. ... e1g1`, `My move is : e1g1`) is the
+				same move (enum fb_cecp_move_form) */
+	bool just_moved;      /* the last line was a move: a result right
+				after it is that move's claim */
 	unsigned exit_status; /* the engine's last exit */
 	int exit_signal;
 };

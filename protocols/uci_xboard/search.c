@@ -17,8 +17,6 @@
 #include "fenbridge/movegen.h"
 #include "uci_xboard.h"
 
-/* sd of a depth no timed search reaches. */
-#define SD_UNLIMITED 64
 /* A go movetime this long goes as st alone (a second is little of it). */
 #define DEADLINE_MAX_MS 60000
 
@@ -98,7 +96,7 @@ fb_uxb_search(struct uxb *x, const struct fb_uci_go *g, unsigned *deadline_ms,
 	} else if (x->depth_set) {
 		/* CECP's sd lasts until new: lifted by a depth no timed
 		 * search reaches. */
-		fb_proto_engine(out, "sd %d", SD_UNLIMITED);
+		fb_proto_engine(out, "sd %d", FB_CECP_SD_UNLIMITED);
 		x->depth_set = false;
 	}
 	if (g->movetime >= 0) {

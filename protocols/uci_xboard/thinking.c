@@ -171,14 +171,6 @@ fb_uxb_engine_result(struct uxb *x, const char *text, size_t len,
 	}
 }
 
-/* "Invalid move: sd 3" (GNU Chess, whose depth command is `depth`),
- * "Error (unknown command): sd 3": the engine has no sd. */
-static bool
-rejects_sd(const char *text, struct fb_span r)
-{
-	return fb_span_is(text, fb_span_first(text, r), "sd");
-}
-
 /* An Error about post or easy, which fenbridge sends on its own
  * (Fairy-Stockfish does not know post), about the empty line of a nudge,
  * or about ? (Fairy-Max 5.0b does not know it: it answers after its
@@ -208,7 +200,9 @@ fb_uxb_engine_error(struct uxb *x, const char *line, size_t all,
 	const char *text = line + fb_uxb_shown(l);
 	size_t len = all - fb_uxb_shown(l);
 
-	if (rejects_sd(line, l->rejected)) {
+	/* "Invalid move: sd 3" (GNU Chess, whose depth command is `depth`),
+	 * "Error (unknown command): sd 3": the engine has no sd. */
+	if (fb_cecp_rejects(line, l, "sd")) {
 		fb_proto_report(out, x->no_sd ? FB_LOG_DEBUG : FB_LOG_INFO,
 				"'%.*s': the engine has no sd; a go depth "
 				"ends when its thinking output reaches the "

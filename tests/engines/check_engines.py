@@ -17,8 +17,9 @@ Fairy-Max has no setboard (its positions go through edit, and it castles
 from them) and answers `?` with Error; Sjaak II ignores
 `stop` during `go infinite` in UCI and passes in XBoard mode; a wrapper that makes Stockfish exit on a file
 letter in the castling field gives exit status 1 with that finding.
-Usage errors exit 2. An engine that is missing skips its checks; 77 when
-none is there.
+GNU Chess (XBoard, found by its `Invalid move: uci`, or told) passes and
+gets engine-fen = xfen, in both runs. Usage errors exit 2. An engine that
+is missing skips its checks; 77 when none is there.
 
 Usage: check_engines.py FENBRIDGE
        check_engines.py --wrap [--name=NAME] [--die-on-letter] ENGINE...
@@ -306,7 +307,10 @@ def main():
 
     if present("sjaakii"):
         any_engine = True
-        rc, out, _ = run(fb, ["--", os.path.join(GAMES, "sjaakii")])
+        # Under most values of MALLOC_PERTURB_ it never answers `uci`
+        # (164: no uciok in 5 s; 0 and 128 do): without it, as below.
+        rc, out, _ = run(fb, ["--", "env", "-u", "MALLOC_PERTURB_",
+                              os.path.join(GAMES, "sjaakii")])
         check("sjaakii: UCI, both dialects in Chess960",
               has(out, "protocol: UCI\n") and
               has(out, "engine-fen = auto\n"))
@@ -337,6 +341,37 @@ def main():
         check("sjaakii xboard: caparandom castles in every form",
               len(re.findall(r"^ok +caparandom mode: accepts a castle as ",
                              out, re.M)) == 6)
+
+    if present("gnuchess"):
+        any_engine = True
+        gnu = os.path.join(GAMES, "gnuchess")
+        # Found by experiment (its `Invalid move: uci`), or told. It has no
+        # sd (its searches end with ? at the depth), answers each ping
+        # twice, announces each move twice and hangs at start until a
+        # line comes (nudged): none of that is a finding.
+        for args in ([], ["--protocol=xboard"]):
+            what = "gnuchess%s: " % (" xboard" if args else "")
+            rc, out, _ = run(fb, args + ["--", gnu])
+            check(what + "passes (exit 0), XBoard with setboard",
+                  rc == 0 and has(out, "engine-protocol = xboard\n") and
+                  has(out, "setboard yes") and has(out, "restarts: 0\n"))
+            # Its board does not read a Shredder-FEN field: its answer to
+            # go is a result claim, not a move.
+            check(what + "reads X-FEN, not Shredder-FEN",
+                  has(out, "engine-fen = xfen\n") and
+                  len(re.findall(r"^ok +standard mode, X-FEN ", out,
+                                 re.M)) == 4 and
+                  len(re.findall(r"^wrong +standard mode, Shredder-FEN .*"
+                                 r": [01]-[01] \{", out, re.M)) == 4)
+            check(what + "takes the king's move, refuses king takes rook",
+                  len(re.findall(r"^ok +standard mode: accepts a castle as "
+                                 r"king move", out, re.M)) == 4 and
+                  len(re.findall(r"^wrong +standard mode: accepts a castle "
+                                 r"as king takes rook.*: refused$", out,
+                                 re.M)) == 4)
+            check(what + "pondering, analyze and ?",
+                  xb_ponder_analyze(out) and
+                  line(out, r"ok +\? \(move now\) answered"))
 
     print("%d passed, %d failed" % (passed, failed))
     if not any_engine:

@@ -45,6 +45,14 @@ enum sim_kind {
 			    rights when the two colours' kings or castling
 			    rooks stand on different files (it takes
 			    Black's setup from White's) */
+	SIM_XB_GNU,        /* GNU Chess 6.2.7 in XBoard mode: hangs at start
+			    until an empty line comes (and has lost the
+			    protover 2 before it); `Invalid move: X` for sd
+			    and every command or move it refuses; each ping
+			    answered twice, the second copy after the next
+			    ping; thinks until ? (no sd); each move announced
+			    twice, `N. ... M` and, late (before its answer to
+			    the next command), `My move is : M` */
 };
 
 struct sim {
@@ -62,7 +70,11 @@ struct sim {
 	struct fb_game g;
 	struct fb_check ck;
 	unsigned starts;
-	char sent[65536]; /* everything the script sent */
+	bool awake;         /* SIM_XB_GNU: out of its hang at start */
+	unsigned last_ping; /* its ping answered once so far */
+	bool searching;     /* thinking until ? */
+	char echo[16];      /* its move, to be announced again */
+	char sent[65536];   /* everything the script sent */
 	size_t nsent;
 	char report[FB_CHECK_REPORT_MAX];
 };
@@ -344,6 +356,94 @@ xb_command(struct sim *s, const char *line, int depth)
 	}
 }
 
+/* SIM_XB_GNU's search: thinking output, deeper and deeper, until ?
+ * (it has no sd). */
+static void
+gnu_search(struct sim *s, int depth)
+{
+	char mv[16], buf[64];
+
+	s->searching = true;
+	best(s, mv, sizeof mv);
+	for (int ply = 1; ply <= 5 && s->searching; ply++) {
+		snprintf(buf, sizeof buf, "%d 0 0 %d %s", ply, ply * 10, mv);
+		reply(s, buf, depth);
+	}
+}
+
+/* SIM_XB_GNU's move: `N. ... M` now, `My move is : M` later. */
+static void
+gnu_move(struct sim *s, int depth)
+{
+	struct fb_move m;
+	char mv[16], buf[64];
+
+	s->searching = false;
+	best(s, mv, sizeof mv);
+	if (fb_game_parse_move(&s->g, mv, strlen(mv), &m) == 0)
+		fb_game_play(&s->g, &m);
+	snprintf(s->echo, sizeof s->echo, "%s", mv);
+	snprintf(buf, sizeof buf, "1. ... %s", mv);
+	reply(s, buf, depth);
+}
+
+/* SIM_XB_GNU: what it does differently from SIM_XB (which does the rest:
+ * new, force, setboard, analyze, quit); true when line was that. */
+static bool
+gnu_command(struct sim *s, const char *line, int depth)
+{
+	char buf[96];
+	struct fb_move m;
+
+	if (s->echo[0] != '\0') {
+		snprintf(buf, sizeof buf, "My move is : %s", s->echo);
+		s->echo[0] = '\0';
+		reply(s, buf, depth);
+	}
+	if (strcmp(line, "protover 2") == 0) {
+		reply(s, "White (1) : feature done=0", depth);
+		reply(s,
+		      "feature myname=\"GNU Sim\" setboard=1 usermove=1 "
+		      "ping=1 variants=\"normal\"",
+		      depth);
+		reply(s, "feature done=1", depth);
+	} else if (strncmp(line, "ping ", 5) == 0) {
+		if (s->last_ping > 0) {
+			snprintf(buf, sizeof buf, "pong %u", s->last_ping);
+			reply(s, buf, depth);
+		}
+		s->last_ping = (unsigned)atoi(line + 5);
+		snprintf(buf, sizeof buf, "pong %u", s->last_ping);
+		reply(s, buf, depth);
+	} else if (strcmp(line, "go") == 0) {
+		s->force = false;
+		gnu_search(s, depth);
+	} else if (strcmp(line, "?") == 0) {
+		if (s->searching)
+			gnu_move(s, depth);
+	} else if (strncmp(line, "usermove ", 9) == 0) {
+		const char *t = line + 9;
+		/* Standard chess only: a castle as the king's move. */
+		if (fb_game_parse_move(&s->g, t, strlen(t), &m) == 0 &&
+		    (m.castle < 0 || fb_game_parse_oo(t, strlen(t), NULL) ||
+		     abs(t[0] - t[2]) == 2)) {
+			fb_game_play(&s->g, &m);
+			if (!s->force)
+				gnu_search(s, depth);
+		} else {
+			snprintf(buf, sizeof buf, "Invalid move: %s", t);
+			reply(s, buf, depth);
+		}
+	} else if (strncmp(line, "sd ", 3) == 0 || strcmp(line, "uci") == 0 ||
+		   strncmp(line, "fenbridge", 9) == 0) {
+		snprintf(buf, sizeof buf, "Invalid move: %s", line);
+		reply(s, buf, depth);
+	} else {
+		return false;
+	}
+	return true;
+}
+
 static void
 command(struct sim *s, const char *line, int depth)
 {
@@ -351,9 +451,11 @@ command(struct sim *s, const char *line, int depth)
 
 	if (s->kind == SIM_SILENT)
 		return;
+	if (s->kind == SIM_XB_GNU && gnu_command(s, line, depth))
+		return;
 	if (s->kind == SIM_XB || s->kind == SIM_XB_STICKY ||
 	    s->kind == SIM_XB_PONDER_BAD || s->kind == SIM_XB_EDIT ||
-	    s->kind == SIM_XB_EDIT_MOVED) {
+	    s->kind == SIM_XB_EDIT_MOVED || s->kind == SIM_XB_GNU) {
 		xb_command(s, line, depth);
 		return;
 	}
@@ -466,6 +568,10 @@ run_out(struct sim *s, struct fb_check_out *out, int depth)
 		struct fb_check_out next;
 		s->alive = true;
 		s->c960 = false;
+		s->awake = false;
+		s->last_ping = 0;
+		s->searching = false;
+		s->echo[0] = '\0';
 		s->starts++;
 		fb_check_start(&s->ck, &next);
 		run_out(s, &next, depth + 1);
@@ -473,6 +579,14 @@ run_out(struct sim *s, struct fb_check_out *out, int depth)
 	}
 	if (out->done)
 		return;
+	if (s->kind == SIM_XB_GNU && !s->awake) {
+		/* Every line is lost until an empty one wakes it up. */
+		if (text[0] == '\n' || strstr(text, "\n\n") != NULL) {
+			s->awake = true;
+			reply(s, "GNU Chess 6.2.7", depth);
+		}
+		return;
+	}
 	for (line = strtok_r(text, "\n", &save); line != NULL && s->alive;
 	     line = strtok_r(NULL, "\n", &save))
 		command(s, line, depth);
@@ -835,6 +949,42 @@ test_check_xboard_new_that_keeps_the_variant_is_a_finding(void **state)
 }
 
 static void
+test_check_gnu_chess_is_judged_by_its_answers(void **state)
+{
+	struct sim *s = *state;
+
+	/* Its refusal of sd is no refusal of the castle; a late pong is not
+	 * the one awaited; its searches end with ? at the depth; its move
+	 * announced again is no answer to the next question; woken at start
+	 * by empty lines, asked for its features again. */
+	assert_int_equal(run(s, SIM_XB_GNU, "", FB_CHECK_XBOARD), 0);
+	assert_true(has(s, "engine: GNU Sim\n"));
+	assert_true(has(s, "setboard yes, usermove yes, ping yes"));
+	assert_true(has(s, "ok       ping answered"));
+	assert_true(has(s, "ok       standard mode, X-FEN (standard, h-rook): "
+			   "castles in 8/8/8/2q5/B5p1/3pR3/7Q/2k1K2R w K - 0 "
+			   "1: e1g1\n"));
+	assert_true(has(s, "ok       standard mode: accepts a castle as king "
+			   "move (standard, h-rook): a1b2\n"));
+	assert_true(has(s, "wrong    standard mode: accepts a castle as king "
+			   "takes rook (standard, h-rook): refused\n"));
+	assert_true(has(s, "ok       hard: its move, then its ponder move: a "
+			   "legal answer"));
+	assert_true(has(s, "ok       hard: its move, then another (a miss): a "
+			   "legal answer"));
+	assert_true(has(s, "ok       analyze: thinking with legal pvs"));
+	assert_true(has(s, "ok       ? (move now) answered"));
+	assert_true(has(s, "restarts: 0\n"));
+	assert_true(has(s, "engine-fen = auto\n"));
+	assert_true(has(s, "engine-castling = auto\n"));
+	/* sd once: refused, never again; the set-up ends with the pong of
+	 * its own ping. */
+	assert_non_null(strstr(s->sent, "post\nsd 3\nping 3\ngo\n?\n"));
+	assert_null(strstr(s->sent + (strstr(s->sent, "sd 3") - s->sent) + 1,
+			   "sd 3"));
+}
+
+static void
 test_check_silent_engine_has_no_handshake(void **state)
 {
 	struct sim *s = *state;
@@ -962,6 +1112,7 @@ main(void)
 			test_check_xboard_new_that_keeps_the_variant_is_a_finding),
 		cmocka_unit_test(
 			test_check_xboard_ponder_miss_and_analyze_without_thinking),
+		cmocka_unit_test(test_check_gnu_chess_is_judged_by_its_answers),
 		cmocka_unit_test(test_check_silent_engine_has_no_handshake),
 		cmocka_unit_test(test_check_ignored_stop_is_a_finding),
 		cmocka_unit_test(

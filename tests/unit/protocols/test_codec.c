@@ -468,6 +468,9 @@ test_codec_cecp_gnu_chess_and_rejections(void **state)
 	const char *err = "Error (unknown command): level 40 5 0 ";
 	const char *ill = "Illegal move (no such piece): e1h1";
 	const char *bare = "Error";
+	const char *um = "Error (unknown command): usermove O-O";
+	const char *fm = "Illegal move:f1j1"; /* Fairy-Max */
+	const char *pong = "pong 3";
 	struct fb_cecp_line l;
 	long long v;
 
@@ -494,6 +497,22 @@ test_codec_cecp_gnu_chess_and_rejections(void **state)
 	fb_cecp_parse_engine(bare, strlen(bare), &l);
 	assert_int_equal(l.kind, FB_CECP_E_ERROR);
 	span_equal(bare, l.rejected, NULL);
+	assert_false(fb_cecp_rejects(bare, &l, ""));
+	/* Which command a refusal names: its first word, after usermove;
+	 * none for a line that refuses nothing. */
+	fb_cecp_parse_engine(sd, strlen(sd), &l);
+	assert_true(fb_cecp_rejects(sd, &l, "sd"));
+	assert_false(fb_cecp_rejects(sd, &l, "s"));
+	assert_false(fb_cecp_rejects(sd, &l, "sd 3"));
+	fb_cecp_parse_engine(ill, strlen(ill), &l);
+	assert_true(fb_cecp_rejects(ill, &l, "e1h1"));
+	assert_false(fb_cecp_rejects(ill, &l, "e1g1"));
+	fb_cecp_parse_engine(um, strlen(um), &l);
+	assert_true(fb_cecp_rejects(um, &l, "O-O"));
+	fb_cecp_parse_engine(fm, strlen(fm), &l);
+	assert_true(fb_cecp_rejects(fm, &l, "f1j1"));
+	fb_cecp_parse_engine(pong, strlen(pong), &l);
+	assert_false(fb_cecp_rejects(pong, &l, "3"));
 	/* Numbers as engines write them. */
 	assert_true(fb_cecp_parse_number("12.", (struct fb_span){0, 3}, &v));
 	assert_int_equal(v, 12);
