@@ -397,16 +397,97 @@ out:
 	return rc;
 }
 
+/* A flight record's line ln before its body: the reason (line 1), the
+ * engine's protocol; *body is set at the body's heading. */
+static void
+record_head(struct fb_replay *r, struct reading *g, const char *line,
+	    unsigned ln, bool *body)
+{
+	const char *p;
+
+	if (ln == 1) {
+		snprintf(r->reason, sizeof r->reason, "%s", line + 25);
+		read_end(r, r->reason);
+		if (r->end == FB_RP_END_NONE)
+			r->end = FB_RP_END_OTHER;
+		return;
+	}
+	if ((p = strstr(line, "engine protocol ")) != NULL) {
+		r->cecp = strncmp(p + 16, "xboard", 6) == 0;
+		g->cecp_set = strncmp(p + 16, "(not", 4) != 0;
+	}
+	if (strncmp(line, "the last lines both ways", 24) == 0)
+		*body = true;
+}
+
+/* The time of the last line read, sent or answered. */
+static uint64_t
+last_ms(const struct reading *g)
+{
+	const struct item *s = g->send.n ? &g->send.v[g->send.n - 1] : NULL,
+			  *a = g->ans.n ? &g->ans.v[g->ans.n - 1] : NULL;
+
+	return s != NULL && (a == NULL || s->line > a->line) ? s->ms : a->ms;
+}
+
+/* Reads r->mem line by line (up to line until, when not 0) into g;
+ * *end_ms is the time of the last line read. Returns true when until
+ * stopped it. */
+static bool
+read_lines(struct fb_replay *r, struct reading *g, unsigned until,
+	   uint64_t *end_ms)
+{
+	char *line, *next;
+	unsigned ln = 0;
+	long long last = 0;
+	uint64_t day = 0;
+	bool body = false;
+
+	for (line = r->mem; line != NULL; line = next) {
+		size_t n;
+		if ((next = strchr(line, '\n')) != NULL)
+			*next++ = '\0';
+		n = strlen(line);
+		if (n > 0 && line[n - 1] == '\r')
+			line[--n] = '\0';
+		if (until > 0 && ++ln > until)
+			return true;
+		ln += until == 0;
+		if (r->log) {
+			log_line(line, ln, r, g, &last, &day);
+			if (last > 0)
+				*end_ms = day + (uint64_t)last;
+		} else if (!body) {
+			record_head(r, g, line, ln, &body);
+		} else {
+			(void)record_line(line, ln, r, g);
+			if (g->send.n + g->ans.n > 0)
+				*end_ms = last_ms(g);
+		}
+	}
+	return false;
+}
+
+/* A cut record replays from the first position sent in full after the
+ * cut: its index in g->send, or -1 when there is none. */
+static long
+cut_start(const struct fb_replay *r, const struct reading *g)
+{
+	for (size_t i = g->cut_at; i < g->send.n; i++) {
+		const char *s = g->send.v[i].text;
+		if (r->cecp ? word_is(s, "new") || word_is(s, "setboard")
+			    : word_is(s, "position"))
+			return (long)i;
+	}
+	return -1;
+}
+
 int
 fb_replay_parse(struct fb_replay *r, const char *text, size_t len,
 		unsigned until, char *err, size_t errlen)
 {
 	struct reading g = {0};
-	char *line, *next;
-	unsigned ln = 0;
-	long long last = 0;
-	uint64_t day = 0, end_ms = 0;
-	bool body = false, stopped = false;
+	uint64_t end_ms = 0;
 	size_t start = 0;
 	int rc;
 
@@ -424,50 +505,7 @@ fb_replay_parse(struct fb_replay *r, const char *text, size_t len,
 		}
 		r->log = true;
 	}
-	for (line = r->mem; line != NULL; line = next) {
-		size_t n;
-		if ((next = strchr(line, '\n')) != NULL)
-			*next++ = '\0';
-		n = strlen(line);
-		if (n > 0 && line[n - 1] == '\r')
-			line[--n] = '\0';
-		ln++;
-		if (until > 0 && ln > until) {
-			stopped = true;
-			break;
-		}
-		if (r->log) {
-			log_line(line, ln, r, &g, &last, &day);
-			if (last > 0)
-				end_ms = day + (uint64_t)last;
-			continue;
-		}
-		if (ln == 1) {
-			snprintf(r->reason, sizeof r->reason, "%s", line + 25);
-			read_end(r, r->reason);
-			if (r->end == FB_RP_END_NONE)
-				r->end = FB_RP_END_OTHER;
-			continue;
-		}
-		if (!body) {
-			const char *p = strstr(line, "engine protocol ");
-			if (p != NULL) {
-				r->cecp = strncmp(p + 16, "xboard", 6) == 0;
-				g.cecp_set = strncmp(p + 16, "(not", 4) != 0;
-			}
-			if (strncmp(line, "the last lines both ways", 24) == 0)
-				body = true;
-			continue;
-		}
-		(void)record_line(line, ln, r, &g);
-		if (g.send.n + g.ans.n > 0)
-			end_ms = g.send.n && (!g.ans.n ||
-					      g.send.v[g.send.n - 1].line >
-						      g.ans.v[g.ans.n - 1].line)
-					 ? g.send.v[g.send.n - 1].ms
-					 : g.ans.v[g.ans.n - 1].ms;
-	}
-	if (stopped) {
+	if (read_lines(r, &g, until, &end_ms)) {
 		r->end = FB_RP_END_NONE; /* --until: the answers only */
 		r->until = true;
 	}
@@ -482,22 +520,15 @@ fb_replay_parse(struct fb_replay *r, const char *text, size_t len,
 		goto fail;
 	}
 	if (r->cut) {
-		/* from the first position sent in full after the cut */
-		for (start = g.cut_at; start < g.send.n; start++) {
-			const char *s = g.send.v[start].text;
-			if (r->cecp ? word_is(s, "new") ||
-					      word_is(s, "setboard")
-				    : word_is(s, "position"))
-				break;
-		}
-		if (start == g.send.n) {
+		long at = cut_start(r, &g);
+		if (at < 0) {
 			rc = bad(err, errlen,
 				 "the record is cut (line %u) and holds no "
 				 "position sent in full after it",
 				 r->cut_line);
 			goto fail;
 		}
-		r->lost = (unsigned)start;
+		r->lost = (unsigned)(start = (size_t)at);
 	}
 	r->start_line = g.send.v[start].line;
 	if ((rc = plan(r, &g, start, err, errlen)) < 0)

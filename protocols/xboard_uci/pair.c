@@ -89,14 +89,12 @@ other(struct xu *x, const char *text, size_t len,
 	}
 }
 
-/* A GUI line once the handshake let it through. */
-static void
-gui_command(struct xu *x, const char *text, size_t len,
-	    const struct fb_cecp_command *c, const struct fb_sink *out)
+/* The game's commands: a new game, the position, moves and takebacks.
+ * Returns false for a command of another kind. */
+static bool
+gui_game(struct xu *x, const char *text, const struct fb_cecp_command *c,
+	 const struct fb_sink *out)
 {
-	bool ok;
-	long long d;
-
 	switch (c->kind) {
 	case FB_CECP_G_NEW:
 		xu_step(x, XU_EV_NEW, NULL, 0, out);
@@ -105,16 +103,78 @@ gui_command(struct xu *x, const char *text, size_t len,
 		x->st_ms = 0;
 		x->time_cs = x->otim_cs = -1;
 		fb_proto_engine(out, "ucinewgame");
-		break;
+		return true;
 	case FB_CECP_G_VARIANT:
 		xu_gui_variant(x, text, c->arg, out);
-		break;
+		return true;
 	case FB_CECP_G_SETBOARD:
 		xu_gui_setboard(x, text, c->arg, out);
-		break;
+		return true;
 	case FB_CECP_G_USERMOVE:
 		xu_gui_move(x, text, fb_span_first(text, c->arg), out);
-		break;
+		return true;
+	case FB_CECP_G_UNDO:
+		undo(x, 1, out);
+		return true;
+	case FB_CECP_G_REMOVE:
+		undo(x, 2, out);
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* The clocks and search limits, and the engine's resources. Returns
+ * false for a command of another kind. */
+static bool
+gui_limit(struct xu *x, const char *text, size_t len,
+	  const struct fb_cecp_command *c, const struct fb_sink *out)
+{
+	struct fb_span t = fb_span_first(text, c->arg);
+	long long d;
+	bool ok;
+
+	switch (c->kind) {
+	case FB_CECP_G_LEVEL:
+		xu_gui_level(x, text, len, c->arg, out);
+		return true;
+	case FB_CECP_G_ST:
+		x->st_ms = xu_seconds_ms(text, t.off, t.len);
+		return true;
+	case FB_CECP_G_SD:
+		d = xu_number(text, t.off, t.len, &ok);
+		x->sd = ok && d > 0 && d < 1000 ? (int)d : 0;
+		return true;
+	case FB_CECP_G_TIME:
+		xu_gui_clock(&x->time_cs, text, len, c->arg, out);
+		return true;
+	case FB_CECP_G_OTIM:
+		xu_gui_clock(&x->otim_cs, text, len, c->arg, out);
+		return true;
+	case FB_CECP_G_MEMORY:
+		xu_gui_resource(x, "Hash", x->has_hash, text, len, c->arg, out);
+		return true;
+	case FB_CECP_G_CORES:
+		xu_gui_resource(x, "Threads", x->has_threads, text, len, c->arg,
+				out);
+		return true;
+	case FB_CECP_G_EGTPATH:
+		egtpath(x, text, len, c->arg, out);
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* A GUI line once the handshake let it through: the game's commands, the
+ * limits, or one that moves the lifecycle or sets how the engine thinks. */
+static void
+gui_command(struct xu *x, const char *text, size_t len,
+	    const struct fb_cecp_command *c, const struct fb_sink *out)
+{
+	if (gui_game(x, text, c, out) || gui_limit(x, text, len, c, out))
+		return;
+	switch (c->kind) {
 	case FB_CECP_G_FORCE:
 		xu_step(x, XU_EV_FORCE, NULL, 0, out);
 		break;
@@ -123,12 +183,6 @@ gui_command(struct xu *x, const char *text, size_t len,
 		break;
 	case FB_CECP_G_PLAYOTHER:
 		xu_step(x, XU_EV_PLAYOTHER, NULL, 0, out);
-		break;
-	case FB_CECP_G_UNDO:
-		undo(x, 1, out);
-		break;
-	case FB_CECP_G_REMOVE:
-		undo(x, 2, out);
 		break;
 	case FB_CECP_G_HARD:
 		x->hard = true;
@@ -150,26 +204,6 @@ gui_command(struct xu *x, const char *text, size_t len,
 	case FB_CECP_G_EXIT:
 		xu_step(x, XU_EV_EXIT, NULL, 0, out);
 		break;
-	case FB_CECP_G_LEVEL:
-		xu_gui_level(x, text, len, c->arg, out);
-		break;
-	case FB_CECP_G_ST: {
-		struct fb_span t = fb_span_first(text, c->arg);
-		x->st_ms = xu_seconds_ms(text, t.off, t.len);
-		break;
-	}
-	case FB_CECP_G_SD: {
-		struct fb_span t = fb_span_first(text, c->arg);
-		d = xu_number(text, t.off, t.len, &ok);
-		x->sd = ok && d > 0 && d < 1000 ? (int)d : 0;
-		break;
-	}
-	case FB_CECP_G_TIME:
-		xu_gui_clock(&x->time_cs, text, len, c->arg, out);
-		break;
-	case FB_CECP_G_OTIM:
-		xu_gui_clock(&x->otim_cs, text, len, c->arg, out);
-		break;
 	case FB_CECP_G_XBOARD:
 		break; /* the engine was asked at the first line */
 	case FB_CECP_G_PROTOVER:
@@ -182,23 +216,11 @@ gui_command(struct xu *x, const char *text, size_t len,
 		xu_ping(x, text, c->arg, out);
 		break;
 	case FB_CECP_G_POST:
-		x->post = true;
-		break;
 	case FB_CECP_G_NOPOST:
-		x->post = false;
+		x->post = c->kind == FB_CECP_G_POST;
 		break;
 	case FB_CECP_G_OPTION:
 		xu_gui_option(x, text, c->arg, out);
-		break;
-	case FB_CECP_G_MEMORY:
-		xu_gui_resource(x, "Hash", x->has_hash, text, len, c->arg, out);
-		break;
-	case FB_CECP_G_CORES:
-		xu_gui_resource(x, "Threads", x->has_threads, text, len, c->arg,
-				out);
-		break;
-	case FB_CECP_G_EGTPATH:
-		egtpath(x, text, len, c->arg, out);
 		break;
 	case FB_CECP_G_QUIT:
 		xu_step(x, XU_EV_STOP, NULL, 0, out);
