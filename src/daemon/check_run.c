@@ -4,7 +4,10 @@
  * engine on pipes, frames its stdout into lines for the script, sends what
  * the script queues, runs its one timer, kills and restarts the engine
  * when it asks, and prints the report at the end. Every decision is the
- * script's; this file only carries lines and time.
+ * script's; this file only carries lines and time, and tells slow from
+ * silent (wait.h): a deadline for an answer that runs out while the
+ * engine is starved of CPU is extended, and an answer that comes late is
+ * the script's as any other, noted as slow.
  */
 #include "check_run.h"
 
@@ -19,6 +22,7 @@
 #include "fenbridge/line.h"
 #include "platform.h"
 #include "check.h"
+#include "wait.h"
 
 /* After its exit, how long the engine's output may stay open (a child of
  * its own may hold the pipe) before the exit counts anyway. */
@@ -40,6 +44,8 @@ struct proc {
 struct drv {
 	uv_loop_t loop;
 	uv_timer_t timer;
+	struct fb_wait wait; /* the timer's, while armed */
+	bool waiting;
 	struct fb_line lf;
 	struct fb_check ck;
 	char **argv;
@@ -132,6 +138,11 @@ on_line(void *ctx, const char *text, size_t len, size_t term, unsigned flags)
 		return;
 	if (d->verbose)
 		fprintf(stderr, "engine> %.*s\n", (int)len, text);
+	if (d->waiting) {
+		uint64_t late = fb_wait_late_ms(&d->wait, uv_now(&d->loop));
+		if (late > 0)
+			fb_check_slow(&d->ck, (unsigned)late);
+	}
 	fb_check_line(&d->ck, text, len, &out);
 	apply(d, &out);
 }
@@ -169,14 +180,49 @@ on_written(uv_write_t *req, int status)
 	free(req);
 }
 
+/* The engine process now, for the wait (nothing known without one). */
+static const struct fb_proc_sample *
+sample(struct drv *d, struct fb_proc_sample *s)
+{
+	if (d->p == NULL || fb_platform_proc_sample(d->p->proc.pid, s) < 0)
+		return NULL;
+	return s;
+}
+
 static void
 on_timer(uv_timer_t *t)
 {
 	struct drv *d = t->data;
 	struct fb_check_out out;
+	struct fb_proc_sample s;
+	unsigned more = fb_wait_due(&d->wait, uv_now(&d->loop), sample(d, &s));
 
+	if (more > 0) {
+		/* Slow, not silent: starved or working. */
+		if (d->verbose && d->wait.extended == 1)
+			fprintf(stderr,
+				"fenbridge: the engine is slow (the machine is "
+				"busy): waiting on\n");
+		uv_timer_start(&d->timer, on_timer, more, 0);
+		return;
+	}
+	d->waiting = false;
 	fb_check_timeout(&d->ck, &out);
 	apply(d, &out);
+}
+
+/* Arms the timer for a time the script asked for. */
+static void
+arm(struct drv *d, unsigned ms, enum fb_check_clock clock)
+{
+	struct fb_proc_sample s;
+	enum fb_wait_kind kind = clock == FB_CHECK_PAUSE      ? FB_WAIT_WALL
+				 : clock == FB_CHECK_OWN_TIME ? FB_WAIT_ENGINE
+							      : FB_WAIT_SILENCE;
+
+	fb_wait_start(&d->wait, kind, ms, uv_now(&d->loop), sample(d, &s));
+	d->waiting = true;
+	uv_timer_start(&d->timer, on_timer, ms, 0);
 }
 
 static void
@@ -217,13 +263,15 @@ apply(struct drv *d, struct fb_check_out *out)
 	}
 	if (out->rearm) {
 		uv_timer_stop(&d->timer);
+		d->waiting = false;
 		if (out->wait_ms > 0)
-			uv_timer_start(&d->timer, on_timer, out->wait_ms, 0);
+			arm(d, out->wait_ms, out->clock);
 	}
 	if (out->kill && d->p != NULL)
 		uv_process_kill(&d->p->proc, SIGKILL);
 	if (out->done) {
 		d->done = true;
+		d->waiting = false;
 		uv_timer_stop(&d->timer);
 	}
 	if (out->restart && !d->done) {
