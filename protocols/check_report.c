@@ -400,7 +400,7 @@ fb_check_report(const struct fb_check *c, char *out, size_t cap)
 		describe(c, s, &dt);
 		fb_text_say(&t, "%-8s %s%s%s", verdict_name(s->verdict), d,
 			    s->got[0] ? ": " : "", s->got);
-		if (s->slow_ms > 0)
+		if (s->slow_ms > 0 && s->verdict != FB_CV_SILENT)
 			fb_text_say(&t, " (slow: %u s)",
 				    (s->slow_ms + 500) / 1000);
 		fb_text_say(&t, "\n");
