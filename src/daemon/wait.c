@@ -11,7 +11,7 @@
  * least MIN_SLICE_MS): often enough that a hung engine is not waited for
  * much beyond the cap, seldom enough that the samples cost nothing. */
 #define SLICE_PARTS 4
-#define MIN_SLICE_MS 50
+#define MIN_SLICE_MS 100
 /* Starved during a slice: its threads waited for a CPU at least 1/20 of
  * it; working: it got at least 1/100 of it. A sleeping engine does
  * neither (a timer thread that wakes now and then waits microseconds). */

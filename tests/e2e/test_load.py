@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: MIT
 """Slow is not silent (issue 26): `fenbridge check` gives the same report
 on a busy machine as on an idle one. The fake engine spends 10 ms of CPU
-time before each answer (--burn); run at nice 19 on one core beside two
-CPU-bound processes pinned to that core (taskset), it gets about 1/70 of
+time before each answer (--burn); run at nice 19 on one core beside a
+CPU-bound process pinned to that core (taskset), it gets about 1/70 of
 the core, so each answer takes most of a second, past the 0.3 s deadlines
 given. Before the waits learned to tell slow from silent (src/daemon/wait.c)
 each such step was SILENT and the engine restarted; now the answers are
@@ -21,7 +21,7 @@ import sys
 import fbtest
 from fbtest import check, eq, test
 
-HOGS = 2
+HOGS = 1
 
 
 def report(ctx, prefix, name):
