@@ -54,6 +54,16 @@ slow_not_silent(const struct fb_wait *w, const struct fb_proc_sample *s,
 	       delta(s->cpu_us, w->last.cpu_us) * WORKING_PART >= slice_us;
 }
 
+/* The decision is reached: after one last look, or now. */
+static unsigned
+decided(struct fb_wait *w)
+{
+	if (w->looked)
+		return 0;
+	w->looked = true;
+	return FB_WAIT_LOOK_MS;
+}
+
 unsigned
 fb_wait_due(struct fb_wait *w, uint64_t now_ms, const struct fb_proc_sample *s)
 {
@@ -61,11 +71,13 @@ fb_wait_due(struct fb_wait *w, uint64_t now_ms, const struct fb_proc_sample *s)
 	uint64_t cap, cpu_ms, slice;
 	bool alive;
 
+	if (w->looked)
+		return 0;
 	if (wall < w->limit_ms)
 		return (unsigned)(w->limit_ms - wall);
 	if (w->kind == FB_WAIT_WALL || s == NULL || !s->known ||
 	    !w->start.known)
-		return 0;
+		return decided(w);
 	cap = (uint64_t)w->limit_ms * (w->kind == FB_WAIT_SILENCE
 					       ? FB_WAIT_SILENCE_CAP
 					       : FB_WAIT_ENGINE_CAP);
@@ -73,12 +85,12 @@ fb_wait_due(struct fb_wait *w, uint64_t now_ms, const struct fb_proc_sample *s)
 	/* It had the time an idle machine gives it, and more waiting would
 	 * only wait for a hung engine. */
 	if (wall >= cap || cpu_ms >= w->limit_ms)
-		return 0;
+		return decided(w);
 	alive = slow_not_silent(w, s, delta(now_ms, w->last_ms));
 	w->last_ms = now_ms;
 	w->last = *s;
 	if (!alive)
-		return 0;
+		return decided(w);
 	w->extended++;
 	slice = w->limit_ms / SLICE_PARTS;
 	if (slice < MIN_SLICE_MS)

@@ -61,6 +61,7 @@ struct fb_wait {
 	uint64_t start_ms, last_ms; /* when it started, when last checked */
 	struct fb_proc_sample start, last;
 	unsigned extended; /* how many times it was extended */
+	bool looked;       /* the last look is over */
 };
 
 /* Starts w: the engine was asked now (now_ms on the caller's clock; s:
@@ -74,8 +75,12 @@ fb_wait_start(struct fb_wait *w, enum fb_wait_kind kind, unsigned limit_ms,
  * engine's sample s. Returns 0 when the deadline has passed: the decision
  * by the clock is taken (silent, kill, ...). Else the milliseconds to
  * wait before asking again: the rest of the deadline, or a slice of an
- * extension while the engine was starved or working slowly.
+ * extension while the engine was starved or working slowly, or, once the
+ * decision is reached, FB_WAIT_LOOK_MS for a last look: a fenbridge that
+ * was itself starved runs its timers before it reads what came meanwhile,
+ * so an answer that is already in the pipe is read first.
  */
+#define FB_WAIT_LOOK_MS 1
 unsigned
 fb_wait_due(struct fb_wait *w, uint64_t now_ms, const struct fb_proc_sample *s);
 

@@ -31,6 +31,14 @@ at(uint64_t cpu_ms, uint64_t delay_ms, bool runnable)
 	return s;
 }
 
+/* The wait fires at now: after its last look, a millisecond later. */
+static void
+fires(struct fb_wait *w, uint64_t now, const struct fb_proc_sample *s)
+{
+	assert_int_equal(fb_wait_due(w, now, s), FB_WAIT_LOOK_MS);
+	assert_int_equal(fb_wait_due(w, now + FB_WAIT_LOOK_MS, s), 0);
+}
+
 static void
 test_wait_before_deadline(void **state)
 {
@@ -53,9 +61,9 @@ test_wait_asleep_fires(void **state)
 	(void)state;
 	/* Blocked on its input the whole time: silent at the deadline. */
 	fb_wait_start(&w, FB_WAIT_SILENCE, 5000, 0, &s0);
-	assert_int_equal(fb_wait_due(&w, 5000, &s), 0);
+	fires(&w, 5000, &s);
 	fb_wait_start(&w, FB_WAIT_ENGINE, 5000, 0, &s0);
-	assert_int_equal(fb_wait_due(&w, 5000, &s), 0);
+	fires(&w, 5000, &s);
 }
 
 static void
@@ -67,7 +75,7 @@ test_wait_spinning_alone_fires(void **state)
 	(void)state;
 	/* Running, alone on its core: it had its time. */
 	fb_wait_start(&w, FB_WAIT_SILENCE, 5000, 0, &s0);
-	assert_int_equal(fb_wait_due(&w, 5001, &s), 0);
+	fires(&w, 5001, &s);
 }
 
 static void
@@ -86,13 +94,14 @@ test_wait_starved_extends(void **state)
 	more = fb_wait_due(&w, now, &s);
 	assert_int_equal(more, 1250);
 	/* Until it had 5 s of CPU: silent then. */
-	for (int i = 0; i < 300 && more > 0; i++) {
+	for (int i = 0; i < 300 && more > FB_WAIT_LOOK_MS; i++) {
 		now += more;
 		s.cpu_us += 20 * 1000;
 		s.delay_us += (more - 20) * 1000;
 		more = fb_wait_due(&w, now, &s);
 	}
-	assert_int_equal(more, 0);
+	assert_int_equal(more, FB_WAIT_LOOK_MS); /* a last look, then */
+	assert_int_equal(fb_wait_due(&w, now + FB_WAIT_LOOK_MS, &s), 0);
 	assert_true(s.cpu_us >= 5000 * 1000);
 	assert_true(now < 5000 * FB_WAIT_SILENCE_CAP);
 	assert_true(w.extended > 100);
@@ -117,7 +126,7 @@ test_wait_runnable_or_working_extends(void **state)
 	s.delay_known = false;
 	assert_int_equal(fb_wait_due(&w, 1250, &s), 250);
 	/* Then nothing more: asleep (hung), silent. */
-	assert_int_equal(fb_wait_due(&w, 1500, &s), 0);
+	fires(&w, 1500, &s);
 }
 
 static void
@@ -131,14 +140,14 @@ test_wait_cap(void **state)
 	(void)state;
 	/* Starved forever: given up at the cap. */
 	fb_wait_start(&w, FB_WAIT_SILENCE, 100, 0, &s0);
-	while ((more = fb_wait_due(&w, now, &s)) > 0) {
+	while ((more = fb_wait_due(&w, now, &s)) > FB_WAIT_LOOK_MS) {
 		now += more;
 		s.delay_us += more * 1000;
 	}
 	assert_int_equal(now, 100 * FB_WAIT_SILENCE_CAP);
 	fb_wait_start(&w, FB_WAIT_ENGINE, 100, 0, &s0);
 	now = 100;
-	while ((more = fb_wait_due(&w, now, &s)) > 0) {
+	while ((more = fb_wait_due(&w, now, &s)) > FB_WAIT_LOOK_MS) {
 		now += more;
 		s.delay_us += more * 1000;
 	}
@@ -155,14 +164,14 @@ test_wait_wall_and_unknown(void **state)
 	(void)state;
 	/* A move's deadline on the GUI's clock does not move. */
 	fb_wait_start(&w, FB_WAIT_WALL, 5000, 0, &s0);
-	assert_int_equal(fb_wait_due(&w, 5000, &s), 0);
+	fires(&w, 5000, &s);
 	/* Nothing known of the engine: the wall deadline, as before. */
 	fb_wait_start(&w, FB_WAIT_SILENCE, 5000, 0, &none);
-	assert_int_equal(fb_wait_due(&w, 5000, &s), 0);
+	fires(&w, 5000, &s);
 	fb_wait_start(&w, FB_WAIT_SILENCE, 5000, 0, &s0);
-	assert_int_equal(fb_wait_due(&w, 5000, &none), 0);
+	fires(&w, 5000, &none);
 	fb_wait_start(&w, FB_WAIT_SILENCE, 5000, 0, NULL);
-	assert_int_equal(fb_wait_due(&w, 5000, NULL), 0);
+	fires(&w, 5000, NULL);
 }
 
 /* This process, sampled: known, and its CPU time grows as it spins. */
