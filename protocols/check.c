@@ -441,7 +441,7 @@ ask(struct fb_check *c, struct fb_check_out *out)
 		break;
 	case FB_CK_STOP:
 		c->phase = PH_STOP_WAIT;
-		arm_clock(out, STOP_AFTER_MS, FB_CHECK_PAUSE);
+		arm_clock(out, STOP_AFTER_MS, FB_CHECK_OWN_TIME);
 		if (c->proto == FB_CHECK_UCI)
 			put(out, "go infinite\n");
 		else
@@ -451,7 +451,7 @@ ask(struct fb_check *c, struct fb_check_out *out)
 	case FB_CK_PONDERMISS:
 		/* A ponder search may not end before ponderhit or stop. */
 		c->phase = PH_STOP_WAIT;
-		arm_clock(out, STOP_AFTER_MS, FB_CHECK_PAUSE);
+		arm_clock(out, STOP_AFTER_MS, FB_CHECK_OWN_TIME);
 		put(out, "go ponder wtime 2000 btime 2000\n");
 		break;
 	case FB_CK_XB_PONDERHIT:

@@ -46,12 +46,12 @@ enum fb_check_verdict {
 #define FB_CHECK_NAME_MAX 96
 
 /* What the timer's time measures (doc/internals.md, "Decisions made by
- * a clock"); the driver extends the first and the last while the engine
- * is slow, not silent. */
+ * a clock"); the driver extends both while the engine is slow, not
+ * silent. */
 enum fb_check_clock {
 	FB_CHECK_ANSWER = 0, /* an answer's deadline: silent when it fires */
-	FB_CHECK_PAUSE,      /* the script's own pause (before stop) */
-	FB_CHECK_OWN_TIME,   /* the engine's time to do something (analyze) */
+	FB_CHECK_OWN_TIME,   /* the engine's time to do something: search
+				before stop, analyze, die of a command */
 };
 
 /* What the driver is to do after a call. */

@@ -216,9 +216,8 @@ static void
 arm(struct drv *d, unsigned ms, enum fb_check_clock clock)
 {
 	struct fb_proc_sample s;
-	enum fb_wait_kind kind = clock == FB_CHECK_PAUSE      ? FB_WAIT_WALL
-				 : clock == FB_CHECK_OWN_TIME ? FB_WAIT_ENGINE
-							      : FB_WAIT_SILENCE;
+	enum fb_wait_kind kind = clock == FB_CHECK_OWN_TIME ? FB_WAIT_ENGINE
+							    : FB_WAIT_SILENCE;
 
 	fb_wait_start(&d->wait, kind, ms, uv_now(&d->loop), sample(d, &s));
 	d->waiting = true;
