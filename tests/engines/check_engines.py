@@ -89,7 +89,9 @@ def check(what, ok, detail=""):
         print("FAIL %s %s" % (what, detail))
 
 
-def run(fb, args, timeout=120):
+def run(fb, args, timeout=1500):
+    # A safety net against a hang, no more: on a busy machine check waits
+    # for a slow engine's answers (minutes at nice 19 beside CPU hogs).
     t0 = time.monotonic()
     p = subprocess.run([fb, "check"] + args, capture_output=True, text=True,
                        timeout=timeout)
