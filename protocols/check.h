@@ -41,7 +41,7 @@ enum fb_check_verdict {
 };
 
 #define FB_CHECK_OUT_MAX 2048
-#define FB_CHECK_REPORT_MAX 32768
+#define FB_CHECK_REPORT_MAX 65536
 #define FB_CHECK_STEPS_MAX 96
 #define FB_CHECK_NAME_MAX 96
 
@@ -78,6 +78,7 @@ struct fb_check_step {
 				       through edit (no castling field) */
 	enum fb_check_verdict verdict;
 	char got[32];     /* the engine's answer (a move), or "" */
+	unsigned ms;      /* how long it took (the driver's clock) */
 	unsigned slow_ms; /* an answer came this late (past its deadline,
 			     the machine busy), or 0 */
 };
@@ -174,6 +175,12 @@ fb_check_findings(const struct fb_check *c);
  */
 size_t
 fb_check_report(const struct fb_check *c, char *out, size_t cap);
+
+/* The same report as one JSON document (schema: doc/check.md, "JSON
+ * report"), NUL-terminated, truncated to cap - 1 bytes; returns its whole
+ * length. */
+size_t
+fb_check_report_json(const struct fb_check *c, char *out, size_t cap);
 
 /* The test positions (for the unit tests): the FEN of position i in
  * dialect d into out (FB_GAME_FEN_MAX); returns its length, or -1 past the

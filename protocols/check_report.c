@@ -2,7 +2,10 @@
 /*
  * `fenbridge check`'s report (see check.h): one line per step with its
  * verdict, the castle forms the engine writes, the findings, and the
- * [fenbridge] INI lines that follow from the experiments.
+ * [fenbridge] INI lines that follow from the experiments; as text for a
+ * person, or as one JSON document for an engine's CI (doc/check.md has
+ * its schema). Both are written by the same functions: the JSON's
+ * strings are the text's lines.
  *
  * No I/O, no allocation.
  */
@@ -11,6 +14,7 @@
 #include "fenbridge/text.h"
 
 #include <stdio.h>
+#include <string.h>
 
 static const char *
 dialect_name(enum fb_notation d)
@@ -430,5 +434,164 @@ fb_check_report(const struct fb_check *c, char *out, size_t cap)
 	fb_text_say(&t, "\nINI lines to use:\n");
 	if (c->handshake_ok)
 		ini_lines(c, &t);
+	return t.len;
+}
+
+/* The step kinds' names in the JSON report, in enum fb_check_kind order. */
+static const char *const kind_names[] = {
+	"ready",         "unknown",    "read",    "accept",    "stop",
+	"ponderhit",     "pondermiss", "multipv", "newnormal", "xb_ponderhit",
+	"xb_pondermiss", "analyze",    "quit",
+};
+
+static const char *
+json_bool(bool b)
+{
+	return b ? "true" : "false";
+}
+
+/* Each line of text[0..len) as a JSON string in an array, without the
+ * prefix `skip` where it starts with it. */
+static void
+json_lines(struct fb_text *t, const char *text, size_t len, const char *skip)
+{
+	size_t k = strlen(skip);
+	bool first = true;
+
+	fb_text_say(t, "[");
+	for (const char *s = text, *end = text + len; s < end;) {
+		const char *nl = memchr(s, '\n', (size_t)(end - s));
+		size_t n = nl != NULL ? (size_t)(nl - s) : (size_t)(end - s);
+		const char *l = s;
+		s += n + 1;
+		if (n >= k && memcmp(l, skip, k) == 0)
+			l += k, n -= k;
+		fb_text_say(t, first ? "\n    " : ",\n    ");
+		fb_text_json(t, l, n);
+		first = false;
+	}
+	fb_text_say(t, first ? "]" : "\n  ]");
+}
+
+static void
+json_handshake(const struct fb_check *c, struct fb_text *t)
+{
+	if (c->handshake_ok && c->proto == FB_CHECK_UCI)
+		fb_text_say(t,
+			    "  \"options\": {\"UCI_Chess960\": %s, "
+			    "\"UCI_Variant\": %s, \"capablanca\": %s, "
+			    "\"caparandom\": %s, \"Ponder\": %s, "
+			    "\"MultiPV\": %s},\n  \"features\": null,\n",
+			    json_bool(c->opt_chess960),
+			    json_bool(c->opt_variant), json_bool(c->var_capab),
+			    json_bool(c->var_capa), json_bool(c->opt_ponder),
+			    json_bool(c->opt_multipv));
+	else if (c->handshake_ok)
+		fb_text_say(t,
+			    "  \"options\": null,\n  \"features\": {\"done\": "
+			    "%s, \"setboard\": %s, \"usermove\": %s, "
+			    "\"ping\": %s, \"fischerandom\": %s, "
+			    "\"capablanca\": %s, \"caparandom\": %s},\n",
+			    json_bool(c->feat_done),
+			    json_bool(c->feat_setboard),
+			    json_bool(c->feat_usermove),
+			    json_bool(c->feat_ping), json_bool(c->var_960),
+			    json_bool(c->var_capab), json_bool(c->var_capa));
+	else
+		fb_text_say(t, "  \"options\": null,\n  \"features\": null,\n");
+}
+
+static void
+json_steps(const struct fb_check *c, struct fb_text *t)
+{
+	char d[400];
+
+	fb_text_say(t, "  \"steps\": [");
+	for (size_t i = 0; i < c->nsteps; i++) {
+		const struct fb_check_step *s = &c->step[i];
+		struct fb_text dt = {d, sizeof d, 0};
+		describe(c, s, &dt);
+		fb_text_say(t,
+			    "%s\n    {\"kind\": \"%s\", \"verdict\": \"%s\", ",
+			    i > 0 ? "," : "", kind_names[s->kind],
+			    verdict_name(s->verdict));
+		fb_text_say(t, "\"what\": ");
+		fb_text_json(t, d, strlen(d));
+		fb_text_say(t, ", \"answer\": ");
+		if (s->got[0])
+			fb_text_json(t, s->got, strlen(s->got));
+		else
+			fb_text_say(t, "null");
+		if (s->verdict == FB_CV_UNTESTED)
+			fb_text_say(t, ", \"ms\": null}");
+		else
+			fb_text_say(t, ", \"ms\": %u}", s->ms);
+	}
+	fb_text_say(t, c->nsteps > 0 ? "\n  ],\n" : "],\n");
+}
+
+/* The castle forms the engine wrote, per mode (the text's "emits"). */
+static void
+json_emits(const struct fb_check *c, struct fb_text *t)
+{
+	bool any = false;
+
+	fb_text_say(t, "  \"emits\": [");
+	for (int m = 0; m < 2; m++)
+		for (size_t i = 0; i < c->nsteps; i++) {
+			const struct fb_check_step *s = &c->step[i];
+			if (s->kind != FB_CK_READ || s->c960 != m ||
+			    s->verdict != FB_CV_OK ||
+			    !fb_check_pos_forms_differ(s->pos))
+				continue;
+			fb_text_say(t,
+				    "%s\n    {\"mode\": \"%s\", \"form\": "
+				    "\"%s\", \"move\": ",
+				    any ? "," : "", mode_name(m),
+				    form_name(s->form));
+			fb_text_json(t, s->got, strlen(s->got));
+			fb_text_say(t, "}");
+			any = true;
+			break;
+		}
+	fb_text_say(t, any ? "\n  ],\n" : "],\n");
+}
+
+size_t
+fb_check_report_json(const struct fb_check *c, char *out, size_t cap)
+{
+	struct fb_text t = {out, cap, 0};
+	char part[FB_CHECK_REPORT_MAX / 2];
+	struct fb_text p = {part, sizeof part, 0};
+	unsigned n = findings(c, NULL);
+
+	if (cap > 0)
+		out[0] = '\0';
+	fb_text_say(&t, "{\n  \"schema\": \"fenbridge-check/1\",\n"
+			"  \"engine\": ");
+	if (c->name[0])
+		fb_text_json(&t, c->name, strlen(c->name));
+	else
+		fb_text_say(&t, "null");
+	fb_text_say(&t, ",\n  \"protocol\": %s,\n",
+		    !c->handshake_ok           ? "null"
+		    : c->proto == FB_CHECK_UCI ? "\"uci\""
+					       : "\"xboard\"");
+	json_handshake(c, &t);
+	json_steps(c, &t);
+	json_emits(c, &t);
+	fb_text_say(&t, "  \"restarts\": %u,\n  \"restarts_exhausted\": %s,\n",
+		    c->restarts,
+		    json_bool(c->restarts >= FB_CHECK_MAX_RESTARTS));
+	findings(c, &p);
+	fb_text_say(&t, "  \"findings\": ");
+	json_lines(&t, part, p.len < sizeof part ? p.len : sizeof part - 1,
+		   "  - ");
+	p.len = 0;
+	if (c->handshake_ok)
+		ini_lines(c, &p);
+	fb_text_say(&t, ",\n  \"ini\": ");
+	json_lines(&t, part, p.len < sizeof part ? p.len : sizeof part - 1, "");
+	fb_text_say(&t, ",\n  \"exit\": %d\n}\n", n > 0 ? 1 : 0);
 	return t.len;
 }

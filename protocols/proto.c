@@ -136,6 +136,41 @@ fb_proto_buf_str(struct fb_buf *b, const char *s)
 	fb_proto_buf_add(b, s, strlen(s));
 }
 
+bool
+fb_proto_hold(struct fb_buf *h, const char *text, size_t len, size_t max)
+{
+	size_t mark = h->len;
+
+	if (mark + len + 1 > max)
+		return false;
+	fb_proto_buf_add(h, text, len);
+	fb_proto_buf_add(h, "\n", 1);
+	if (!h->oom)
+		return true;
+	h->len = mark;
+	h->oom = false;
+	return false;
+}
+
+void
+fb_proto_release(struct fb_buf *h,
+		 void (*line)(void *ctx, const char *text, size_t len,
+			      const struct fb_sink *out),
+		 void *ctx, const struct fb_sink *out)
+{
+	struct fb_buf held = *h;
+	size_t at = 0;
+
+	*h = (struct fb_buf){0};
+	while (at < held.len) {
+		const char *nl = memchr(held.p + at, '\n', held.len - at);
+		size_t n = (size_t)(nl - (held.p + at));
+		line(ctx, held.p + at, n, out);
+		at += n + 1;
+	}
+	free(held.p);
+}
+
 void
 fb_proto_emit_edited(const struct fb_sink *out, enum fb_dir d, const char *text,
 		     size_t len, size_t term, const struct fb_edit *edits,

@@ -101,6 +101,19 @@ fb_proto_buf_add(struct fb_buf *b, const char *data, size_t n);
 void
 fb_proto_buf_str(struct fb_buf *b, const char *s);
 
+/* Lines a pair holds until its engine's handshake ends, "\n" after each:
+ * fb_proto_hold keeps text[0..len) while h stays within max bytes, and
+ * returns false (h unchanged) when it does not fit; fb_proto_release
+ * empties h and gives each line to line(ctx, text, len, out), in order
+ * (what line does may hold new lines in h). */
+bool
+fb_proto_hold(struct fb_buf *h, const char *text, size_t len, size_t max);
+void
+fb_proto_release(struct fb_buf *h,
+		 void (*line)(void *ctx, const char *text, size_t len,
+			      const struct fb_sink *out),
+		 void *ctx, const struct fb_sink *out);
+
 /* A replacement of text[off..off+len) by the bytes text_out[0..tlen). */
 struct fb_edit {
 	size_t off, len;

@@ -210,7 +210,34 @@ update_watch(struct fb_filter *f)
 {
 	f->watch = (f->probe != FB_PROBE_OFF && f->probe != FB_PROBE_DONE) ||
 		   f->refusals > 0 || !f->confirmed || f->held.len > f->done ||
-		   f->timing;
+		   f->timing || (f->gui_eof && !f->gui_done);
+}
+
+/*
+ * After the GUI's EOF: once the probe is decided and its held lines have
+ * reached the pair, the pair hears of the EOF, and once it owes the GUI
+ * nothing more, the bridge may end the engine (FB_EVENT_GUI_DONE).
+ */
+static void
+check_done(struct fb_filter *f, const struct fb_sink *out)
+{
+	if (!f->gui_eof || f->gui_done ||
+	    (f->probe != FB_PROBE_OFF && f->probe != FB_PROBE_DONE) ||
+	    f->held.len > f->done || f->replay || pair_waits(f))
+		return;
+	if (!f->eof_given) {
+		f->eof_given = true;
+		if (f->state != NULL && f->pair->gui_eof != NULL)
+			f->pair->gui_eof(f->state, out);
+	}
+	if (f->state != NULL && f->pair->busy != NULL &&
+	    f->pair->busy(f->state))
+		return;
+	f->gui_done = true;
+	report(out, FB_LOG_DEBUG,
+	       "the GUI's input has ended and all it sent is delivered");
+	if (out->event != NULL)
+		out->event(out->ctx, FB_EVENT_GUI_DONE);
 }
 
 /* The engine has answered the chosen pair: it will not be started again,
@@ -718,10 +745,12 @@ void
 fb_filter_engine_line(struct fb_filter *f, const char *text, size_t len,
 		      size_t term, unsigned flags, const struct fb_sink *out)
 {
-	if (f->watch)
+	if (f->watch) {
 		engine_line_watched(f, text, len, term, flags, out);
-	else
+		check_done(f, out);
+	} else {
 		engine_to_pair(f, text, len, term, flags, out);
+	}
 }
 
 void
@@ -735,6 +764,7 @@ fb_filter_timeout(struct fb_filter *f, const struct fb_sink *out)
 		return;
 	case FB_PROBE_CHOSEN:
 		decide(f, f->chosen, f->why, out);
+		check_done(f, out);
 		return;
 	case FB_PROBE_ASKING:
 		if (f->pair == NULL)
@@ -761,10 +791,12 @@ fb_filter_timeout(struct fb_filter *f, const struct fb_sink *out)
 		decide(f, silent_protocol(), "no answer to the probe in time",
 		       out);
 		f->late_ok = f->pair != NULL && f->pair->engine != f->gui;
+		check_done(f, out);
 		return;
 	case FB_PROBE_ANSWERING:
 		decide(f, f->asked, "it answered the probe without ending it",
 		       out);
+		check_done(f, out);
 		return;
 	default:
 		break;
@@ -788,12 +820,28 @@ fb_filter_timeout(struct fb_filter *f, const struct fb_sink *out)
 	} else if (f->state != NULL && f->pair->timeout != NULL) {
 		f->pair->timeout(f->state, out);
 	}
+	check_done(f, out);
 	update_watch(f);
 }
 
 void
 fb_filter_gui_eof(struct fb_filter *f, const struct fb_sink *out)
 {
+	f->gui_eof = true;
+	if (f->probe == FB_PROBE_ASKING && f->pair == NULL) {
+		/* Nothing was asked: the GUI sent no opening. */
+		flush_early(f, true, out);
+		f->early_pass = true;
+		f->probe = FB_PROBE_DONE;
+	}
+	check_done(f, out);
+	update_watch(f);
+}
+
+void
+fb_filter_gui_gone(struct fb_filter *f, const struct fb_sink *out)
+{
+	f->gui_eof = f->gui_done = true; /* nothing more is waited for */
 	if (f->probe == FB_PROBE_ASKING && f->pair == NULL) {
 		flush_early(f, true, out); /* nothing was asked */
 		f->early_pass = true;
@@ -813,8 +861,9 @@ fb_filter_gui_eof(struct fb_filter *f, const struct fb_sink *out)
 	update_watch(f);
 }
 
-void
-fb_filter_engine_exit(struct fb_filter *f, const struct fb_sink *out)
+/* The engine's end (answered: it may be its answer to the probe). */
+static void
+engine_exit(struct fb_filter *f, bool answered, const struct fb_sink *out)
 {
 	const struct fb_protocol *next = NULL;
 	char msg[200];
@@ -825,7 +874,13 @@ fb_filter_engine_exit(struct fb_filter *f, const struct fb_sink *out)
 		f->early_pass = true;
 		return;
 	}
-	if (f->restarted || f->gui == NULL || f->gui_quit || !f->journal)
+	if (!answered && fb_filter_probing(f))
+		report(out, FB_LOG_INFO,
+		       "the engine ended before it answered the protocol "
+		       "probe, of a cause that is no answer: not started "
+		       "again");
+	if (!answered || f->restarted || f->gui == NULL || f->gui_quit ||
+	    !f->journal)
 		return;
 	switch (f->probe) {
 	case FB_PROBE_ASKING:
@@ -867,6 +922,18 @@ fb_filter_engine_exit(struct fb_filter *f, const struct fb_sink *out)
 }
 
 void
+fb_filter_engine_exit(struct fb_filter *f, const struct fb_sink *out)
+{
+	engine_exit(f, true, out);
+}
+
+void
+fb_filter_engine_gone(struct fb_filter *f, const struct fb_sink *out)
+{
+	engine_exit(f, false, out);
+}
+
+void
 fb_filter_engine_started(struct fb_filter *f, const struct fb_sink *out)
 {
 	if (f->probe != FB_PROBE_RESTART)
@@ -880,6 +947,7 @@ fb_filter_engine_started(struct fb_filter *f, const struct fb_sink *out)
 	f->done = 0;
 	replay(f, out);
 	start_release(f, out);
+	check_done(f, out);
 	update_watch(f);
 }
 

@@ -37,6 +37,11 @@ enum fb_event {
 	/* The engine died before the session was decided (on the probe):
 	 * start it again, then call fb_filter_engine_started. */
 	FB_EVENT_RESTART,
+	/* After fb_filter_gui_eof: everything the GUI sent has reached the
+	 * engine, translated with the engine's real answers, and the engine
+	 * owes the GUI nothing fenbridge waits for (a translating pair's
+	 * search has ended in its move): the engine may be told to quit. */
+	FB_EVENT_GUI_DONE,
 };
 
 /* The longest line a filter makes up itself (a reply, an injected line,
@@ -171,6 +176,15 @@ struct fb_pair {
 	 * until uciok). The filter holds them meanwhile, FB_HOLD_MS at
 	 * most, and gives them to the pair in order. May be NULL. */
 	bool (*waiting)(const void *state);
+	/* The GUI's input has ended and every line of it was given to the
+	 * pair: it ends what would never end on its own (a translated
+	 * infinite analysis: as stop). Called once; may be NULL. */
+	void (*gui_eof)(void *state, const struct fb_sink *out);
+	/* True while the engine owes the GUI an answer the pair translates
+	 * (its handshake, a pong, a search's move): after the GUI's EOF the
+	 * session waits for it. NULL: never (a same-protocol pair, whose
+	 * engine gets the EOF as it would alone). */
+	bool (*busy)(const void *state);
 };
 
 struct fb_filter_options {
@@ -257,6 +271,9 @@ struct fb_filter {
 	bool held_gui;  /* the GUI was told to wait (fb_protocol.hold) */
 	bool gui_waits; /* the GUI sent a line it waits on (fb_protocol.waits) */
 	bool timing;    /* the filter's own timer runs (not the pair's) */
+	bool gui_eof;   /* the GUI's input ended (fb_filter_gui_eof) */
+	bool eof_given; /* and the pair was told (fb_pair.gui_eof) */
+	bool gui_done;  /* FB_EVENT_GUI_DONE was emitted */
 	bool watch;     /* engine lines need more than the pair (any of the
 			   above): one test on the hot path */
 };
@@ -333,10 +350,21 @@ fb_filter_timeout(struct fb_filter *f, const struct fb_sink *out);
 const struct fb_protocol *
 fb_filter_protocol(const struct fb_filter *f);
 
-/* The GUI's input ended (or its output broke): what the filter holds of
- * its lines goes to the engine now, before the quit the bridge sends. */
+/*
+ * The GUI's input ended: everything it sent is delivered as if it had
+ * stayed. The probe and the pair's waits go on with the engine's real
+ * answers (uciok, feature done=1), the held lines follow, and a pair that
+ * translates waits for what its engine owes the GUI (fb_pair.busy); then
+ * the filter emits FB_EVENT_GUI_DONE (at once when nothing waits).
+ */
 void
 fb_filter_gui_eof(struct fb_filter *f, const struct fb_sink *out);
+
+/* The GUI is gone (its output broke), or its EOF waited too long: what
+ * the filter holds of its lines goes to the engine now, before the quit
+ * the bridge sends. */
+void
+fb_filter_gui_gone(struct fb_filter *f, const struct fb_sink *out);
 
 /*
  * The engine exited or died while the session runs. When that was before
@@ -349,6 +377,11 @@ fb_filter_gui_eof(struct fb_filter *f, const struct fb_sink *out);
  */
 void
 fb_filter_engine_exit(struct fb_filter *f, const struct fb_sink *out);
+/* The engine ended of a cause that answers nothing (an illegal
+ * instruction, a signal from outside: the daemon's cause.c decides): as
+ * fb_filter_engine_exit, but it is not started again. */
+void
+fb_filter_engine_gone(struct fb_filter *f, const struct fb_sink *out);
 void
 fb_filter_engine_started(struct fb_filter *f, const struct fb_sink *out);
 

@@ -25,4 +25,10 @@ void
 fb_text_say(struct fb_text *t, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/* Appends s[0..n) as a JSON string, quotes included: `"` and `\`
+ * escaped, control bytes and DEL as \u00XX, a byte that is not part of
+ * well-formed UTF-8 as \ufffd (an engine's name is not always UTF-8). */
+void
+fb_text_json(struct fb_text *t, const char *s, size_t n);
+
 #endif

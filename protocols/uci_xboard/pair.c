@@ -83,6 +83,7 @@ uxb_free(void *state)
 	struct uxb *x = state;
 
 	free(x->uci_options.p);
+	free(x->held.p);
 	free(x->have.p);
 	free(x);
 }
@@ -146,13 +147,17 @@ move_now(struct uxb *x, const struct fb_sink *out)
 	x->state = FB_UXB_MOVENOW;
 }
 
-/* The handshake is over: the GUI hears it, and a go that came before it
- * runs. */
+static void
+held_line(void *ctx, const char *text, size_t len, const struct fb_sink *out);
+
+/* The handshake is over: the GUI hears it, a go that came before it runs,
+ * and the GUI's lines held since its uci go on, in order. */
 static void
 handshake_done(struct uxb *x, const struct fb_sink *out)
 {
 	x->state = FB_UXB_IDLE;
 	fb_uxb_announce(x, out);
+	fb_proto_release(&x->held, held_line, x, out);
 	if (x->go_held) {
 		x->go_held = false;
 		go(x, out);
@@ -340,15 +345,46 @@ uxb_timeout(void *state, const struct fb_sink *out)
 	fb_uxb_lifecycle(state, FB_UXB_EV_TIMER, 0, out);
 }
 
+/*
+ * Between the engine's `protover 2` and its `feature done=1` CECP allows
+ * nothing but the answers to its features: a UCI GUI's setoption,
+ * ucinewgame, position and isready sent before uciok (GNU Chess got
+ * `new`, `force` and the moves) wait for it, in order, as the GUI's lines
+ * do for a UCI engine; a go waits as before (go_held, which stop and
+ * ponderhit change) and runs after them. Returns true when the line is
+ * held.
+ */
+static bool
+hold(struct uxb *x, enum fb_uci_gui kind, const char *text, size_t len,
+     const struct fb_sink *out)
+{
+	if ((x->state != FB_UXB_HELLO && x->state != FB_UXB_FEATURES) ||
+	    (kind != FB_UCI_G_SETOPTION && kind != FB_UCI_G_UCINEWGAME &&
+	     kind != FB_UCI_G_POSITION && kind != FB_UCI_G_ISREADY) ||
+	    x->no_hold)
+		return false;
+	if (fb_proto_hold(&x->held, text, len, FB_UXB_HOLD_MAX))
+		return true;
+	fb_proto_report(out, FB_LOG_WARN,
+			"too many GUI lines before the engine's feature "
+			"done=1: they go on now");
+	x->no_hold = true;
+	fb_proto_release(&x->held, held_line, x, out);
+	return false;
+}
+
 static void
 uxb_gui_line(void *state, const char *text, size_t len, size_t term,
 	     const struct fb_sink *out)
 {
 	struct uxb *x = state;
 	size_t start;
+	enum fb_uci_gui kind = fb_uci_gui_kind(text, len, &start);
 
 	(void)term;
-	switch (fb_uci_gui_kind(text, len, &start)) {
+	if (hold(x, kind, text, len, out))
+		return;
+	switch (kind) {
 	case FB_UCI_G_UCI:
 		fb_uxb_lifecycle(x, FB_UXB_EV_UCI, 0, out);
 		return;
@@ -400,6 +436,12 @@ uxb_gui_line(void *state, const char *text, size_t len, size_t term,
 					(int)len, text);
 		return;
 	}
+}
+
+static void
+held_line(void *ctx, const char *text, size_t len, const struct fb_sink *out)
+{
+	uxb_gui_line(ctx, text, len, 0, out);
 }
 
 /*
@@ -494,6 +536,29 @@ uxb_engine_line(void *state, const char *text, size_t len, size_t term,
 	}
 }
 
+/* After the GUI's EOF, what a UCI engine alone would end: an analysis or
+ * a ponder search gives its move (a UCI engine quits at EOF with its
+ * bestmove); a timed search runs to its move. */
+static void
+uxb_gui_eof(void *state, const struct fb_sink *out)
+{
+	struct uxb *x = state;
+
+	if (x->state == FB_UXB_ANALYZING || x->state == FB_UXB_PONDERING)
+		fb_uxb_lifecycle(x, FB_UXB_EV_STOP, 0, out);
+}
+
+/* The engine owes the GUI its handshake (uciok), a readyok, or a move. */
+static bool
+uxb_busy(const void *state)
+{
+	const struct uxb *x = state;
+
+	return x->state == FB_UXB_HELLO || x->state == FB_UXB_FEATURES ||
+	       x->go_held || fb_uxb_thinking(x) ||
+	       x->state == FB_UXB_STOPPING || x->pong_seen < x->ping_sent;
+}
+
 const struct fb_pair fb_pair_uci_xboard = {
 	.gui = &fb_protocol_uci,
 	.engine = &fb_protocol_xboard,
@@ -504,4 +569,6 @@ const struct fb_pair fb_pair_uci_xboard = {
 	.game = uxb_game,
 	.variant = uxb_variant,
 	.timeout = uxb_timeout,
+	.gui_eof = uxb_gui_eof,
+	.busy = uxb_busy,
 };

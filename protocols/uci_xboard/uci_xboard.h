@@ -48,6 +48,9 @@
 /* How long a stopped analysis may take to show its first pv. */
 #define FB_UXB_STOP_WAIT_MS 5000
 
+/* The most the GUI's lines held during the handshake may take. */
+#define FB_UXB_HOLD_MAX (256 * 1024)
+
 #define FB_UXB_MYNAME_MAX 128
 #define FB_UXB_OPTIONS_MAX 64
 
@@ -111,7 +114,12 @@ struct uxb {
 	struct fb_uxb_option options[FB_UXB_OPTIONS_MAX];
 	size_t noptions;
 	struct fb_buf uci_options; /* the UCI option lines for the GUI */
-	unsigned pending_ready;    /* isready before uciok */
+	/* The GUI's lines after uci, held until done=1 (CECP: nothing but
+	 * the answers to features before it), "\n" after each; no_hold:
+	 * they did not fit, and go on as they come. */
+	struct fb_buf held;
+	bool no_hold;
+	unsigned pending_ready; /* isready before uciok */
 	unsigned ping_sent, pong_seen;
 	unsigned nudges; /* empty lines sent to a silent engine */
 	/* The engine spoke since the last nudge, but sent no feature: GNU

@@ -213,21 +213,17 @@ gui_command(struct xu *x, const char *text, size_t len,
 static void
 gui_line(struct xu *x, const char *text, size_t len, const struct fb_sink *out);
 
+static void
+held_line(void *ctx, const char *text, size_t len, const struct fb_sink *out)
+{
+	gui_line(ctx, text, len, out);
+}
+
 /* The handshake is over: the GUI's lines that waited go on, in order. */
 static void
 release(struct xu *x, const struct fb_sink *out)
 {
-	struct fb_buf held = x->held;
-	size_t at = 0;
-
-	x->held = (struct fb_buf){0};
-	while (at < held.len) {
-		const char *nl = memchr(held.p + at, '\n', held.len - at);
-		size_t n = (size_t)(nl - (held.p + at));
-		gui_line(x, held.p + at, n, out);
-		at += n + 1;
-	}
-	free(held.p);
+	fb_proto_release(&x->held, held_line, x, out);
 }
 
 /* A GUI line during the handshake waits for it (CECP GUIs wait for
@@ -236,16 +232,8 @@ release(struct xu *x, const struct fb_sink *out)
 static void
 hold(struct xu *x, const char *text, size_t len, const struct fb_sink *out)
 {
-	size_t mark = x->held.len;
-
-	if (mark + len + 1 <= XU_HOLD_MAX) {
-		fb_proto_buf_add(&x->held, text, len);
-		fb_proto_buf_add(&x->held, "\n", 1);
-		if (!x->held.oom)
-			return;
-		x->held.len = mark;
-		x->held.oom = false;
-	}
+	if (fb_proto_hold(&x->held, text, len, XU_HOLD_MAX))
+		return;
 	fb_proto_report(out, FB_LOG_WARN,
 			"the GUI does not wait for the engine's uciok: its "
 			"commands go on without it");
@@ -390,6 +378,17 @@ xu_variant(const void *state)
 	return x->pol.variant->name;
 }
 
+/* The engine owes the GUI its features (uciok), a pong, or the move it
+ * was asked for: after the GUI's EOF the session waits for them. */
+static bool
+xu_busy(const void *state)
+{
+	const struct xu *x = state;
+
+	return x->state == XU_HELLO || x->held.len > 0 ||
+	       x->state == XU_THINKING || x->npings > 0;
+}
+
 const struct fb_pair fb_pair_xboard_uci = {
 	.gui = &fb_protocol_xboard,
 	.engine = &fb_protocol_uci,
@@ -400,4 +399,5 @@ const struct fb_pair fb_pair_xboard_uci = {
 	.game = xu_game,
 	.variant = xu_variant,
 	.timeout = xu_timeout,
+	.busy = xu_busy,
 };

@@ -558,6 +558,8 @@ sink_event(void *ctx, enum fb_event ev)
 		br_lifecycle(d->b, FB_EV_GUI_QUIT, 0);
 	else if (ev == FB_EVENT_RESTART)
 		d->b->restart = true;
+	else if (ev == FB_EVENT_GUI_DONE)
+		br_lifecycle(d->b, FB_EV_GUI_DONE, 0);
 }
 
 /* Queues a line of fenbridge's own, starting a new line if needed. */
@@ -606,7 +608,8 @@ dies_again(const struct fb_bridge *b)
 bool
 br_may_restart(const struct fb_bridge *b)
 {
-	return b->journal != NULL && b->state == FB_ST_RUNNING &&
+	return b->journal != NULL &&
+	       (b->state == FB_ST_RUNNING || b->state == FB_ST_FINISHING) &&
 	       !b->quiet_end && !b->filter.gui_quit &&
 	       !fb_filter_probing(&b->filter) &&
 	       fb_filter_engine_protocol(&b->filter) != NULL &&

@@ -55,8 +55,16 @@ on_engine_exit(uv_process_t *p, int64_t status, int sig)
 	/* Before the session is decided the filter may want it started
 	 * again (an engine that died of the protocol probe). */
 	b->restart = false;
-	if (b->state == FB_ST_RUNNING)
-		fb_filter_engine_exit(&b->filter, &b->up.sink);
+	if (b->state == FB_ST_RUNNING || b->state == FB_ST_FINISHING) {
+		/* A signal from outside or an illegal instruction is no
+		 * answer to the probe: started again, it would end alike. */
+		struct fb_cause c = {
+			.os = FB_CAUSE_HOST, .status = status, .signal = sig};
+		if (fb_cause_answers_probe(&c))
+			fb_filter_engine_exit(&b->filter, &b->up.sink);
+		else
+			fb_filter_engine_gone(&b->filter, &b->up.sink);
+	}
 	if (!b->restart && br_may_restart(b)) {
 		/* --restart: the journal brings the new engine where the GUI
 		 * believes the old one was. */
@@ -364,7 +372,7 @@ respawn(struct fb_bridge *b)
 	struct endpoint *eps[3] = {&b->eng_in, &b->eng_out, &b->eng_err};
 	int rc;
 
-	if (b->state != FB_ST_RUNNING) {
+	if (b->state != FB_ST_RUNNING && b->state != FB_ST_FINISHING) {
 		fb_log_msg(FB_LOG_INFO, "not starting the engine again: the "
 					"GUI has quit or left");
 		b->replay = false;

@@ -48,6 +48,10 @@
 enum bridge_state {
 	FB_ST_STARTING,    /* the engine is not running yet */
 	FB_ST_RUNNING,     /* relaying both ways */
+	FB_ST_FINISHING,   /* the GUI's input ended: what it sent is still
+			      being delivered as if it had stayed (the
+			      engine's handshake, a search's move: the
+			      filter's FB_EVENT_GUI_DONE); --grace at most */
 	FB_ST_QUITTING,    /* the GUI quit or went away: the engine got quit
 			      and then EOF; waiting --grace for it to exit */
 	FB_ST_TERMINATING, /* grace over: SIGTERM sent; waiting 1 s */
@@ -66,7 +70,10 @@ enum bridge_state {
 enum bridge_event {
 	FB_EV_SPAWNED,     /* the engine runs */
 	FB_EV_GUI_QUIT,    /* the GUI sent quit (the filter's sink event) */
-	FB_EV_GUI_GONE,    /* the GUI's stdin ended or its stdout broke */
+	FB_EV_GUI_EOF,     /* the GUI's stdin ended */
+	FB_EV_GUI_DONE,    /* after it, all it sent is delivered (the
+			      filter's FB_EVENT_GUI_DONE) */
+	FB_EV_GUI_GONE,    /* the GUI's stdout broke: nothing to deliver */
 	FB_EV_SIGNAL,      /* fenbridge got a signal (arg: its number) */
 	FB_EV_TIMER,       /* the state's timer ran out */
 	FB_EV_ENGINE_EXIT, /* the engine exited (b->exit_status, term_signal) */
@@ -312,7 +319,7 @@ void
 br_replay(struct fb_bridge *b);
 
 /* Runs the filter's run (fb_filter_timeout, fb_filter_gui_eof,
- * fb_filter_engine_started) on the GUI-to-engine sink: what it queues
+ * fb_filter_gui_gone, fb_filter_engine_started) on the GUI-to-engine sink: what it queues
  * toward the engine outside a GUI line is shown to the referee, the flight
  * record and the log as a GUI line's would be. */
 void

@@ -315,7 +315,7 @@ br_got_eof(struct endpoint *ep, int status)
 	fb_log_msg(FB_LOG_DEBUG, "end of input from the %s", ep->name);
 	fb_log_flush();
 	if (ep == &b->gui_in)
-		br_lifecycle(b, FB_EV_GUI_GONE, 0);
+		br_lifecycle(b, FB_EV_GUI_EOF, 0);
 	br_lifecycle(b, FB_EV_IO, 0);
 }
 

@@ -15,13 +15,13 @@
 #include <stdio.h>
 
 const char *const br_state_name[] = {
-	"starting", "running",    "quitting", "terminating", "killing",
-	"draining", "delivering", "closing",  "done",
+	"starting", "running",  "finishing",  "quitting", "terminating",
+	"killing",  "draining", "delivering", "closing",  "done",
 };
 
 static const char *const event_name[] = {
-	"engine started", "GUI quit",    "GUI gone", "signal",
-	"timer",          "engine exit", "I/O",
+	"engine started", "GUI quit", "GUI EOF",     "GUI done", "GUI gone",
+	"signal",         "timer",    "engine exit", "I/O",
 };
 
 static const int forwarded_signals[3] = {SIGINT, SIGTERM, SIGHUP};
@@ -97,6 +97,35 @@ begin_quitting(struct fb_bridge *b, enum bridge_event ev)
 }
 
 /*
+ * The GUI quit, left, or its EOF is delivered: the filter's held lines go
+ * to the engine, then quit (both protocols end with it) and EOF for
+ * engines that only watch that; --grace for it to exit. From RUNNING or
+ * FINISHING; later states have done this already.
+ */
+static void
+end_engine_input(struct fb_bridge *b, enum bridge_event ev)
+{
+	bool engine_runs = b->state >= FB_ST_RUNNING &&
+			   b->state <= FB_ST_KILLING;
+
+	fb_log_msg(FB_LOG_DEBUG, "%s; ending the session", event_name[ev]);
+	b->quiet_end = true;
+	if (!engine_runs)
+		return;
+	br_filter_up(b, fb_filter_gui_gone);
+	if (!b->filter.gui_quit && !b->up.q.dead) {
+		br_inject(&b->up, "quit");
+		b->filter.gui_quit = true;
+	}
+	b->up.q.close_after = true;
+	br_outq_flush(&b->up.q);
+	br_outq_flush(&b->down.q);
+	fb_log_flush();
+	if (b->state == FB_ST_RUNNING || b->state == FB_ST_FINISHING)
+		begin_quitting(b, ev);
+}
+
+/*
  * The engine has exited: once its output is read, tell the GUI if the exit
  * is news, then deliver everything and close. Called on each event that
  * may end a wait; goes as far as what has ended allows.
@@ -130,6 +159,9 @@ advance(struct fb_bridge *b, enum bridge_event ev)
 				.signal = b->term_signal,
 				.cpu = &cpu,
 				.probing = fb_filter_probing(&b->filter)};
+			/* Only an end that may answer the probe is its. */
+			cause.probing = cause.probing &&
+					fb_cause_answers_probe(&cause);
 			char what[64], msg[768], reason[96];
 			const char *path;
 			fb_cpu_detect(&cpu);
@@ -198,7 +230,10 @@ br_lifecycle(struct fb_bridge *b, enum bridge_event ev, int arg)
 
 	switch (ev) {
 	case FB_EV_SPAWNED:
-		set_state(b, FB_ST_RUNNING, ev);
+		/* Started again (it died of the probe) while finishing: the
+		 * GUI's EOF is still being delivered. */
+		if (b->state == FB_ST_STARTING)
+			set_state(b, FB_ST_RUNNING, ev);
 		return;
 	case FB_EV_GUI_QUIT:
 		/* quit is the last word: EOF follows for engines that watch
@@ -206,26 +241,32 @@ br_lifecycle(struct fb_bridge *b, enum bridge_event ev, int arg)
 		 * without closing the pipe: make sure the engine does exit. */
 		b->quiet_end = true;
 		b->up.q.close_after = true;
-		if (b->state == FB_ST_RUNNING)
+		if (b->state == FB_ST_RUNNING || b->state == FB_ST_FINISHING)
 			begin_quitting(b, ev);
 		return;
-	case FB_EV_GUI_GONE:
-		fb_log_msg(FB_LOG_DEBUG, "GUI gone; ending the session");
-		b->quiet_end = true;
-		if (!engine_runs)
+	case FB_EV_GUI_EOF:
+		if (b->state != FB_ST_RUNNING || b->down.q.dead) {
+			end_engine_input(b, ev);
 			return;
-		br_filter_up(b, fb_filter_gui_eof);
-		if (!b->filter.gui_quit && !b->up.q.dead) {
-			/* Both protocols end with quit; then EOF on the
-			 * engine's stdin for engines that only watch that. */
-			br_inject(&b->up, "quit");
-			b->filter.gui_quit = true;
 		}
-		b->up.q.close_after = true;
+		/* Everything the GUI sent is delivered as if it had stayed
+		 * (a script's `printf ... | fenbridge`): the filter says
+		 * when (FB_EV_GUI_DONE, maybe at once), --grace at most. */
+		fb_log_msg(FB_LOG_DEBUG, "end of the GUI's input; delivering "
+					 "what it sent");
+		set_state(b, FB_ST_FINISHING, ev);
+		timer_start(b, FB_WAIT_ENGINE, b->cfg->grace_ms);
+		br_filter_up(b, fb_filter_gui_eof);
 		br_outq_flush(&b->up.q);
+		br_outq_flush(&b->down.q);
 		fb_log_flush();
-		if (b->state == FB_ST_RUNNING)
-			begin_quitting(b, ev);
+		return;
+	case FB_EV_GUI_DONE:
+		if (b->state == FB_ST_FINISHING)
+			end_engine_input(b, ev);
+		return;
+	case FB_EV_GUI_GONE:
+		end_engine_input(b, ev);
 		return;
 	case FB_EV_SIGNAL:
 		/* XBoard signals its direct child, which is fenbridge: the
@@ -251,7 +292,14 @@ br_lifecycle(struct fb_bridge *b, enum bridge_event ev, int arg)
 		fb_log_flush();
 		return;
 	case FB_EV_TIMER:
-		if (b->state == FB_ST_QUITTING) {
+		if (b->state == FB_ST_FINISHING) {
+			fb_log_msg(FB_LOG_WARN,
+				   "%.1f s after the GUI's input ended the "
+				   "engine still owes it an answer; ending "
+				   "the session",
+				   b->cfg->grace_ms / 1000.0);
+			end_engine_input(b, ev);
+		} else if (b->state == FB_ST_QUITTING) {
 			fb_log_msg(FB_LOG_WARN,
 				   "engine still running %.1f s "
 				   "after quit; sending SIGTERM",

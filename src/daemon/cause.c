@@ -163,6 +163,34 @@ fb_cause_is_illegal_instruction(const struct fb_cause *c)
 	       win_code(c) == STATUS_ILLEGAL_INSTRUCTION;
 }
 
+bool
+fb_cause_answers_probe(const struct fb_cause *c)
+{
+	static const int from_outside[] = {
+		SIGINT,   SIGTERM,
+#ifdef SIGHUP
+		SIGHUP,
+#endif
+#ifdef SIGKILL
+		SIGKILL,
+#endif
+#ifdef SIGQUIT
+		SIGQUIT,
+#endif
+#ifdef SIGBREAK
+		SIGBREAK,
+#endif
+	};
+
+	if (fb_cause_is_illegal_instruction(c))
+		return false;
+	for (size_t i = 0; i < sizeof from_outside / sizeof from_outside[0];
+	     i++)
+		if (c->signal == from_outside[i])
+			return false;
+	return true;
+}
+
 static void
 say_what(struct fb_text *t, const struct fb_cause *c)
 {

@@ -54,6 +54,20 @@ bool
 fb_cause_is_illegal_instruction(const struct fb_cause *c);
 
 /*
+ * Can this end be the engine's answer to a command it does not know (the
+ * protocol probe)? An exit, and a crash of its own code, can: Fairy-Max
+ * 5.0b dies of SIGSEGV on `uci` now and then, and SIGBUS, SIGFPE, SIGABRT
+ * (an assert), SIGTRAP and SIGSYS are crashes of the same kind, as are
+ * Windows' exception codes. A signal sent from outside cannot (SIGKILL,
+ * SIGTERM, SIGINT, SIGHUP, SIGQUIT: a user, the OOM killer, a GUI's Ctrl-C),
+ * nor an illegal instruction (SIGILL, 0xC000001D: a build for a newer CPU,
+ * which dies the same way whatever it is told). The engine is then not
+ * started again in the other protocol.
+ */
+bool
+fb_cause_answers_probe(const struct fb_cause *c);
+
+/*
  * The end in a few words, after "the engine ": "exited with status 3",
  * "died of SIGILL (4)", "died of 0xC0000005 (STATUS_ACCESS_VIOLATION)".
  * For the flight record's reason. snprintf-like: returns the whole length,

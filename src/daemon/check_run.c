@@ -53,6 +53,8 @@ struct drv {
 	bool done;
 	struct proc *p; /* the engine now, or NULL */
 	int start_error;
+	size_t at_seen;   /* steps whose time is stamped */
+	uint64_t step_t0; /* when the step at at_seen began */
 };
 
 static void
@@ -242,9 +244,26 @@ send_text(struct drv *d, const char *s, size_t n)
 		free(req);
 }
 
+/* Stamps the time of each step the script finished since the last call
+ * (the handshake's time counts toward the first step's). */
+static void
+stamp(struct drv *d)
+{
+	uint64_t now = uv_now(&d->loop);
+
+	if (d->ck.nsteps == 0)
+		d->step_t0 = now;
+	for (; d->at_seen < d->ck.at && d->at_seen < d->ck.nsteps;
+	     d->at_seen++) {
+		d->ck.step[d->at_seen].ms = (unsigned)(now - d->step_t0);
+		d->step_t0 = now;
+	}
+}
+
 static void
 apply(struct drv *d, struct fb_check_out *out)
 {
+	stamp(d);
 	if (d->verbose && out->len > 0) {
 		for (const char *s = out->text; s < out->text + out->len;) {
 			const char *nl =
@@ -368,6 +387,7 @@ fb_check_run_main(int argc, char **argv)
 	d->timer.data = d;
 	fb_line_init(&d->lf, FB_LINE_DEFAULT_MAX);
 	fb_check_init(&d->ck, proto, cfg.timeout_ms, cfg.search_ms);
+	d->step_t0 = uv_now(&d->loop);
 	if ((rc = spawn(d)) < 0) {
 		fprintf(stderr, "fenbridge check: cannot start '%s': %s\n",
 			d->argv[0], uv_strerror(rc));
@@ -378,7 +398,10 @@ fb_check_run_main(int argc, char **argv)
 		fb_check_start(&d->ck, &out);
 		apply(d, &out);
 		uv_run(&d->loop, UV_RUN_DEFAULT);
-		fb_check_report(&d->ck, report, sizeof report);
+		if (cfg.json)
+			fb_check_report_json(&d->ck, report, sizeof report);
+		else
+			fb_check_report(&d->ck, report, sizeof report);
 		fputs(report, stdout);
 		rc = fb_check_findings(&d->ck) > 0 ? 1 : 0;
 	}

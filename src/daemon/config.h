@@ -170,6 +170,7 @@ struct fb_check_config {
 	const char *protocol;         /* "auto", "uci" or "xboard" */
 	unsigned timeout_ms;          /* --timeout: for an answer */
 	unsigned search_ms;           /* --search-timeout: for a move */
+	int json;                     /* --format: 0 text, 1 json */
 	bool verbose;                 /* --verbose: the lines both ways */
 	int first;                    /* argv index of the engine's command */
 };

@@ -392,6 +392,7 @@ WORD_SETTER(set_format, enum fb_pgn_format)           /* convert --format */
 WORD_SETTER(set_select, enum fb_pgn_select)           /* convert --select */
 WORD_SETTER(set_variant_tag, enum fb_pgn_variant_tag) /* --variant-tag */
 WORD_SETTER(set_referee, int) /* --referee: enum fb_referee_mode's order */
+WORD_SETTER(set_report, int)  /* check --format: 0 text, 1 json */
 
 #define BRIDGE(f) offsetof(struct fb_config, f)
 #define ARGV_INI (FB_SCOPE_ARGV | FB_SCOPE_INI)
@@ -476,7 +477,9 @@ static const struct fb_option bridge_options[] = {
 	 .arg = "SECONDS",
 	 .def = "5",
 	 .help = "after the GUI quits or closes stdin, wait this long for the "
-		 "engine to exit before terminating it",
+		 "engine to exit before terminating it; after a closed stdin "
+		 "first as long for what the GUI sent to be answered (a "
+		 "search's move)",
 	 .scope = ARGV_INI,
 	 .set = set_seconds,
 	 .field = BRIDGE(grace_ms)},
@@ -757,6 +760,16 @@ static const struct fb_option check_options[] = {
 	 .scope = FB_SCOPE_ARGV,
 	 .set = set_seconds,
 	 .field = CHECK(search_ms)},
+	{.name = "format",
+	 .kind = FB_ARG_WORD,
+	 .arg = "text|json",
+	 .def = "text",
+	 .help = "the report: text for a person, or one JSON document for a "
+		 "script or an engine's CI (its schema is in doc/check.md); the "
+		 "exit status is the same",
+	 .scope = FB_SCOPE_ARGV,
+	 .set = set_report,
+	 .field = CHECK(json)},
 	{.name = "verbose",
 	 .short_name = 'v',
 	 .help = "also write every line both ways to standard error",

@@ -429,5 +429,125 @@ def signals_forwarded(ctx):
     check_gone(b)
 
 
+STOCKFISH = "/usr/games/stockfish"
+FAIRYMAX = "/usr/games/fairymax"
+TOGA2 = "/usr/games/toga2"
+
+
+def piped(ctx, engine, lines, opts=()):
+    """A script's session: lines into fenbridge, stdin closed after them
+    (printf ... | fenbridge -- ENGINE). Returns (status, stdout, log), or
+    None when the engine is not installed."""
+    if not os.access(engine, os.X_OK):
+        print("    (%s not installed: not run)" % engine)
+        return None
+    log = ctx.path("fb.log")
+    if os.path.exists(log):
+        os.unlink(log)
+    rc, out, _ = fbtest.run(fbtest.cmd("--log=" + log, *opts, "--",
+                                       engine), stdin=lines, timeout=30)
+    with open(log, "rb") as f:
+        return rc, out, f.read().decode("latin-1")
+
+
+@test(timeout=40)
+def piped_script_same_protocol(ctx):
+    # The GUI's lines wait for uciok as if it had stayed: the castle is
+    # read with the engine's UCI_Chess960 known, and Stockfish's `d` shows
+    # it played (before: the held lines went out at EOF, e1h1 as e1g1).
+    r = piped(ctx, STOCKFISH,
+              b"uci\nsetoption name UCI_Chess960 value true\n"
+              b"position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQK2R w "
+              b"KQkq - 0 1 moves e1h1\nisready\nd\n")
+    if r is None:
+        return
+    rc, out, log = r
+    check(b"\nreadyok\n" in out, "readyok: %r" % out[-300:])
+    check(b"Fen: rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQ1RK1 b " in out,
+          "the castle played: %r" % out[-600:])
+    check("session: running -> finishing (GUI EOF)" in log,
+          "the log shows the lifecycle")
+    eq(rc, 0, "exit status")
+    # The engine gets the EOF as alone: Stockfish ends its search with a
+    # move.
+    rc, out, log = piped(ctx, STOCKFISH,
+                         b"uci\nposition startpos\ngo movetime 200\n")
+    check(out.splitlines()[-1].startswith(b"bestmove "),
+          "a bestmove: %r" % out[-200:])
+
+
+def black_reply(line):
+    """True for `bestmove M` / `move M` with M a move of Black's from the
+    start (the search after 1. e4)."""
+    words = line.split()
+    return (len(words) >= 2 and words[0] in (b"bestmove", b"move") and
+            len(words[1]) == 4 and words[1][1:2] in b"78" and
+            words[1][3:4] in b"5678")
+
+
+@test(timeout=40)
+def piped_script_uci_gui_xboard_engine(ctx):
+    # Fairy-Max behind a UCI script: the probe decides from its real
+    # answer, the features end with done=1, the position and the search
+    # follow, and the move reaches stdout before fenbridge ends (before:
+    # no bestmove at all).
+    r = piped(ctx, FAIRYMAX,
+              b"uci\nposition startpos moves e2e4\ngo movetime 300\n")
+    if r is None:
+        return
+    rc, out, log = r
+    lines = out.splitlines()
+    check(b"uciok" in lines and b"Error" not in out,
+          "one UCI handshake: %r" % out[:300])
+    check(black_reply(lines[-1]), "the search's move last: %r" % lines[-3:])
+    check("the engine speaks xboard" in log, "the probe decided")
+    eq(rc, 0, "exit status")
+
+
+@test(timeout=60)
+def piped_script_xboard_gui_uci_engine(ctx):
+    # An XBoard script with a UCI engine (Toga II, Stockfish): the engine
+    # moves after the GUI's e2e4, and that move reaches stdout.
+    for engine in (TOGA2, STOCKFISH):
+        r = piped(ctx, engine,
+                  b"xboard\nprotover 2\nnew\nst 1\nusermove e2e4\n")
+        if r is None:
+            continue
+        rc, out, log = r
+        moves = [ln for ln in out.splitlines() if ln.startswith(b"move ")]
+        check(len(moves) == 1 and black_reply(moves[0]),
+              "%s: its move: %r" % (engine, out[-300:]))
+        check("the engine speaks uci" in log, "the probe decided")
+        eq(rc, 0, "%s: exit status" % engine)
+
+
+@test(timeout=20)
+def piped_script_waits_for_the_answers(ctx):
+    # The fake XBoard engine answers ping late: the UCI script's isready
+    # still gets its readyok (pong translated) before fenbridge ends.
+    rc, out, _ = fbtest.run(fbtest.cmd(
+        "--", fbtest.FAKE, "--speaks=xboard", "--answer-delay=300",
+        ctx.path("rec")), stdin=b"uci\nisready\n", timeout=10)
+    check(out.endswith(b"uciok\nreadyok\n"), "readyok: %r" % out)
+    eq(rc, 0, "exit status")
+
+
+@test(timeout=20)
+def piped_script_search_that_never_ends(ctx):
+    # A search that never ends in its move: --grace after the GUI's EOF
+    # the engine gets quit, and the session ends (no hang).
+    log = ctx.path("fb.log")
+    rc, out, _ = fbtest.run(fbtest.cmd(
+        "--grace=1", "--log=" + log, "--", fbtest.FAKE, "--speaks=xboard",
+        ctx.path("rec")), stdin=b"uci\nposition startpos\ngo depth 9\n",
+        timeout=10)
+    check(out.endswith(b"uciok\n"), "no move: %r" % out[-100:])
+    with open(log, "rb") as f:
+        text = f.read().decode("latin-1")
+    check("the engine still owes it an answer; ending the session" in text,
+          "the log says why")
+    eq(rc, 0, "exit status")
+
+
 if __name__ == "__main__":
     fbtest.main()

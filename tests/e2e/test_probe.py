@@ -138,6 +138,33 @@ def uci_gui_xboard_engine(ctx):
     eq(rc, 0, "exit status")
 
 
+@test()
+def uci_lines_wait_for_the_xboard_engines_features(ctx):
+    # CECP allows nothing but the answers to features between protover 2
+    # and done=1: a UCI GUI's setoption and position sent before uciok
+    # reach an XBoard engine after its done=1 (GNU Chess got new, force
+    # and the moves before it). The log shows the order.
+    out, rec, rc, b = session(
+        ctx, ["--log=fb.log"], ["--speaks=xboard"],
+        b"uci\nsetoption name UCI_Chess960 value true\n"
+        b"position startpos moves e2e4\nisready\n", b"readyok\n")
+    check(rec.startswith(b"uci\nxboard\nprotover 2\n"),
+          "what the engine got: %r" % rec)
+    check(b"\nnew\n" in rec and b"\nusermove e2e4\n" in rec,
+          "the position went on: %r" % rec)
+    log = [l.split(" ", 2)[2] for l in
+           log_of(ctx, "fb.log").splitlines() if l.count(" ") >= 2]
+    done = [i for i, l in enumerate(log)
+            if l.startswith("engine> feature") and "done=1" in l]
+    sent = [i for i, l in enumerate(log)
+            if l in (">engine new", ">engine force",
+                     ">engine usermove e2e4",
+                     ">engine variant fischerandom")]
+    check(done and sent and min(sent) > done[0],
+          "nothing but answers before done=1: %r" % log)
+    eq(rc, 0, "exit status")
+
+
 @test(timeout=20)
 def slow_uci_engine_answers_late(ctx):
     # A UCI engine that says nothing for 3.5 s (a long start): the probe
@@ -184,6 +211,19 @@ def engine_that_dies_of_the_probe_starts_again(ctx):
 
 
 @test(timeout=20)
+def engine_that_dies_of_the_probe_in_a_script(ctx):
+    # The same behind a script that closes stdin at once: the engine
+    # started again still answers the GUI's lines, and fenbridge ends.
+    rc, out, _ = fbtest.run(fbtest.cmd(
+        "--", fbtest.FAKE, "--speaks=xboard",
+        "--die-on-unknown=%d" % signal.SIGSEGV, "--once=" +
+        ctx.path("started"), ctx.path("rec")), stdin=b"uci\nisready\n",
+        timeout=10)
+    check(out.endswith(b"uciok\nreadyok\n"), "readyok: %r" % out)
+    eq(rc, 0, "exit status")
+
+
+@test(timeout=20)
 def engine_that_dies_twice(ctx):
     # Started again once only: then the GUI learns of the death and how to
     # avoid the probe. The first start dies of the probe's `uci` (only once
@@ -207,6 +247,38 @@ def engine_that_dies_twice(ctx):
     check(b"info string fenbridge: the engine died of SIGSEGV (11)" in out,
           "the GUI is told: %r" % out)
     eq(rc, 128 + signal.SIGSEGV, "exit status")
+
+
+@test(timeout=30)
+def engine_killed_on_the_probe_is_not_started_again(ctx):
+    # A signal from outside or an illegal instruction is no answer to the
+    # probe (src/daemon/cause.c): started again in the other protocol, the
+    # engine would only die the same way. One start, its end told once.
+    # SIGSEGV stays an answer (Fairy-Max: engine_that_dies_of_the_probe_...).
+    starts = 0  # the events file is the test's, across its sessions
+    for sig in (signal.SIGILL, signal.SIGKILL, signal.SIGTERM,
+                signal.SIGHUP):
+        log = "fb-%d.log" % sig
+        b = ctx.bridge(["--log=" + log],
+                       ["--speaks=xboard", "--quiet-unknown",
+                        "--die-on-unknown=%d" % sig])
+        b.send(b"uci\n")
+        rc, out = b.wait(timeout=10)
+        name = signal.Signals(sig).name
+        pids = [e for e in b.events() if e.startswith("pid ")]
+        eq(len(pids) - starts, 1, "%s: one start: %r" % (name, b.events()))
+        starts = len(pids)
+        check(out.startswith(b"info string fenbridge: the engine died of "
+                             b"%s (%d)" % (name.encode(), sig)),
+              "%s: the GUI is told: %r" % (name, out))
+        eq(out.count(b"died of"), 1, "%s: told once" % name)
+        text = log_of(ctx, log)
+        check("starting it again" not in text and
+              "of a cause that is no answer: not started again" in text,
+              "%s: the log says why" % name)
+        check("--engine-protocol" not in text or sig != signal.SIGILL,
+              "%s: no advice about the probe" % name)
+        eq(rc, 128 + sig, "%s: exit status" % name)
 
 
 @test()

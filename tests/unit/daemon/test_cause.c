@@ -238,11 +238,50 @@ test_cause_buffer_limit(void **state)
 				 (size_t)snprintf(NULL, 0, "%d", SIGILL));
 }
 
+/* Which ends may answer the protocol probe (an engine that dies of a
+ * command it does not know is started again in the other protocol). */
+static void
+test_cause_answers_probe(void **state)
+{
+	static const int crashes[] = {SIGSEGV, SIGFPE, SIGABRT,
+#ifndef _WIN32
+				      SIGBUS
+#endif
+	};
+	static const int outside[] = {SIGILL,  SIGTERM,
+				      SIGINT,
+#ifndef _WIN32
+				      SIGKILL, SIGHUP,
+				      SIGQUIT
+#endif
+	};
+	struct fb_cause c = {.os = FB_CAUSE_POSIX};
+
+	(void)state;
+	assert_true(fb_cause_answers_probe(&c)); /* exit 0 */
+	c.status = 1;
+	assert_true(fb_cause_answers_probe(&c));
+	c.status = 0;
+	for (size_t i = 0; i < sizeof crashes / sizeof crashes[0]; i++) {
+		c.signal = crashes[i];
+		assert_true(fb_cause_answers_probe(&c));
+	}
+	for (size_t i = 0; i < sizeof outside / sizeof outside[0]; i++) {
+		c.signal = outside[i];
+		assert_false(fb_cause_answers_probe(&c));
+	}
+	c = (struct fb_cause){.os = FB_CAUSE_WINDOWS, .status = 0xC000001D};
+	assert_false(fb_cause_answers_probe(&c));
+	c.status = 0xC0000005; /* an access violation: a crash */
+	assert_true(fb_cause_answers_probe(&c));
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cause_sigill_posix),
+		cmocka_unit_test(test_cause_answers_probe),
 		cmocka_unit_test(test_cause_illegal_instruction_windows),
 		cmocka_unit_test(test_cause_illegal_instruction_cpus),
 		cmocka_unit_test(test_cause_windows_codes),

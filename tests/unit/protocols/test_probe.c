@@ -32,6 +32,7 @@ struct session {
 	size_t nengine, ngui;
 	long timer;
 	int restarts; /* FB_EVENT_RESTART events */
+	int done;     /* FB_EVENT_GUI_DONE events */
 	struct fb_sink from_gui, from_engine;
 };
 
@@ -79,6 +80,8 @@ event(void *ctx, enum fb_event ev)
 	struct session *s = ctx;
 	if (ev == FB_EVENT_RESTART)
 		s->restarts++;
+	else if (ev == FB_EVENT_GUI_DONE)
+		s->done++;
 }
 
 static struct session *
@@ -723,6 +726,60 @@ test_probe_off_chooses_at_once(void **state)
 	fb_filter_free(&f);
 }
 
+/* The GUI's input ends while the probe runs and its lines wait: they are
+ * delivered as if it had stayed (after uciok), and only then is the GUI
+ * done (a script's printf ... | fenbridge). */
+static void
+test_probe_gui_eof_delivers_as_if_it_stayed(void **state)
+{
+	struct session *s = start();
+
+	(void)state;
+	gui(s, "uci\n");
+	gui(s, "setoption name UCI_Chess960 value true\n");
+	gui(s, "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQK2R w KQkq "
+	       "- 0 1 moves e1h1\n");
+	fb_filter_gui_eof(&s->f, &s->from_gui);
+	assert_int_equal(s->done, 0);
+	assert_string_equal(s->engine, "uci\n"); /* nothing flushed */
+	engine(s, "id name Stockfish 15.1\n");
+	engine(s, "option name UCI_Chess960 type check default false\n");
+	assert_int_equal(s->done, 0);
+	engine(s, "uciok\n");
+	fire(s); /* the held lines need the GUI's sink */
+	assert_string_equal(s->engine,
+			    "uci\nsetoption name UCI_Chess960 value true\n"
+			    "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/"
+			    "RNBQK2R w KQkq - 0 1 moves e1h1\n");
+	assert_int_equal(s->done, 1);
+	engine(s, "readyok\n");
+	assert_int_equal(s->done, 1); /* once */
+	stop(s);
+
+	/* Nothing sent: done at once. */
+	s = start();
+	fb_filter_gui_eof(&s->f, &s->from_gui);
+	assert_int_equal(s->done, 1);
+	stop(s);
+
+	/* A translating pair waits for its engine's handshake and move. */
+	s = start();
+	gui(s, "uci\n");
+	gui(s, "position startpos moves e2e4\n");
+	gui(s, "go depth 1\n");
+	fb_filter_gui_eof(&s->f, &s->from_gui);
+	engine(s, "Error (unknown command): uci\n");
+	fire(s); /* decided: XBoard */
+	assert_int_equal(s->done, 0);
+	engine(s, "feature myname=\"x\" setboard=1 done=1\n");
+	assert_non_null(strstr(s->engine, "sd 1\n"));
+	assert_int_equal(s->done, 0); /* its move is owed */
+	engine(s, "move e7e5\n");
+	assert_non_null(strstr(s->gui, "bestmove e7e5\n"));
+	assert_int_equal(s->done, 1);
+	stop(s);
+}
+
 int
 main(void)
 {
@@ -752,6 +809,7 @@ main(void)
 		cmocka_unit_test(test_probe_quit_during_the_uciok_wait),
 		cmocka_unit_test(test_probe_off_chooses_at_once),
 		cmocka_unit_test(test_probe_long_banner_is_not_dropped),
+		cmocka_unit_test(test_probe_gui_eof_delivers_as_if_it_stayed),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -837,16 +837,19 @@ test_uci_xboard_go_before_uciok(void **state)
 	(void)state;
 	/* A GUI that does not wait for uciok: the go waits for the
 	 * features (a search sent before them would be spoken in the wrong
-	 * dialect and lose the handshake's timer), as isready does. */
-	assert_string_equal(run("g uci\n"
-				"g position startpos moves e2e4\n"
-				"g go movetime 1000\n"
-				"g isready\n" QUICK_FEATURES "e move e7e5\n"
-				"e pong 1\n"),
-			    "> xboard\n> protover 2\ntimer 100\n"
-			    "> new\n> force\n> e2e4\n" QUICK_FEATURES_OUT
-			    "> ping 1\n> st 1\n> go\n"
-			    "> force\n< bestmove e7e5\n< readyok\n");
+	 * dialect and lose the handshake's timer), as isready does; the
+	 * position too (CECP: nothing but feature answers before done=1;
+	 * GNU Chess got new, force and the moves during its features). */
+	assert_string_equal(
+		run("g uci\n"
+		    "g position startpos moves e2e4\n"
+		    "g go movetime 1000\n"
+		    "g isready\n" QUICK_FEATURES "e move e7e5\n"
+		    "e pong 1\n"),
+		"> xboard\n> protover 2\ntimer 100\n" QUICK_FEATURES_OUT
+		"> new\n> force\n> e2e4\n"
+		"> ping 1\n> st 1\n> go\n"
+		"> force\n< bestmove e7e5\n< readyok\n");
 	/* Stopped before it ran: no search, and the bestmove UCI wants. */
 	assert_string_equal(
 		run("g uci\ng go infinite\ng stop\n" QUICK_FEATURES),
