@@ -103,8 +103,11 @@ def run(fb, args, timeout=1500):
 
 
 def body(out):
-    """The report without its first line (the name) and without the move
-    that stopped go infinite (which depends on how far the search got)."""
+    """The report without its first line (the name), without the move
+    that stopped go infinite (which depends on how far the search got),
+    and without the slowness of late answers (which depends on the
+    load)."""
+    out = re.sub(r" \(slow: \d+ s\)$", "", out, flags=re.M)
     return re.sub(r"^(ok +(stop during|\? \(move now\)|go ponder).*): \S+$",
                   r"\1",
                   out.split("\n", 1)[1], flags=re.M)
