@@ -66,12 +66,22 @@ put(struct fb_check_out *out, const char *fmt, ...)
 		out->len += (size_t)n;
 }
 
-/* (Re)arms the driver's timer for ms (0: stops it). */
+/* (Re)arms the driver's timer for ms (0: stops it): an answer's
+ * deadline. */
 static void
 arm(struct fb_check_out *out, unsigned ms)
 {
 	out->rearm = true;
 	out->wait_ms = ms;
+	out->clock = FB_CHECK_ANSWER;
+}
+
+/* The same for another clock than an answer's deadline. */
+static void
+arm_clock(struct fb_check_out *out, unsigned ms, enum fb_check_clock clock)
+{
+	arm(out, ms);
+	out->clock = clock;
 }
 
 static struct fb_check_step *
@@ -451,7 +461,7 @@ ask(struct fb_check *c, struct fb_check_out *out)
 		break;
 	case FB_CK_STOP:
 		c->phase = PH_STOP_WAIT;
-		arm(out, STOP_AFTER_MS);
+		arm_clock(out, STOP_AFTER_MS, FB_CHECK_OWN_TIME);
 		if (c->proto == FB_CHECK_UCI)
 			put(out, "go infinite\n");
 		else
@@ -461,7 +471,7 @@ ask(struct fb_check *c, struct fb_check_out *out)
 	case FB_CK_PONDERMISS:
 		/* A ponder search may not end before ponderhit or stop. */
 		c->phase = PH_STOP_WAIT;
-		arm(out, STOP_AFTER_MS);
+		arm_clock(out, STOP_AFTER_MS, FB_CHECK_OWN_TIME);
 		put(out, "go ponder wtime 2000 btime 2000\n");
 		break;
 	case FB_CK_XB_PONDERHIT:
@@ -473,7 +483,7 @@ ask(struct fb_check *c, struct fb_check_out *out)
 		break;
 	case FB_CK_ANALYZE:
 		c->phase = PH_STOP_WAIT;
-		arm(out, ANALYZE_MS);
+		arm_clock(out, ANALYZE_MS, FB_CHECK_OWN_TIME);
 		c->xb_stage = 1;
 		c->saw_thinking = c->thinking_bad = c->thinking_early = false;
 		put(out, "analyze\n");
@@ -518,7 +528,8 @@ start_step(struct fb_check *c, struct fb_check_out *out)
 		if (c->proto == FB_CHECK_UCI || c->feat_ping)
 			ping(c, out);
 		else
-			arm(out, STOP_AFTER_MS); /* alive after this? */
+			/* alive after this? (the time it has to die of it) */
+			arm_clock(out, STOP_AFTER_MS, FB_CHECK_OWN_TIME);
 		break;
 	case FB_CK_READ:
 	case FB_CK_ACCEPT:
@@ -1266,6 +1277,16 @@ fb_check_timeout(struct fb_check *c, struct fb_check_out *out)
 	default:
 		return;
 	}
+}
+
+void
+fb_check_slow(struct fb_check *c, unsigned ms)
+{
+	struct fb_check_step *s = cur(c);
+
+	if (s != NULL && (c->phase == PH_STEP_SETUP || c->phase == PH_STEP ||
+			  c->phase == PH_STOP_WAIT))
+		s->slow_ms = ms;
 }
 
 void

@@ -45,6 +45,15 @@ enum fb_check_verdict {
 #define FB_CHECK_STEPS_MAX 96
 #define FB_CHECK_NAME_MAX 96
 
+/* What the timer's time measures (doc/internals.md, "Decisions made by
+ * a clock"); the driver extends both while the engine is slow, not
+ * silent. */
+enum fb_check_clock {
+	FB_CHECK_ANSWER = 0, /* an answer's deadline: silent when it fires */
+	FB_CHECK_OWN_TIME,   /* the engine's time to do something: search
+				before stop, analyze, die of a command */
+};
+
 /* What the driver is to do after a call. */
 struct fb_check_out {
 	char text[FB_CHECK_OUT_MAX]; /* lines to send, each ending in \n */
@@ -52,6 +61,7 @@ struct fb_check_out {
 	bool rearm; /* (re)arm the timer: for wait_ms, 0: stop it;
 			     false: leave it running */
 	unsigned wait_ms;
+	enum fb_check_clock clock; /* what wait_ms measures */
 	bool kill;    /* kill the engine (its exit is then reported) */
 	bool restart; /* start the engine again (it has exited) */
 	bool done;    /* the run is over: print the report */
@@ -67,8 +77,10 @@ struct fb_check_step {
 	bool edit;                    /* XBoard without setboard: the position
 				       through edit (no castling field) */
 	enum fb_check_verdict verdict;
-	char got[32]; /* the engine's answer (a move), or "" */
-	unsigned ms;  /* how long it took (the driver's clock) */
+	char got[32];     /* the engine's answer (a move), or "" */
+	unsigned ms;      /* how long it took (the driver's clock) */
+	unsigned slow_ms; /* an answer came this late (past its deadline,
+			     the machine busy), or 0 */
 };
 
 struct fb_check {
@@ -155,6 +167,12 @@ fb_check_line(struct fb_check *c, const char *text, size_t len,
 /* The timer armed by the last out->wait_ms fired. */
 void
 fb_check_timeout(struct fb_check *c, struct fb_check_out *out);
+
+/* The next line comes ms after it was asked for, past its deadline: the
+ * driver waited on for an engine that was slow, not silent. The step
+ * waiting for it reports "(slow: N s)". */
+void
+fb_check_slow(struct fb_check *c, unsigned ms);
 
 /* The engine exited (status, or signal != 0). */
 void

@@ -402,8 +402,12 @@ fb_check_report(const struct fb_check *c, char *out, size_t cap)
 		const struct fb_check_step *s = &c->step[i];
 		struct fb_text dt = {d, sizeof d, 0};
 		describe(c, s, &dt);
-		fb_text_say(&t, "%-8s %s%s%s\n", verdict_name(s->verdict), d,
+		fb_text_say(&t, "%-8s %s%s%s", verdict_name(s->verdict), d,
 			    s->got[0] ? ": " : "", s->got);
+		if (s->slow_ms > 0 && s->verdict != FB_CV_SILENT)
+			fb_text_say(&t, " (slow: %u s)",
+				    (s->slow_ms + 500) / 1000);
+		fb_text_say(&t, "\n");
 	}
 	for (int m = 0; m < 2; m++)
 		for (size_t i = 0; i < c->nsteps; i++) {

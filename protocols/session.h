@@ -68,8 +68,13 @@ struct fb_sink {
 	/* Asks for one call of fb_filter_timeout after ms milliseconds,
 	 * replacing any earlier request; 0 cancels it. A filter has one
 	 * timer. May be NULL: then nothing waits for time (unit tests call
-	 * fb_filter_timeout themselves). */
+	 * fb_filter_timeout themselves). The time is a deadline for the
+	 * engine's answer: the daemon extends it while the engine is slow,
+	 * not silent (src/daemon/wait.h). */
 	void (*timer)(void *ctx, unsigned ms);
+	/* The same for a time on the GUI's clock (a move's time), which no
+	 * busy machine extends. May be NULL: timer then. */
+	void (*deadline)(void *ctx, unsigned ms);
 	void *ctx;
 	/* Reports below this level are not even formatted. */
 	enum fb_level min_level;

@@ -112,7 +112,9 @@ search(struct uxb *x, const struct fb_uci_go *g, const struct fb_sink *out)
 
 	x->pv[0][0] = x->pv[1][0] = '\0';
 	x->state = fb_uxb_search(x, g, &deadline, out);
-	if (x->state == FB_UXB_TIMED)
+	if (x->state == FB_UXB_TIMED && out->deadline != NULL)
+		out->deadline(out->ctx, deadline); /* the GUI's clock */
+	else if (x->state == FB_UXB_TIMED)
 		fb_uxb_timer(out, deadline);
 }
 

@@ -98,6 +98,8 @@ journal_tap(struct fb_bridge *b, bool to_engine, const char *p, size_t n)
 
 static void
 ref_arm(struct fb_bridge *b);
+static uint64_t
+ref_now(const struct fb_bridge *b);
 
 /* The protocol of the referee's wire side, as far as it is known (the
  * engine's while the probe runs: not yet; the referee holds those lines
@@ -133,7 +135,7 @@ wire_line(struct fb_bridge *b, enum fb_referee_side side, bool from_peer,
 		return;
 	if (from_peer) {
 		fb_referee_line(&b->ref, side, true, proto, text, len,
-				uv_now(b->loop));
+				ref_now(b));
 		ref_arm(b);
 		return;
 	}
@@ -143,7 +145,7 @@ wire_line(struct fb_bridge *b, enum fb_referee_side side, bool from_peer,
 			e++;
 		if (e > text)
 			fb_referee_line(&b->ref, side, false, proto, text,
-					(size_t)(e - text), uv_now(b->loop));
+					(size_t)(e - text), ref_now(b));
 		if (e < end && *e == '\r')
 			e++;
 		if (e < end && *e == '\n')
@@ -153,14 +155,49 @@ wire_line(struct fb_bridge *b, enum fb_referee_side side, bool from_peer,
 	ref_arm(b);
 }
 
-/* The referee's clock: an answer owed is now late (fb_referee_tick). */
+/*
+ * The referee's clock: the loop's, standing still while an answer's
+ * deadline is extended for an engine that is slow, not silent (wait.h).
+ * So an answer that comes after such an extension is in time, by the
+ * time an idle machine would have taken, and the referee's findings do
+ * not depend on the load.
+ */
+static uint64_t
+ref_now(const struct fb_bridge *b)
+{
+	uint64_t now = uv_now(b->loop);
+
+	return now - b->ref_held -
+	       (b->ref_holding ? now - b->ref_hold_from : 0);
+}
+
+/* The clock goes on: the extension is over. */
+static void
+ref_release(struct fb_bridge *b)
+{
+	if (b->ref_holding)
+		b->ref_held += uv_now(b->loop) - b->ref_hold_from;
+	b->ref_holding = false;
+}
+
+/* The referee's deadline (a millisecond before it): an answer owed is late
+ * (fb_referee_tick), unless the engine is slow, not silent. */
 static void
 on_ref_timer(uv_timer_t *t)
 {
 	struct fb_bridge *b = t->data;
+	uint64_t at = b->ref_deadline, now;
 
+	if (!br_wait_due(b, &b->ref_wait, t, on_ref_timer)) {
+		if (!b->ref_holding)
+			b->ref_hold_from = uv_now(b->loop);
+		b->ref_holding = true;
+		return;
+	}
+	ref_release(b);
+	now = ref_now(b);
 	b->ref_deadline = 0;
-	fb_referee_tick(&b->ref, uv_now(b->loop));
+	fb_referee_tick(&b->ref, now > at ? now : at);
 	ref_arm(b);
 	br_outq_flush(&b->down.q);
 }
@@ -170,20 +207,21 @@ static void
 ref_arm(struct fb_bridge *b)
 {
 	uint64_t at = b->ref_done ? 0 : fb_referee_next_deadline(&b->ref);
-	uint64_t now = uv_now(b->loop);
+	uint64_t now;
 	uv_timer_t *t = &b->ref_timer;
-	int rc;
 
 	if (at == b->ref_deadline ||
 	    uv_handle_get_type((uv_handle_t *)t) == UV_UNKNOWN_HANDLE ||
 	    uv_is_closing((uv_handle_t *)t))
 		return;
+	ref_release(b);
+	now = ref_now(b);
 	b->ref_deadline = at;
-	rc = at == 0 ? uv_timer_stop(t)
-		     : uv_timer_start(t, on_ref_timer, at > now ? at - now : 1,
-				      0);
-	if (rc < 0)
-		fb_log_msg(FB_LOG_ERROR, "referee timer: %s", uv_strerror(rc));
+	if (at == 0)
+		uv_timer_stop(t);
+	else
+		br_wait_start(b, &b->ref_wait, FB_WAIT_SILENCE, t, on_ref_timer,
+			      at > now + 1 ? at - 1 - now : 1);
 }
 
 static void
@@ -248,7 +286,7 @@ referee_end(struct fb_bridge *b)
 			    ref_proto(b, FB_REF_ENGINE));
 	fb_referee_protocol(&b->ref, FB_REF_GUI, ref_proto(b, FB_REF_GUI));
 	b->ref_done = true;
-	fb_referee_finish(&b->ref, uv_now(b->loop));
+	fb_referee_finish(&b->ref, ref_now(b));
 	fb_referee_summary(&b->ref, sum, sizeof sum);
 	/* Not a warning in the log (a clean session has none), but on
 	 * stderr too, as each finding. */
@@ -477,21 +515,43 @@ on_filter_timer(uv_timer_t *t)
 {
 	struct fb_bridge *b = t->data;
 
+	if (!br_wait_due(b, &b->filter_wait, t, on_filter_timer))
+		return; /* slow, not silent */
 	br_filter_up(b, fb_filter_timeout);
 	br_outq_flush(&b->up.q);
 	br_outq_flush(&b->down.q);
 }
 
+/* The filter's timer: a deadline for the engine's answer (the probe, the
+ * hold for uciok, a nudge, ...), or for the GUI's clock (wall), or, under
+ * NOW_MS, "go on from the timer": wall time too. */
+#define NOW_MS 50
+static void
+filter_timer(struct direction *d, enum fb_wait_kind kind, unsigned ms)
+{
+	struct fb_bridge *b = d->b;
+	uv_timer_t *t = &b->filter_timer;
+
+	if (uv_is_closing((uv_handle_t *)t))
+		return;
+	if (ms == 0) {
+		uv_timer_stop(t);
+		return;
+	}
+	br_wait_start(b, &b->filter_wait, ms < NOW_MS ? FB_WAIT_WALL : kind, t,
+		      on_filter_timer, ms);
+}
+
 static void
 sink_timer(void *ctx, unsigned ms)
 {
-	struct direction *d = ctx;
-	uv_timer_t *t = &d->b->filter_timer;
-	int rc = ms > 0 ? uv_timer_start(t, on_filter_timer, ms, 0)
-			: uv_timer_stop(t);
+	filter_timer(ctx, FB_WAIT_SILENCE, ms);
+}
 
-	if (rc < 0 && !uv_is_closing((uv_handle_t *)t))
-		fb_log_msg(FB_LOG_ERROR, "filter timer: %s", uv_strerror(rc));
+static void
+sink_deadline(void *ctx, unsigned ms)
+{
+	filter_timer(ctx, FB_WAIT_WALL, ms);
 }
 
 static void
@@ -632,6 +692,7 @@ direction_init(struct fb_bridge *b, struct direction *d, struct endpoint *src,
 	d->sink.report = sink_report;
 	d->sink.event = sink_event;
 	d->sink.timer = sink_timer;
+	d->sink.deadline = sink_deadline;
 	d->sink.ctx = d;
 	d->logging = fb_log_enabled();
 	d->sink.min_level = d->logging ? FB_LOG_DEBUG : FB_LOG_WARN;

@@ -91,6 +91,49 @@ br_engine_kill(struct fb_bridge *b, int sig)
 			   uv_strerror(rc));
 }
 
+/* The engine process now (wait.h), or NULL when none runs. */
+static const struct fb_proc_sample *
+engine_sample(struct fb_bridge *b, struct fb_proc_sample *s)
+{
+	uv_handle_t *h = (uv_handle_t *)&b->proc;
+
+	if (uv_handle_get_type(h) != UV_PROCESS || !uv_is_active(h) ||
+	    fb_platform_proc_sample(b->proc.pid, s) < 0)
+		return NULL;
+	return s;
+}
+
+void
+br_wait_start(struct fb_bridge *b, struct fb_wait *w, enum fb_wait_kind kind,
+	      uv_timer_t *t, uv_timer_cb cb, uint64_t ms)
+{
+	struct fb_proc_sample s;
+	int rc;
+
+	fb_wait_start(w, kind, ms > UINT32_MAX ? UINT32_MAX : (unsigned)ms,
+		      uv_now(b->loop), engine_sample(b, &s));
+	/* Only a closing timer refuses; then no state waits for it. */
+	if ((rc = uv_timer_start(t, cb, ms, 0)) < 0)
+		fb_log_msg(FB_LOG_ERROR, "uv_timer_start: %s", uv_strerror(rc));
+}
+
+bool
+br_wait_due(struct fb_bridge *b, struct fb_wait *w, uv_timer_t *t,
+	    uv_timer_cb cb)
+{
+	struct fb_proc_sample s;
+	unsigned more = fb_wait_due(w, uv_now(b->loop), engine_sample(b, &s));
+
+	if (more == 0)
+		return true;
+	if (w->extended == 1)
+		fb_log_msg(FB_LOG_INFO,
+			   "the engine is slow, not silent (it waits for a "
+			   "CPU, or works): waiting on past %u ms",
+			   w->limit_ms);
+	return uv_timer_start(t, cb, more, 0) < 0;
+}
+
 #ifdef __linux__
 /*
  * Why a trampoline: the engine must not outlive fenbridge, however

@@ -34,6 +34,7 @@
 #include "journal.h"
 #include "referee.h"
 #include "session.h"
+#include "wait.h"
 
 #define KILL_DELAY_MS 1000
 /* After the engine exits: how long its output pipes may stay open. */
@@ -156,10 +157,16 @@ struct fb_bridge {
 	uv_signal_t sig[3];
 	uv_timer_t timer;
 	uv_timer_t filter_timer; /* the filter's (fb_sink.timer) */
+	/* What each timer waits for (wait.h): slow is not silent. */
+	struct fb_wait timer_wait, filter_wait, ref_wait;
 	/* The referee's (only when b->ref_on): set for ref_deadline, when
 	 * an answer owed becomes late (fb_referee_next_deadline). */
 	uv_timer_t ref_timer;
 	uint64_t ref_deadline;
+	/* The referee's clock (ref_now) stood still this long, and stands
+	 * still since ref_hold_from while ref_holding. */
+	uint64_t ref_held, ref_hold_from;
+	bool ref_holding;
 	enum bridge_state state;
 	/* The engine's end is no news to the GUI: the GUI quit or left, or
 	 * fenbridge forwarded a signal the engine may die of. Whatever the
@@ -249,6 +256,18 @@ br_spawn_engine(struct fb_bridge *b);
 /* Sends sig to the engine; a failure is logged. */
 void
 br_engine_kill(struct fb_bridge *b, int sig);
+
+/* Starts timer t for ms, a wait of kind w (wait.h), from the engine's
+ * sample now. */
+void
+br_wait_start(struct fb_bridge *b, struct fb_wait *w, enum fb_wait_kind kind,
+	      uv_timer_t *t, uv_timer_cb cb, uint64_t ms);
+
+/* Timer t of wait w fired: true when the decision by the clock is due;
+ * false when the engine is slow, not silent, and t runs again. */
+bool
+br_wait_due(struct fb_bridge *b, struct fb_wait *w, uv_timer_t *t,
+	    uv_timer_cb cb);
 
 /* fenbridge's environment with the config's additions (which win), to free
  * (the array only), or NULL when out of memory. */

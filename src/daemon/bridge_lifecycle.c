@@ -36,7 +36,12 @@ static const int forwarded_signals[3] = {SIGINT, SIGTERM, SIGHUP};
 static void
 on_timer(uv_timer_t *t)
 {
-	br_lifecycle(t->data, FB_EV_TIMER, 0);
+	struct fb_bridge *b = t->data;
+
+	/* The grace after quit is the engine's time to exit: extended
+	 * while it is slow (wait.h); the other waits are wall time. */
+	if (br_wait_due(b, &b->timer_wait, t, on_timer))
+		br_lifecycle(b, FB_EV_TIMER, 0);
 }
 
 static void
@@ -46,13 +51,9 @@ on_signal(uv_signal_t *s, int signum)
 }
 
 static void
-timer_start(struct fb_bridge *b, uint64_t ms)
+timer_start(struct fb_bridge *b, enum fb_wait_kind kind, uint64_t ms)
 {
-	int rc = uv_timer_start(&b->timer, on_timer, ms, 0);
-
-	/* Only a closing timer refuses; then no state waits for it. */
-	if (rc < 0)
-		fb_log_msg(FB_LOG_ERROR, "uv_timer_start: %s", uv_strerror(rc));
+	br_wait_start(b, &b->timer_wait, kind, &b->timer, on_timer, ms);
 }
 
 static void
@@ -92,7 +93,7 @@ static void
 begin_quitting(struct fb_bridge *b, enum bridge_event ev)
 {
 	set_state(b, FB_ST_QUITTING, ev);
-	timer_start(b, b->cfg->grace_ms);
+	timer_start(b, FB_WAIT_ENGINE, b->cfg->grace_ms);
 }
 
 /*
@@ -254,7 +255,7 @@ br_lifecycle(struct fb_bridge *b, enum bridge_event ev, int arg)
 		fb_log_msg(FB_LOG_DEBUG, "end of the GUI's input; delivering "
 					 "what it sent");
 		set_state(b, FB_ST_FINISHING, ev);
-		timer_start(b, b->cfg->grace_ms);
+		timer_start(b, FB_WAIT_ENGINE, b->cfg->grace_ms);
 		br_filter_up(b, fb_filter_gui_eof);
 		br_outq_flush(&b->up.q);
 		br_outq_flush(&b->down.q);
@@ -307,7 +308,7 @@ br_lifecycle(struct fb_bridge *b, enum bridge_event ev, int arg)
 					   "quit");
 			set_state(b, FB_ST_TERMINATING, ev);
 			br_engine_kill(b, SIGTERM);
-			timer_start(b, KILL_DELAY_MS);
+			timer_start(b, FB_WAIT_WALL, KILL_DELAY_MS);
 		} else if (b->state == FB_ST_TERMINATING) {
 			fb_log_msg(FB_LOG_WARN, "engine ignored SIGTERM; "
 						"sending SIGKILL");
@@ -332,7 +333,7 @@ br_lifecycle(struct fb_bridge *b, enum bridge_event ev, int arg)
 	case FB_EV_ENGINE_EXIT:
 		set_state(b, FB_ST_DRAINING, ev);
 		/* Replaces a grace or kill timeout that was running. */
-		timer_start(b, DRAIN_MS);
+		timer_start(b, FB_WAIT_WALL, DRAIN_MS);
 		advance(b, ev);
 		return;
 	case FB_EV_IO:

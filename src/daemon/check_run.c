@@ -4,7 +4,10 @@
  * engine on pipes, frames its stdout into lines for the script, sends what
  * the script queues, runs its one timer, kills and restarts the engine
  * when it asks, and prints the report at the end. Every decision is the
- * script's; this file only carries lines and time.
+ * script's; this file only carries lines and time, and tells slow from
+ * silent (wait.h): a deadline for an answer that runs out while the
+ * engine is starved of CPU is extended, and an answer that comes late is
+ * the script's as any other, noted as slow.
  */
 #include "check_run.h"
 
@@ -19,10 +22,13 @@
 #include "engine_proc.h"
 #include "platform.h"
 #include "check.h"
+#include "wait.h"
 
 struct drv {
 	uv_loop_t loop;
 	uv_timer_t timer;
+	struct fb_wait wait; /* the timer's, while armed */
+	bool waiting;
 	struct fb_check ck;
 	char **argv;
 	bool verbose;
@@ -66,8 +72,22 @@ on_line(void *ctx, struct fb_eproc *p, const char *text, size_t len)
 		return;
 	if (d->verbose)
 		fprintf(stderr, "engine> %.*s\n", (int)len, text);
+	if (d->waiting) {
+		uint64_t late = fb_wait_late_ms(&d->wait, uv_now(&d->loop));
+		if (late > 0)
+			fb_check_slow(&d->ck, (unsigned)late);
+	}
 	fb_check_line(&d->ck, text, len, &out);
 	apply(d, &out);
+}
+
+/* The engine process now, for the wait (nothing known without one). */
+static const struct fb_proc_sample *
+sample(struct drv *d, struct fb_proc_sample *s)
+{
+	if (d->p == NULL || fb_platform_proc_sample(fb_eproc_pid(d->p), s) < 0)
+		return NULL;
+	return s;
 }
 
 static void
@@ -75,9 +95,34 @@ on_timer(uv_timer_t *t)
 {
 	struct drv *d = t->data;
 	struct fb_check_out out;
+	struct fb_proc_sample s;
+	unsigned more = fb_wait_due(&d->wait, uv_now(&d->loop), sample(d, &s));
 
+	if (more > 0) {
+		/* Slow, not silent: starved or working. */
+		if (d->verbose && d->wait.extended == 1)
+			fprintf(stderr,
+				"fenbridge: the engine is slow (the machine is "
+				"busy): waiting on\n");
+		uv_timer_start(&d->timer, on_timer, more, 0);
+		return;
+	}
+	d->waiting = false;
 	fb_check_timeout(&d->ck, &out);
 	apply(d, &out);
+}
+
+/* Arms the timer for a time the script asked for. */
+static void
+arm(struct drv *d, unsigned ms, enum fb_check_clock clock)
+{
+	struct fb_proc_sample s;
+	enum fb_wait_kind kind = clock == FB_CHECK_OWN_TIME ? FB_WAIT_ENGINE
+							    : FB_WAIT_SILENCE;
+
+	fb_wait_start(&d->wait, kind, ms, uv_now(&d->loop), sample(d, &s));
+	d->waiting = true;
+	uv_timer_start(&d->timer, on_timer, ms, 0);
 }
 
 static void
@@ -127,13 +172,15 @@ apply(struct drv *d, struct fb_check_out *out)
 	}
 	if (out->rearm) {
 		uv_timer_stop(&d->timer);
+		d->waiting = false;
 		if (out->wait_ms > 0)
-			uv_timer_start(&d->timer, on_timer, out->wait_ms, 0);
+			arm(d, out->wait_ms, out->clock);
 	}
 	if (out->kill)
 		fb_eproc_kill(d->p, SIGKILL);
 	if (out->done) {
 		d->done = true;
+		d->waiting = false;
 		uv_timer_stop(&d->timer);
 	}
 	if (out->restart && !d->done) {

@@ -189,3 +189,9 @@ fb_eproc_spawn(uv_loop_t *loop, char **argv, bool show_stderr,
 	*out = p;
 	return 0;
 }
+
+int
+fb_eproc_pid(const struct fb_eproc *p)
+{
+	return p->proc.pid;
+}

@@ -42,4 +42,8 @@ fb_eproc_send(struct fb_eproc *p, const char *s, size_t n);
 void
 fb_eproc_kill(struct fb_eproc *p, int sig);
 
+/* The engine's process id (for fb_platform_proc_sample). */
+int
+fb_eproc_pid(const struct fb_eproc *p);
+
 #endif

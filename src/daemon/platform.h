@@ -138,4 +138,20 @@ fb_platform_stderr_fd(bool *quiet);
 char **
 fb_platform_environ(void);
 
+/*
+ * What the system tells of process pid now (wait.h): its CPU time (all
+ * threads), and on Linux the time its threads waited for a CPU
+ * (/proc/PID/task/N/schedstat) and whether one is runnable or in a disk
+ * wait (state R or D); on Windows the CPU time (GetProcessTimes). Returns
+ * 0, or -1 with s->known false when nothing can be read (no such process,
+ * another system).
+ */
+struct fb_proc_sample;
+int
+fb_platform_proc_sample(int pid, struct fb_proc_sample *s);
+
+/* This process's id (for fb_platform_proc_sample). */
+int
+fb_platform_self(void);
+
 #endif

@@ -40,6 +40,10 @@
  *                     one holding TEXT (a FEN, a move list); as an engine
  *                     that crashes on one position deep in a match
  *   --answer-delay=MS readyok and pong come MS milliseconds late
+ *   --burn=MS         spend MS milliseconds of CPU time before each
+ *                     answer (uciok, readyok, the features, pong, the
+ *                     --on-go answer): an engine that works, which a busy
+ *                     machine makes slow
  *   --on-go=TEXT      answer UCI/CECP `go` with TEXT, '|' ending a line
  *                     (an illegal bestmove, a pv with an illegal move)
  *   --handshake-line=TEXT  write TEXT and a newline before uciok / in
@@ -167,6 +171,7 @@ go_kills(void)
 /* The referee's misbehaviours (--answer-delay, --on-go,
  * --handshake-line). */
 static long answer_delay;
+static long burn;
 static const char *on_go, *handshake_line;
 static bool handshake_first;
 
@@ -234,6 +239,21 @@ sleep_ms(long ms)
 	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
 		;
 #endif
+}
+
+/* Spends burn ms of this process's CPU time (wall time on Windows). */
+static void
+burn_cpu(void)
+{
+	volatile unsigned long x = 0;
+	clock_t end = clock() + (clock_t)(burn * (CLOCKS_PER_SEC / 1000));
+
+	if (burn <= 0)
+		return;
+	fflush(stdout);
+	while (clock() < end)
+		for (int i = 0; i < 10000; i++)
+			x += (unsigned long)i;
 }
 
 /* Writes t with each '|' as a line end, and a last newline. */
@@ -408,12 +428,15 @@ command(const char *text, size_t len, size_t term)
 		     "option name UCI_Chess960 type check default false\n");
 		if (handshake_line != NULL && !handshake_first)
 			out_lines(handshake_line);
+		burn_cpu();
 		outs("uciok\n");
 	} else if (CMD("isready")) {
 		if (answer_delay > 0)
 			sleep_ms(answer_delay);
+		burn_cpu();
 		outs("readyok\n");
 	} else if (CMD("protover")) {
+		burn_cpu();
 		if (handshake_line != NULL && handshake_first)
 			out_lines(handshake_line);
 		outs("feature myname=\"fake\" setboard=1 ping=1 usermove=1 "
@@ -425,10 +448,12 @@ command(const char *text, size_t len, size_t term)
 		}
 		outs(" done=1\n");
 	} else if (CMD("go") && on_go != NULL) {
+		burn_cpu();
 		out_lines(on_go);
 	} else if (CMD("ping")) {
 		if (answer_delay > 0)
 			sleep_ms(answer_delay);
+		burn_cpu();
 		outs("pong ");
 		out(a, n);
 		outs("\n");
@@ -558,6 +583,8 @@ main(int argc, char **argv)
 			die_position = o + 18;
 		else if (strncmp(o, "--answer-delay=", 15) == 0)
 			answer_delay = atol(o + 15);
+		else if (strncmp(o, "--burn=", 7) == 0)
+			burn = atol(o + 7);
 		else if (strncmp(o, "--on-go=", 8) == 0)
 			on_go = o + 8;
 		else if (strcmp(o, "--handshake-first") == 0)
