@@ -953,155 +953,230 @@ rejects_uci(const char *text, size_t len)
 	return fb_cecp_rejects(text, &l, "uci");
 }
 
-void
-fb_check_line(struct fb_check *c, const char *text, size_t len,
-	      struct fb_check_out *out)
+/* XBoard's variants feature (value v[0..n)): the ones the run tests. */
+static void
+xb_variants_seen(struct fb_check *c, const char *v, size_t n)
+{
+	for (size_t i = 0; i + 12 <= n; i++)
+		if (memcmp(v + i, "fischerandom", 12) == 0)
+			c->var_960 = true;
+	for (size_t i = 0; i + 10 <= n; i++)
+		if (memcmp(v + i, "caparandom", 10) == 0)
+			c->var_capa = true;
+		else if (memcmp(v + i, "capablanca", 10) == 0)
+			c->var_capab = true;
+}
+
+/* UCI, the handshake: an option the run cares about. */
+static void
+uci_option_seen(struct fb_check *c, const char *text, size_t len)
+{
+	struct fb_uci_option o;
+
+	if (fb_uci_parse_option(text, len, &o) != 0)
+		return;
+	if (fb_span_is(text, o.name, "UCI_Chess960"))
+		c->opt_chess960 = true;
+	if (fb_span_is(text, o.name, "UCI_Variant")) {
+		c->opt_variant = true;
+		for (size_t v = 0; v < o.nvars && v < FB_UCI_VARS_MAX; v++)
+			if (fb_span_is(text, o.var[v], "caparandom"))
+				c->var_capa = true;
+			else if (fb_span_is(text, o.var[v], "capablanca"))
+				c->var_capab = true;
+	}
+	if (fb_span_is(text, o.name, "Ponder"))
+		c->opt_ponder = true;
+	if (fb_span_is(text, o.name, "MultiPV"))
+		c->opt_multipv = true;
+}
+
+/* UCI, the handshake: id, options, uciok; an XBoard engine's answer to
+ * `uci` needs no wait for the timeout. */
+static void
+uci_handshake_line(struct fb_check *c, const char *text, size_t len,
+		   enum fb_uci_engine k, size_t at, struct fb_check_out *out)
+{
+	struct fb_uci_id id;
+
+	if (k == FB_UCI_E_ID && !c->rehandshake &&
+	    fb_uci_parse_id(text, len, &id) == 0 && id.name)
+		copy_text(c->name, sizeof c->name, text + id.value.off,
+			  id.value.len);
+	if (k == FB_UCI_E_OPTION)
+		uci_option_seen(c, text, len);
+	if (k == FB_UCI_E_UCIOK)
+		handshake_done(c, out);
+	else if (c->want == FB_CHECK_AUTO && !c->rehandshake &&
+		 (fb_uci_first_is(text, len, at, "Error") ||
+		  fb_uci_first_is(text, len, at, "Illegal") ||
+		  fb_uci_first_is(text, len, at, "feature") ||
+		  rejects_uci(text, len)))
+		fb_check_timeout(c, out);
+}
+
+/* A UCI engine's line. */
+static void
+uci_line(struct fb_check *c, const char *text, size_t len,
+	 struct fb_check_out *out)
 {
 	struct fb_check_step *s = cur(c);
 	size_t at;
+	enum fb_uci_engine k = fb_uci_engine_kind(text, len, &at);
+	struct fb_uci_bestmove b;
 
-	memset(out, 0, sizeof *out);
-	c->lines++;
-	if (c->phase == PH_DONE)
+	if (c->phase == PH_PROBE_UCI) {
+		uci_handshake_line(c, text, len, k, at, out);
 		return;
-	if (c->proto == FB_CHECK_UCI) {
-		enum fb_uci_engine k = fb_uci_engine_kind(text, len, &at);
-		struct fb_uci_id id;
-		struct fb_uci_option o;
-		struct fb_uci_bestmove b;
+	}
+	if (k == FB_UCI_E_READYOK && c->phase == PH_STEP_SETUP) {
+		ask(c, out);
+		return;
+	}
+	if (k == FB_UCI_E_READYOK && c->phase == PH_STEP && s != NULL &&
+	    (s->kind == FB_CK_READY || s->kind == FB_CK_UNKNOWN)) {
+		s->verdict = FB_CV_OK;
+		next_step(c, out);
+		return;
+	}
+	if (k == FB_UCI_E_INFO && s != NULL && s->kind == FB_CK_MULTIPV &&
+	    c->phase == PH_STEP)
+		multipv_line(c, text, len);
+	if (k != FB_UCI_E_BESTMOVE || s == NULL ||
+	    (c->phase != PH_STEP && c->phase != PH_STOP_WAIT) ||
+	    s->kind == FB_CK_READY || s->kind == FB_CK_UNKNOWN ||
+	    s->kind == FB_CK_QUIT || fb_uci_parse_bestmove(text, len, &b) != 0)
+		return;
+	if (c->phase == PH_STOP_WAIT) {
+		/* Before stop: a search that was to go on. */
+		snprintf(s->got, sizeof s->got, "early");
+		s->verdict = FB_CV_WRONG;
+	} else {
+		judge_move(c, text + b.move.off, b.move.len);
+	}
+	if (s->kind == FB_CK_MULTIPV)
+		put(out, "setoption name MultiPV value 1\n");
+	next_step(c, out);
+}
 
-		if (c->phase == PH_PROBE_UCI) {
-			if (k == FB_UCI_E_ID && !c->rehandshake &&
-			    fb_uci_parse_id(text, len, &id) == 0 && id.name)
-				copy_text(c->name, sizeof c->name,
-					  text + id.value.off, id.value.len);
-			if (k == FB_UCI_E_OPTION &&
-			    fb_uci_parse_option(text, len, &o) == 0) {
-				if (fb_span_is(text, o.name, "UCI_Chess960"))
-					c->opt_chess960 = true;
-				if (fb_span_is(text, o.name, "UCI_Variant")) {
-					c->opt_variant = true;
-					for (size_t v = 0;
-					     v < o.nvars && v < FB_UCI_VARS_MAX;
-					     v++)
-						if (fb_span_is(text, o.var[v],
-							       "caparandom"))
-							c->var_capa = true;
-						else if (fb_span_is(
-								 text, o.var[v],
-								 "capablanca"))
-							c->var_capab = true;
-				}
-				if (fb_span_is(text, o.name, "Ponder"))
-					c->opt_ponder = true;
-				if (fb_span_is(text, o.name, "MultiPV"))
-					c->opt_multipv = true;
-			}
-			if (k == FB_UCI_E_UCIOK) {
+/* XBoard, the handshake: each feature, up to done=1. */
+static void
+xb_feature_line(struct fb_check *c, const char *text, size_t len,
+		const struct fb_cecp_line *l, struct fb_check_out *out)
+{
+	struct fb_cecp_feature f;
+	size_t pos = 0;
+
+	if (l->kind != FB_CECP_E_FEATURE) {
+		c->spoke = c->nudges > 0; /* awake, but no feature */
+		return;
+	}
+	if (!c->heard) {
+		/* Awake: the rest of its time for the features. */
+		c->heard = true;
+		arm(out, c->timeout_ms);
+	}
+	while (fb_cecp_next_feature(text, len, &pos, &f)) {
+		bool valid, on = fb_cecp_feature_flag(text, &f, &valid);
+		if (fb_span_is(text, f.key, "done")) {
+			if (on) {
+				c->feat_done = true;
 				handshake_done(c, out);
 				return;
 			}
-			/* An XBoard engine's answer to `uci`: no need to
-			 * wait for the timeout. */
-			if (c->want == FB_CHECK_AUTO && !c->rehandshake &&
-			    (fb_uci_first_is(text, len, at, "Error") ||
-			     fb_uci_first_is(text, len, at, "Illegal") ||
-			     fb_uci_first_is(text, len, at, "feature") ||
-			     rejects_uci(text, len))) {
-				fb_check_timeout(c, out);
-				return;
-			}
-			return;
+			/* done=0: the engine needs time. */
+			arm(out, 60000);
+			continue;
 		}
-		if (k == FB_UCI_E_READYOK && c->phase == PH_STEP_SETUP) {
-			ask(c, out);
-			return;
+		if (c->rehandshake)
+			continue;
+		if (fb_span_is(text, f.key, "setboard"))
+			c->feat_setboard = on;
+		else if (fb_span_is(text, f.key, "usermove"))
+			c->feat_usermove = on;
+		else if (fb_span_is(text, f.key, "ping"))
+			c->feat_ping = on;
+		else if (fb_span_is(text, f.key, "analyze"))
+			c->feat_analyze_off = !on;
+		else if (fb_span_is(text, f.key, "myname"))
+			copy_text(c->name, sizeof c->name, text + f.value.off,
+				  f.value.len);
+		else if (fb_span_is(text, f.key, "variants"))
+			xb_variants_seen(c, text + f.value.off, f.value.len);
+	}
+}
+
+/* XBoard: the pong that ends a step's set-up, or answers its ping. Returns
+ * true when it was one. */
+static bool
+xb_pong(struct fb_check *c, struct fb_check_step *s, struct fb_check_out *out)
+{
+	if (c->phase == PH_STEP_SETUP && s != NULL && s->kind == FB_CK_STOP &&
+	    c->xb_stage == 1) {
+		if (c->q_rejected) {
+			s->verdict = FB_CV_WRONG;
+			snprintf(s->got, sizeof s->got, "Error (unknown): ?");
 		}
-		if (k == FB_UCI_E_READYOK && c->phase == PH_STEP && s != NULL &&
-		    (s->kind == FB_CK_READY || s->kind == FB_CK_UNKNOWN)) {
-			s->verdict = FB_CV_OK;
+		next_step(c, out);
+		return true;
+	}
+	if (c->phase == PH_STEP_SETUP) {
+		if (c->castle_refused &&
+		    (s->kind == FB_CK_ACCEPT || s->kind == FB_CK_NEWNORMAL)) {
+			/* The castle was refused: no go. */
+			snprintf(s->got, sizeof s->got, "refused");
+			s->verdict = FB_CV_WRONG;
 			next_step(c, out);
-			return;
+			return true;
 		}
-		if (k == FB_UCI_E_INFO && s != NULL &&
-		    s->kind == FB_CK_MULTIPV && c->phase == PH_STEP)
-			multipv_line(c, text, len);
-		if (k == FB_UCI_E_BESTMOVE && s != NULL &&
-		    (c->phase == PH_STEP || c->phase == PH_STOP_WAIT) &&
-		    s->kind != FB_CK_READY && s->kind != FB_CK_UNKNOWN &&
-		    s->kind != FB_CK_QUIT &&
-		    fb_uci_parse_bestmove(text, len, &b) == 0) {
-			if (c->phase == PH_STOP_WAIT) {
-				/* Before stop: a search that was to go on. */
-				snprintf(s->got, sizeof s->got, "early");
-				s->verdict = FB_CV_WRONG;
-			} else {
-				judge_move(c, text + b.move.off, b.move.len);
-			}
-			if (s->kind == FB_CK_MULTIPV)
-				put(out, "setoption name MultiPV value 1\n");
-			next_step(c, out);
-		}
+		ask(c, out);
+		return true;
+	}
+	if (c->phase == PH_STEP && s != NULL &&
+	    (s->kind == FB_CK_READY || s->kind == FB_CK_UNKNOWN)) {
+		s->verdict = FB_CV_OK;
+		next_step(c, out);
+		return true;
+	}
+	return false;
+}
+
+/* XBoard: the engine's move, the answer to a step's search. */
+static void
+xb_move(struct fb_check *c, struct fb_check_step *s, const char *text,
+	const struct fb_cecp_line *l, struct fb_check_out *out)
+{
+	if (c->phase == PH_STOP_WAIT) {
+		snprintf(s->got, sizeof s->got, "early");
+		s->verdict = FB_CV_WRONG;
+	} else {
+		judge_move(c, text + l->arg.off, l->arg.len);
+	}
+	put(out, "force\n");
+	if (s->kind == FB_CK_STOP && c->feat_ping && s->verdict == FB_CV_OK) {
+		/* Did it take the ?, or just finish? An Error for ? before
+		 * the pong says which (Fairy-Max). */
+		c->phase = PH_STEP_SETUP;
+		c->xb_stage = 1;
+		ping(c, out);
+		arm(out, c->timeout_ms);
 		return;
 	}
+	next_step(c, out);
+}
 
-	/* XBoard. */
+/* An XBoard engine's line. */
+static void
+xb_line(struct fb_check *c, const char *text, size_t len,
+	struct fb_check_out *out)
+{
+	struct fb_check_step *s = cur(c);
 	struct fb_cecp_line l;
-	struct fb_cecp_feature f;
-	size_t pos = 0;
-	bool after_move;
+	bool after_move, asked_move;
 
 	fb_cecp_parse_engine(text, len, &l);
 	if (c->phase == PH_XB_FEATURE) {
-		if (l.kind != FB_CECP_E_FEATURE) {
-			c->spoke = c->nudges > 0; /* awake, but no feature */
-			return;
-		}
-		if (!c->heard) {
-			/* Awake: the rest of its time for the features. */
-			c->heard = true;
-			arm(out, c->timeout_ms);
-		}
-		while (fb_cecp_next_feature(text, len, &pos, &f)) {
-			bool valid, on = fb_cecp_feature_flag(text, &f, &valid);
-			if (fb_span_is(text, f.key, "done")) {
-				if (on) {
-					c->feat_done = true;
-					handshake_done(c, out);
-					return;
-				}
-				/* done=0: the engine needs time. */
-				arm(out, 60000);
-				continue;
-			}
-			if (c->rehandshake)
-				continue;
-			if (fb_span_is(text, f.key, "setboard"))
-				c->feat_setboard = on;
-			else if (fb_span_is(text, f.key, "usermove"))
-				c->feat_usermove = on;
-			else if (fb_span_is(text, f.key, "ping"))
-				c->feat_ping = on;
-			else if (fb_span_is(text, f.key, "analyze"))
-				c->feat_analyze_off = !on;
-			else if (fb_span_is(text, f.key, "myname"))
-				copy_text(c->name, sizeof c->name,
-					  text + f.value.off, f.value.len);
-			else if (fb_span_is(text, f.key, "variants")) {
-				const char *v = text + f.value.off;
-				for (size_t i = 0; i + 12 <= f.value.len; i++)
-					if (memcmp(v + i, "fischerandom", 12) ==
-					    0)
-						c->var_960 = true;
-				for (size_t i = 0; i + 10 <= f.value.len; i++)
-					if (memcmp(v + i, "caparandom", 10) ==
-					    0)
-						c->var_capa = true;
-					else if (memcmp(v + i, "capablanca",
-							10) == 0)
-						c->var_capab = true;
-			}
-		}
+		xb_feature_line(c, text, len, &l, out);
 		return;
 	}
 	/* A pong for an earlier ping, or a second one (GNU Chess answers
@@ -1127,37 +1202,13 @@ fb_check_line(struct fb_check *c, const char *text, size_t len,
 	     s->kind == FB_CK_ANALYZE) &&
 	    xb_ponder_line(c, &l, text, out))
 		return;
-	if (l.kind == FB_CECP_E_PONG && c->phase == PH_STEP_SETUP &&
-	    s != NULL && s->kind == FB_CK_STOP && c->xb_stage == 1) {
-		if (c->q_rejected) {
-			s->verdict = FB_CV_WRONG;
-			snprintf(s->got, sizeof s->got, "Error (unknown): ?");
-		}
-		next_step(c, out);
+	if (l.kind == FB_CECP_E_PONG && xb_pong(c, s, out))
 		return;
-	}
-	if (l.kind == FB_CECP_E_PONG && c->phase == PH_STEP_SETUP) {
-		if (c->castle_refused &&
-		    (s->kind == FB_CK_ACCEPT || s->kind == FB_CK_NEWNORMAL)) {
-			/* The castle was refused: no go. */
-			snprintf(s->got, sizeof s->got, "refused");
-			s->verdict = FB_CV_WRONG;
-			next_step(c, out);
-			return;
-		}
-		ask(c, out);
-		return;
-	}
-	if (l.kind == FB_CECP_E_PONG && c->phase == PH_STEP && s != NULL &&
-	    (s->kind == FB_CK_READY || s->kind == FB_CK_UNKNOWN)) {
-		s->verdict = FB_CV_OK;
-		next_step(c, out);
-		return;
-	}
+	asked_move = s != NULL &&
+		     (s->kind == FB_CK_READ || s->kind == FB_CK_ACCEPT ||
+		      s->kind == FB_CK_NEWNORMAL);
 	if ((l.kind == FB_CECP_E_RESULT || l.kind == FB_CECP_E_RESIGN) &&
-	    !after_move && s != NULL && c->phase == PH_STEP &&
-	    (s->kind == FB_CK_READ || s->kind == FB_CK_ACCEPT ||
-	     s->kind == FB_CK_NEWNORMAL)) {
+	    !after_move && c->phase == PH_STEP && asked_move) {
 		/* A result claimed instead of a move: a wrong answer (GNU
 		 * Chess's `1-0 {White mates}` to a Shredder-FEN position: its
 		 * engine found the mate, which its board, which did not take
@@ -1170,27 +1221,22 @@ fb_check_line(struct fb_check *c, const char *text, size_t len,
 	}
 	if (l.kind == FB_CECP_E_MOVE && s != NULL &&
 	    (c->phase == PH_STEP || c->phase == PH_STOP_WAIT) &&
-	    (s->kind == FB_CK_READ || s->kind == FB_CK_ACCEPT ||
-	     s->kind == FB_CK_STOP || s->kind == FB_CK_NEWNORMAL)) {
-		if (c->phase == PH_STOP_WAIT) {
-			snprintf(s->got, sizeof s->got, "early");
-			s->verdict = FB_CV_WRONG;
-		} else {
-			judge_move(c, text + l.arg.off, l.arg.len);
-		}
-		put(out, "force\n");
-		if (s->kind == FB_CK_STOP && c->feat_ping &&
-		    s->verdict == FB_CV_OK) {
-			/* Did it take the ?, or just finish? An Error for ?
-			 * before the pong says which (Fairy-Max). */
-			c->phase = PH_STEP_SETUP;
-			c->xb_stage = 1;
-			ping(c, out);
-			arm(out, c->timeout_ms);
-			return;
-		}
-		next_step(c, out);
-	}
+	    (asked_move || s->kind == FB_CK_STOP))
+		xb_move(c, s, text, &l, out);
+}
+
+void
+fb_check_line(struct fb_check *c, const char *text, size_t len,
+	      struct fb_check_out *out)
+{
+	memset(out, 0, sizeof *out);
+	c->lines++;
+	if (c->phase == PH_DONE)
+		return;
+	if (c->proto == FB_CHECK_UCI)
+		uci_line(c, text, len, out);
+	else
+		xb_line(c, text, len, out);
 }
 
 void

@@ -174,7 +174,9 @@ handshake_done(struct uxb *x, const struct fb_sink *out)
  * the GUI's uci, go, stop and ponderhit, the engine's first line, its
  * done=1, its thinking output and its move, and the timer. The behaviour
  * is the file comment's; the events that a state does not expect change
- * nothing (a stop with no search, a timer that was cancelled).
+ * nothing (a stop with no search, a timer that was cancelled). Longer than
+ * 100 lines on purpose: one case per event, read as the table of the
+ * state machine; split, the transitions would be spread over files again.
  */
 void
 fb_uxb_lifecycle(struct uxb *x, enum fb_uxb_event ev, long long arg,

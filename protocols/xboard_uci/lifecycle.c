@@ -88,6 +88,9 @@ changed(struct xu *x, const struct fb_sink *out)
 		search(x, false, out);
 }
 
+/* The pair's one transition function (xboard_uci.h): every event changes
+ * the state here and nowhere else. Longer than 100 lines on purpose: one
+ * case per event, read as the state machine's table. */
 bool
 xu_step(struct xu *x, enum xu_event ev, const char *text, size_t len,
 	const struct fb_sink *out)

@@ -728,6 +728,83 @@ log_handle(uv_handle_t *h, void *arg)
 		   uv_is_closing(h) ? " (closing)" : "");
 }
 
+/* The session filter's options, from the configuration. */
+static void
+filter_options(const struct fb_config *cfg, struct fb_filter_options *fopt)
+{
+	memset(fopt, 0, sizeof *fopt);
+	fopt->proto = fb_protocol_find(cfg->protocol);
+	fopt->engine_proto = fb_protocol_find(cfg->engine_protocol);
+	fopt->engine_probe = strcmp(cfg->engine_protocol, "auto") == 0;
+	fopt->engine_fen = cfg->engine_fen;
+	fopt->engine_fen_auto = cfg->engine_fen_auto;
+	fopt->gui_fen = cfg->gui_fen;
+	fopt->gui_castling = cfg->gui_castling;
+	fopt->engine_castling = cfg->engine_castling;
+	fopt->options = cfg->options;
+	fopt->noptions = cfg->noptions;
+	fopt->name = cfg->name;
+	fopt->normalize = cfg->normalize;
+}
+
+/* The readers of the wire beside the filter: the journal (--restart), the
+ * referee, the flight recorder. A journal or recorder that cannot be had
+ * costs its feature, not the session. */
+static void
+watchers_init(struct fb_bridge *b)
+{
+	const struct fb_config *cfg = b->cfg;
+
+	if (cfg->restarts > 0 && (b->journal = fb_journal_new()) == NULL)
+		fb_log_msg(FB_LOG_WARN, "out of memory: no --restart");
+	if ((b->ref_on = cfg->referee != FB_REFEREE_OFF))
+		fb_referee_init(&b->ref, (enum fb_referee_mode)cfg->referee,
+				on_finding, b);
+	if (!fb_recorder_init(&b->rec))
+		fb_log_msg(FB_LOG_WARN, "out of memory: no flight recorder");
+}
+
+/* The bridge's own handles, the engine, the GUI's stdio, and reading. An
+ * engine that cannot be started ends the session at once (why says why,
+ * the exit code is 127 or 126). */
+static void
+start(struct fb_bridge *b, char *why, size_t whylen)
+{
+	int rc;
+
+	if ((rc = br_own_handles_init(b)) < 0) {
+		/* Without them the grace period or signals would not work:
+		 * start no engine. */
+		br_close_own_handles(b);
+		b->state = FB_ST_DONE;
+		return;
+	}
+	if ((rc = br_spawn_engine(b)) < 0 && b->state == FB_ST_STARTING) {
+		snprintf(why, whylen, "cannot start engine '%s': %s",
+			 b->cfg->engine_argv[0], uv_strerror(rc));
+		fb_log_msg(FB_LOG_ERROR, "%s", why);
+		b->exit_code = rc == UV_ENOENT ? 127 : 126;
+		br_close_own_handles(b);
+		b->state = FB_ST_DONE;
+		return;
+	}
+	if (rc < 0)
+		fb_log_msg(FB_LOG_ERROR, "engine pipes: %s", uv_strerror(rc));
+	if ((rc = br_endpoint_open(b, &b->gui_in, "GUI's stdin", STDIN_FILENO,
+				   true)) < 0)
+		fb_log_msg(FB_LOG_ERROR, "stdin: %s", uv_strerror(rc));
+	if ((rc = br_endpoint_open(b, &b->gui_out, "GUI's stdout",
+				   STDOUT_FILENO, false)) < 0)
+		fb_log_msg(FB_LOG_ERROR, "stdout: %s", uv_strerror(rc));
+	/* The GUI's and the engine's bytes are read into the flight
+	 * recorder's rings; the engine's stderr is copied there. */
+	b->gui_in.rec_ring = FB_REC_RING_GUI;
+	b->eng_out.rec_ring = FB_REC_RING_ENGINE;
+	br_start_reading(&b->eng_out);
+	br_start_reading(&b->eng_err);
+	br_start_reading(&b->gui_in);
+}
+
 int
 fb_bridge_run(const struct fb_config *cfg, char *why, size_t whylen)
 {
@@ -737,7 +814,7 @@ fb_bridge_run(const struct fb_config *cfg, char *why, size_t whylen)
 	static struct fb_bridge bridge;
 	static uv_loop_t loop;
 	struct fb_bridge *b = &bridge;
-	struct fb_filter_options fopt = {0};
+	struct fb_filter_options fopt;
 	int alive, rc;
 
 	memset(b, 0, sizeof *b);
@@ -756,61 +833,13 @@ fb_bridge_run(const struct fb_config *cfg, char *why, size_t whylen)
 	}
 	b->loop = &loop;
 	b->t0 = uv_now(&loop);
-	fopt.proto = fb_protocol_find(cfg->protocol);
-	fopt.engine_proto = fb_protocol_find(cfg->engine_protocol);
-	fopt.engine_probe = strcmp(cfg->engine_protocol, "auto") == 0;
-	fopt.engine_fen = cfg->engine_fen;
-	fopt.engine_fen_auto = cfg->engine_fen_auto;
-	fopt.gui_fen = cfg->gui_fen;
-	fopt.gui_castling = cfg->gui_castling;
-	fopt.engine_castling = cfg->engine_castling;
-	fopt.options = cfg->options;
-	fopt.noptions = cfg->noptions;
-	fopt.name = cfg->name;
-	fopt.normalize = cfg->normalize;
+	filter_options(cfg, &fopt);
 	fb_filter_init(&b->filter, &fopt);
-	if (cfg->restarts > 0 && (b->journal = fb_journal_new()) == NULL)
-		fb_log_msg(FB_LOG_WARN, "out of memory: no --restart");
-	if ((b->ref_on = cfg->referee != FB_REFEREE_OFF))
-		fb_referee_init(&b->ref, (enum fb_referee_mode)cfg->referee,
-				on_finding, b);
-	if (!fb_recorder_init(&b->rec))
-		fb_log_msg(FB_LOG_WARN, "out of memory: no flight recorder");
+	watchers_init(b);
 	fb_line_init(&b->err_framer, FB_LINE_DEFAULT_MAX);
 	direction_init(b, &b->up, &b->gui_in, &b->eng_in, true);
 	direction_init(b, &b->down, &b->eng_out, &b->gui_out, false);
-
-	if ((rc = br_own_handles_init(b)) < 0) {
-		/* Without them the grace period or signals would not work:
-		 * start no engine. */
-		br_close_own_handles(b);
-		b->state = FB_ST_DONE;
-	} else if ((rc = br_spawn_engine(b)) < 0 &&
-		   b->state == FB_ST_STARTING) {
-		snprintf(why, whylen, "cannot start engine '%s': %s",
-			 cfg->engine_argv[0], uv_strerror(rc));
-		fb_log_msg(FB_LOG_ERROR, "%s", why);
-		b->exit_code = rc == UV_ENOENT ? 127 : 126;
-		br_close_own_handles(b);
-		b->state = FB_ST_DONE;
-	} else {
-		if (rc < 0)
-			fb_log_msg(FB_LOG_ERROR, "engine pipes: %s",
-				   uv_strerror(rc));
-		if ((rc = br_endpoint_open(b, &b->gui_in, "GUI's stdin",
-					   STDIN_FILENO, true)) < 0)
-			fb_log_msg(FB_LOG_ERROR, "stdin: %s", uv_strerror(rc));
-		if ((rc = br_endpoint_open(b, &b->gui_out, "GUI's stdout",
-					   STDOUT_FILENO, false)) < 0)
-			fb_log_msg(FB_LOG_ERROR, "stdout: %s", uv_strerror(rc));
-		/* The GUI's and the engine's bytes are read into the flight
-		 * recorder's rings; the engine's stderr is copied there. */
-		b->gui_in.rec_ring = FB_REC_RING_GUI;
-		b->eng_out.rec_ring = FB_REC_RING_ENGINE;
-		br_start_reading(&b->eng_out);
-		br_start_reading(&b->eng_err);
-		br_start_reading(&b->gui_in);
-	}
+	start(b, why, whylen);
 	/* Returns once every handle is closed: the session is over; or at
 	 * uv_stop in advance() (bridge_lifecycle.c), and then again if the
 	 * GUI's read has ended meanwhile, so that the closes still under way

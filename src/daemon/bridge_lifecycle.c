@@ -220,7 +220,8 @@ advance(struct fb_bridge *b, enum bridge_event ev)
  * engine gets quit (unless the GUI sent it) and EOF, then --grace seconds,
  * SIGTERM, and 1 s later SIGKILL; once it has exited, its output is read to
  * the end (DRAIN_MS at most), delivered, followed by a report to the GUI if
- * the exit was not asked for.
+ * the exit was not asked for. Longer than 100 lines on purpose: one case
+ * per event, the state machine's whole table in one place.
  */
 void
 br_lifecycle(struct fb_bridge *b, enum bridge_event ev, int arg)
