@@ -6,8 +6,8 @@
  *
  * Pure code: a const table and a lookup.
  */
-#ifndef FENBRIDGE_QUIRK_H
-#define FENBRIDGE_QUIRK_H
+#ifndef FB_QUIRK_H
+#define FB_QUIRK_H
 
 #include <stdbool.h>
 #include <stddef.h>
