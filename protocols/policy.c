@@ -7,6 +7,7 @@
  * No I/O in this file.
  */
 #include "policy.h"
+#include "proto.h"
 
 #include <string.h>
 
@@ -245,6 +246,38 @@ fb_policy_base(const struct fb_variant *v)
 	return v != NULL && v->base != NULL
 		       ? fb_variant_find(v->base, strlen(v->base))
 		       : NULL;
+}
+
+void
+fb_policy_send_uci_options(struct fb_policy *p, const struct fb_sink *out)
+{
+	for (size_t i = 0; i < p->opt->noptions; i++) {
+		const struct fb_engine_option *o = &p->opt->options[i];
+		if (!(o->flags & FB_OPT_SET) || o->value == NULL)
+			continue;
+		if (fb_proto_is_nocase(o->name, 0, strlen(o->name),
+				       "UCI_Chess960")) {
+			if (p->chess960 != FB_SUPPORT_LISTED)
+				continue; /* fenbridge plays that part */
+			p->engine_960 = fb_proto_is_nocase(
+				o->value, 0, strlen(o->value), "true");
+		}
+		if (o->value[0] != '\0')
+			fb_proto_engine(out, "setoption name %s value %s",
+					o->name, o->value);
+		else
+			fb_proto_engine(out, "setoption name %s", o->name);
+	}
+}
+
+bool
+fb_policy_emulates(const struct fb_policy *p, const struct fb_variant *v)
+{
+	enum fb_play how = fb_policy_plays(p, v);
+
+	if (p->gui == p->engine)
+		return p->variants.given && how == FB_PLAY_EMULATED;
+	return how != FB_PLAY_LISTED && fb_policy_base(v) != NULL;
 }
 
 enum fb_play

@@ -210,28 +210,6 @@ is_chess960_option(const char *name, size_t n)
 	return fb_proto_is_nocase(name, 0, n, "UCI_Chess960");
 }
 
-/* After the handshake, before the GUI's own: the config's options. */
-static void
-send_config_options(struct uci *u, const struct fb_sink *out)
-{
-	for (size_t i = 0; i < u->opt->noptions; i++) {
-		const struct fb_engine_option *o = &u->opt->options[i];
-		if (!(o->flags & FB_OPT_SET))
-			continue;
-		if (is_chess960_option(o->name, strlen(o->name))) {
-			if (u->pol.chess960 != FB_SUPPORT_LISTED)
-				continue; /* fenbridge plays that part */
-			u->pol.engine_960 = fb_proto_is_nocase(
-				o->value, 0, strlen(o->value), "true");
-		}
-		if (o->value[0] != '\0')
-			fb_proto_engine(out, "setoption name %s value %s",
-					o->name, o->value);
-		else
-			fb_proto_engine(out, "setoption name %s", o->name);
-	}
-}
-
 /* The one transition function of the handshake. */
 static void
 step(struct uci *u, enum uci_event ev, const struct fb_sink *out)
@@ -246,7 +224,7 @@ step(struct uci *u, enum uci_event ev, const struct fb_sink *out)
 		/* An option not listed by now is absent. */
 		if (u->pol.chess960 == FB_SUPPORT_UNKNOWN)
 			u->pol.chess960 = FB_SUPPORT_ABSENT;
-		send_config_options(u, out);
+		fb_policy_send_uci_options(&u->pol, out);
 		if (u->pol.chess960 == FB_SUPPORT_ABSENT) {
 			/* python-chess refuses Chess960 with an engine that
 			 * does not advertise it: fenbridge plays that part

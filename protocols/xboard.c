@@ -166,15 +166,6 @@ xboard_variant(const void *state)
 	return x->variant_name;
 }
 
-/* The engine plays v as its base in standard notation: it gave a list
- * (the GUI was offered v only then), and v is not on it but its base is. */
-static bool
-emulates(const struct xboard *x, const struct fb_variant *v)
-{
-	return v != NULL && x->pol.variants.given &&
-	       fb_policy_plays(&x->pol, v) == FB_PLAY_EMULATED;
-}
-
 static void
 set_variant(struct xboard *x, const char *name, size_t n)
 {
@@ -185,7 +176,7 @@ set_variant(struct xboard *x, const char *name, size_t n)
 	memcpy(x->variant_name, name, n);
 	x->variant_name[n] = '\0';
 	x->pol.variant = v;
-	x->pol.emulated = emulates(x, v);
+	x->pol.emulated = fb_policy_emulates(&x->pol, v);
 	x->nhistory = 0;
 	x->sent_len = 0;
 	x->told = false;
@@ -584,7 +575,7 @@ note_variants(struct xboard *x, const char *val, size_t n, size_t *out_len)
 	for (size_t i = 0; fb_variant_at(i) != NULL; i++) {
 		const struct fb_variant *v = fb_variant_at(i);
 		size_t vl = strlen(v->name);
-		if (!emulates(x, v))
+		if (!fb_policy_emulates(&x->pol, v))
 			continue;
 		if (x->variants_out == NULL &&
 		    (x->variants_out = malloc(cap)) == NULL)

@@ -139,10 +139,7 @@ reset_engine(struct uxb *x, bool startpos, const struct fb_sink *out)
 {
 	const struct fb_variant *v = fb_policy_game_variant(&x->pol);
 
-	/* FB_PLAY_EMULATED; an engine that cannot play v at all (the GUI
-	 * set UCI_Chess960 unasked) gets the same: the base it may know. */
-	x->pol.emulated = fb_policy_plays(&x->pol, v) != FB_PLAY_LISTED &&
-			  fb_policy_base(v) != NULL;
+	x->pol.emulated = fb_policy_emulates(&x->pol, v);
 	engine_new(x, out);
 	if (x->pol.emulated) {
 		fb_proto_report(
