@@ -9,6 +9,8 @@
 #include "policy.h"
 #include "proto.h"
 
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 #define VARIANT_BITS 16
@@ -246,6 +248,72 @@ fb_policy_base(const struct fb_variant *v)
 	return v != NULL && v->base != NULL
 		       ? fb_variant_find(v->base, strlen(v->base))
 		       : NULL;
+}
+
+void
+fb_policy_tell(const struct fb_policy *p, bool *logged, bool *told,
+	       const struct fb_sink *out, const char *fmt, ...)
+{
+	const struct fb_variant *v = fb_policy_game_variant(p);
+	const char *note = p->gui->note;
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	fb_proto_report(out, *logged ? FB_LOG_DEBUG : FB_LOG_INFO, "%s", msg);
+	*logged = true;
+	if (*told)
+		return;
+	*told = true;
+	if (p->emulated)
+		fb_proto_gui(out,
+			     "%sfenbridge: the engine plays %s as %s in "
+			     "standard notation; it gets only the castling "
+			     "rights standard FEN can express, and a castle "
+			     "it cannot read as the position after it",
+			     note, v->name, v->base);
+	else if (fb_policy_engine_standard(p))
+		fb_proto_gui(out,
+			     "%sfenbridge: the engine has no Chess960 "
+			     "castling; it gets only the castling rights "
+			     "standard FEN can express, and a castle it "
+			     "cannot read as the position after it",
+			     note);
+	else
+		fb_proto_gui(out,
+			     "%sfenbridge: the engine's castling notation "
+			     "cannot write every castle; a castle it cannot "
+			     "write goes as the position after it",
+			     note);
+}
+
+void
+fb_policy_tell_anchor(const struct fb_policy *p, bool *logged, bool *told,
+		      const struct fb_game *after, const char *castle, size_t n,
+		      const struct fb_sink *out)
+{
+	const struct fb_variant *v = fb_policy_game_variant(p);
+	/* the castle's ply: after it, White to move at an even one */
+	unsigned ply = 2 * (after->fullmove > 0 ? after->fullmove - 1 : 0) +
+		       (after->side == FB_BLACK);
+	char why[96];
+
+	if (p->emulated)
+		snprintf(why, sizeof why,
+			 "the engine plays %s as %s in standard notation",
+			 v->name, v->base);
+	else if (fb_policy_engine_standard(p))
+		snprintf(why, sizeof why,
+			 "the engine has no Chess960 castling");
+	else
+		snprintf(why, sizeof why,
+			 "the engine's castling notation cannot write it");
+	fb_policy_tell(p, logged, told, out,
+		       "re-anchored: the castle %.*s at ply %u: %s; it gets "
+		       "the position after it",
+		       (int)n, castle, ply, why);
 }
 
 void

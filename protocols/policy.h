@@ -185,6 +185,29 @@ enum fb_play
 fb_policy_plays(const struct fb_policy *p, const struct fb_variant *v);
 
 /*
+ * Says that the engine's game differs from the GUI's: to the log (the
+ * line fmt makes, at info level the first time, *logged, then at debug
+ * level) and once to the GUI (*told), in its protocol's note form, why:
+ * the engine plays the variant as its base in standard notation, or has
+ * no Chess960 castling (it gets only the castling rights standard FEN can
+ * express, and a castle it cannot read as the position after it), or its
+ * castling notation cannot write every castle. The one wording of these
+ * notes, for all four pairs.
+ */
+void
+fb_policy_tell(const struct fb_policy *p, bool *logged, bool *told,
+	       const struct fb_sink *out, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+
+/* fb_policy_tell of a re-anchoring: the castle castle[0..n) (as the pair
+ * read or wrote it) was played, and the engine gets after, the position
+ * after it. */
+void
+fb_policy_tell_anchor(const struct fb_policy *p, bool *logged, bool *told,
+		      const struct fb_game *after, const char *castle, size_t n,
+		      const struct fb_sink *out);
+
+/*
  * After a UCI engine's uciok (p->chess960 is known by then): sends it the
  * config's options (FB_OPT_SET), each as `setoption`. UCI_Chess960 goes
  * only to an engine that lists it, and then sets p->engine_960 to its

@@ -108,6 +108,10 @@ struct fb_protocol {
 	/* What starts a message to the GUI's user, ending in a blank:
 	 * "info string " (UCI), "tellusererror " (XBoard). */
 	const char *user_message;
+	/* What starts a note to the GUI that its user need not see, ending
+	 * in a blank: "info string " (UCI), "# " (XBoard: a comment, in
+	 * XBoard's debug log only; telluser would open a dialog). */
+	const char *note;
 	/* True when a GUI's first command text[0..len) opens this protocol. */
 	bool (*detect)(const char *text, size_t len);
 	/* Writes to out (NUL-terminated) the answer to the GUI's first

@@ -405,7 +405,7 @@ static void
 anchor(struct uci *u, struct position *p, const char *text, size_t word,
        size_t start, size_t n, const struct fb_sink *out)
 {
-	char fen[FB_GAME_FEN_MAX], msg[400];
+	char fen[FB_GAME_FEN_MAX];
 	int k = fb_policy_anchor_fen(&u->pol, &p->game, fen, sizeof fen, NULL);
 
 	if (k < 0)
@@ -417,13 +417,8 @@ anchor(struct uci *u, struct position *p, const char *text, size_t word,
 	p->same = false;
 	p->anchored = true;
 	p->out_moves = false;
-	snprintf(msg, sizeof msg,
-		 "position: re-anchored: the castle '%.*s' cannot be written "
-		 "in the engine's notation; it gets the position after it "
-		 "(%.*s) and the moves after that",
-		 (int)n, text + start, k, fen);
-	fb_proto_say_once(out, &u->logged_anchor, &u->told_gui, "info string ",
-			  msg);
+	fb_policy_tell_anchor(&u->pol, &u->logged_anchor, &u->told_gui,
+			      &p->game, text + start, n, out);
 }
 
 /*
@@ -560,13 +555,11 @@ read_base(struct uci *u, struct position *p, const char *text,
 		return;
 	/* A right the engine cannot express is never sent to it. */
 	if (p->meaning.standard && fb_game_drop_nonstandard(&fen.pos) > 0) {
-		char msg[400];
-		snprintf(msg, sizeof msg,
-			 "position fen: castling rights that standard notation "
-			 "cannot express are not sent to the engine (%.*s)",
-			 (int)(e - b), text + b);
-		fb_proto_say_once(out, &u->logged_rights, &u->told_gui,
-				  "info string ", msg);
+		fb_policy_tell(&u->pol, &u->logged_rights, &u->told_gui, out,
+			       "position fen: castling rights that standard "
+			       "notation cannot express are not sent to the "
+			       "engine (%.*s)",
+			       (int)(e - b), text + b);
 	}
 	{
 		struct fb_fen_style style = fb_policy_engine_style(&u->pol);

@@ -409,7 +409,7 @@ test_xboard_uci_standard_engine_reanchors(void **st)
 	     "g d7d6\ng go\n",
 	     "< move c2c3\n> position fen bqnbrkrn/pp1ppppp/2p5/8/8/2P5/"
 	     "PP1PPPPP/BQNBRRKN b - - 1 2 moves d7d6\n> go movetime 1000\n");
-	assert_int_equal(count(s.log, "info: position: re-anchored: the "
+	assert_int_equal(count(s.log, "info: re-anchored: the "
 				      "castle f1g1 at ply 3"),
 			 1);
 	/* The next search appends to what the engine has: quietly. */
@@ -425,7 +425,7 @@ test_xboard_uci_standard_engine_reanchors(void **st)
 	     "< move a2a3\n> position fen bqnbrrkn/pp3ppp/2pp4/4p3/3P4/P1P5/"
 	     "1P2PPPP/BQNBRRKN w - - 1 5\n> go movetime 1000\n");
 	assert_int_equal(count(s.log, "re-anchored"), 1);
-	assert_int_equal(count(s.log, "debug: position: re-anchored: the "
+	assert_int_equal(count(s.log, "debug: re-anchored: the "
 				      "castle f8g8 at ply 8"),
 			 1);
 	assert_int_equal(count(s.log, "info:"), 0);
@@ -462,7 +462,7 @@ test_xboard_uci_standard_engine_castles(void **st)
 	step(&s, "g usermove O-O\n",
 	     "> position fen 1r3rk1/pppppppp/8/8/8/8/PPPPPPPP/R4RK1 w - - 2 "
 	     "2\n> go movetime 1000\n");
-	assert_int_equal(count(s.log, "info: position: re-anchored: the "
+	assert_int_equal(count(s.log, "info: re-anchored: the "
 				      "castle f8g8 at ply 2"),
 			 1);
 	step(&s, "e bestmove a2a3\n", "< move a2a3\n");
