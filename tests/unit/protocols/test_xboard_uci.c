@@ -378,6 +378,46 @@ handshake_standard(struct script *s)
 	     "< feature done=1\n");
 }
 
+/*
+ * The config's UCI_Chess960 (fb_policy_send_uci_options, as the UCI pair):
+ * not sent to an engine that does not list it (fenbridge plays that part);
+ * sent to one that does, and then its mode: a normal game sets it back to
+ * false before the first search, so that castles stay the king's move.
+ */
+static void
+test_xboard_uci_config_chess960(void **st)
+{
+	static const struct fb_engine_option set[] = {
+		{"UCI_Chess960", "true", FB_OPT_SET}};
+	struct fb_filter_options opt = {
+		.proto = &fb_protocol_xboard,
+		.engine_proto = &fb_protocol_uci,
+		.engine_fen = FB_XFEN,
+		.gui_fen = FB_XFEN,
+		.gui_castling = FB_CASTLE_AUTO,
+		.engine_castling = FB_CASTLE_AUTO,
+		.options = set,
+		.noptions = 1,
+	};
+	struct script s;
+
+	(void)st;
+	script_start(&s, &opt);
+	handshake_standard(&s);
+	script_end(&s);
+
+	script_start(&s, &opt);
+	step(&s, "g xboard\ng protover 2\n",
+	     "> uci\ntimer 10000\n< feature done=0\n");
+	assert_non_null(strstr(script_step(&s, SF_OPTIONS "e uciok\n"),
+			       "timer 0\n> setoption name UCI_Chess960 value "
+			       "true\n< feature myname="));
+	step(&s, "g new\ng force\ng usermove e2e4\ng go\n",
+	     "> ucinewgame\n> setoption name UCI_Chess960 value false\n"
+	     "> position startpos moves e2e4\n> go movetime 1000\n");
+	script_end(&s);
+}
+
 /* fischerandom with an engine without UCI_Chess960: only standard rights
  * reach it, a castle it cannot read goes as the position after it
  * (re-anchoring), said once per game to the log at info level (with the
@@ -828,6 +868,7 @@ main(void)
 		cmocka_unit_test(test_xboard_uci_normal_castling),
 		cmocka_unit_test(test_xboard_uci_caparandom),
 		cmocka_unit_test(test_xboard_uci_caparandom_inner_rook),
+		cmocka_unit_test(test_xboard_uci_config_chess960),
 		cmocka_unit_test(test_xboard_uci_standard_engine_reanchors),
 		cmocka_unit_test(test_xboard_uci_standard_engine_castles),
 		cmocka_unit_test(test_xboard_uci_standard_engine_caparandom),
