@@ -331,6 +331,13 @@ fb_pair_find(const struct fb_protocol *gui, const struct fb_protocol *engine);
 #define FB_PROBE_MS 3000
 /* The longest wait of the GUI's lines for a pair (fb_pair.waiting). */
 #define FB_HOLD_MS 5000
+/* The most the GUI's lines held until the engine's handshake ends may
+ * take, wherever they wait: while the engine is probed, for a pair
+ * (fb_pair.waiting), and inside the translating pairs (for uciok, for
+ * feature done=1). A GUI sends a few commands and waits, so this is
+ * generous; more ends the wait. The engine's early lines while it is
+ * probed have the same bound. */
+#define FB_HOLD_MAX (64 * 1024)
 
 void
 fb_filter_init(struct fb_filter *f, const struct fb_filter_options *opt);
