@@ -250,13 +250,29 @@ fb_policy_base(const struct fb_variant *v)
 		       : NULL;
 }
 
+/* Why the engine's game differs from the GUI's, for fb_policy_tell. */
+static void
+why_differs(const struct fb_policy *p, char *out, size_t cap)
+{
+	const struct fb_variant *v = fb_policy_game_variant(p);
+
+	if (p->emulated)
+		snprintf(out, cap,
+			 "the engine plays %s as %s in standard notation",
+			 v->name, v->base);
+	else if (fb_policy_engine_standard(p))
+		snprintf(out, cap, "the engine has no Chess960 castling");
+	else
+		snprintf(out, cap,
+			 "the engine's castling notation cannot "
+			 "write every castle");
+}
+
 void
 fb_policy_tell(const struct fb_policy *p, bool *logged, bool *told,
 	       const struct fb_sink *out, const char *fmt, ...)
 {
-	const struct fb_variant *v = fb_policy_game_variant(p);
-	const char *note = p->gui->note;
-	char msg[512];
+	char msg[512], why[96];
 	va_list ap;
 
 	va_start(ap, fmt);
@@ -267,26 +283,18 @@ fb_policy_tell(const struct fb_policy *p, bool *logged, bool *told,
 	if (*told)
 		return;
 	*told = true;
-	if (p->emulated)
+	why_differs(p, why, sizeof why);
+	if (p->emulated || fb_policy_engine_standard(p))
 		fb_proto_gui(out,
-			     "%sfenbridge: the engine plays %s as %s in "
-			     "standard notation; it gets only the castling "
+			     "%sfenbridge: %s; it gets only the castling "
 			     "rights standard FEN can express, and a castle "
 			     "it cannot read as the position after it",
-			     note, v->name, v->base);
-	else if (fb_policy_engine_standard(p))
-		fb_proto_gui(out,
-			     "%sfenbridge: the engine has no Chess960 "
-			     "castling; it gets only the castling rights "
-			     "standard FEN can express, and a castle it "
-			     "cannot read as the position after it",
-			     note);
+			     p->gui->note, why);
 	else
 		fb_proto_gui(out,
-			     "%sfenbridge: the engine's castling notation "
-			     "cannot write every castle; a castle it cannot "
-			     "write goes as the position after it",
-			     note);
+			     "%sfenbridge: %s; a castle it cannot write goes "
+			     "as the position after it",
+			     p->gui->note, why);
 }
 
 void
@@ -294,22 +302,12 @@ fb_policy_tell_anchor(const struct fb_policy *p, bool *logged, bool *told,
 		      const struct fb_game *after, const char *castle, size_t n,
 		      const struct fb_sink *out)
 {
-	const struct fb_variant *v = fb_policy_game_variant(p);
 	/* the castle's ply: after it, White to move at an even one */
 	unsigned ply = 2 * (after->fullmove > 0 ? after->fullmove - 1 : 0) +
 		       (after->side == FB_BLACK);
 	char why[96];
 
-	if (p->emulated)
-		snprintf(why, sizeof why,
-			 "the engine plays %s as %s in standard notation",
-			 v->name, v->base);
-	else if (fb_policy_engine_standard(p))
-		snprintf(why, sizeof why,
-			 "the engine has no Chess960 castling");
-	else
-		snprintf(why, sizeof why,
-			 "the engine's castling notation cannot write it");
+	why_differs(p, why, sizeof why);
 	fb_policy_tell(p, logged, told, out,
 		       "re-anchored: the castle %.*s at ply %u: %s; it gets "
 		       "the position after it",
