@@ -7,7 +7,10 @@
  * No I/O in this file.
  */
 #include "policy.h"
+#include "proto.h"
 
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 #define VARIANT_BITS 16
@@ -245,6 +248,102 @@ fb_policy_base(const struct fb_variant *v)
 	return v != NULL && v->base != NULL
 		       ? fb_variant_find(v->base, strlen(v->base))
 		       : NULL;
+}
+
+/* Why the engine's game differs from the GUI's, for fb_policy_tell. */
+static void
+why_differs(const struct fb_policy *p, char *out, size_t cap)
+{
+	const struct fb_variant *v = fb_policy_game_variant(p);
+
+	if (p->emulated)
+		snprintf(out, cap,
+			 "the engine plays %s as %s in standard notation",
+			 v->name, v->base);
+	else if (fb_policy_engine_standard(p))
+		snprintf(out, cap, "the engine has no Chess960 castling");
+	else
+		snprintf(out, cap,
+			 "the engine's castling notation cannot "
+			 "write every castle");
+}
+
+void
+fb_policy_tell(const struct fb_policy *p, bool *logged, bool *told,
+	       const struct fb_sink *out, const char *fmt, ...)
+{
+	char msg[512], why[96];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	fb_proto_report(out, *logged ? FB_LOG_DEBUG : FB_LOG_INFO, "%s", msg);
+	*logged = true;
+	if (*told)
+		return;
+	*told = true;
+	why_differs(p, why, sizeof why);
+	if (p->emulated || fb_policy_engine_standard(p))
+		fb_proto_gui(out,
+			     "%sfenbridge: %s; it gets only the castling "
+			     "rights standard FEN can express, and a castle "
+			     "it cannot read as the position after it",
+			     p->gui->note, why);
+	else
+		fb_proto_gui(out,
+			     "%sfenbridge: %s; a castle it cannot write goes "
+			     "as the position after it",
+			     p->gui->note, why);
+}
+
+void
+fb_policy_tell_anchor(const struct fb_policy *p, bool *logged, bool *told,
+		      const struct fb_game *after, const char *castle, size_t n,
+		      const struct fb_sink *out)
+{
+	/* the castle's ply: after it, White to move at an even one */
+	unsigned ply = 2 * (after->fullmove > 0 ? after->fullmove - 1 : 0) +
+		       (after->side == FB_BLACK);
+	char why[96];
+
+	why_differs(p, why, sizeof why);
+	fb_policy_tell(p, logged, told, out,
+		       "re-anchored: the castle %.*s at ply %u: %s; it gets "
+		       "the position after it",
+		       (int)n, castle, ply, why);
+}
+
+void
+fb_policy_send_uci_options(struct fb_policy *p, const struct fb_sink *out)
+{
+	for (size_t i = 0; i < p->opt->noptions; i++) {
+		const struct fb_engine_option *o = &p->opt->options[i];
+		if (!(o->flags & FB_OPT_SET) || o->value == NULL)
+			continue;
+		if (fb_proto_is_nocase(o->name, 0, strlen(o->name),
+				       "UCI_Chess960")) {
+			if (p->chess960 != FB_SUPPORT_LISTED)
+				continue; /* fenbridge plays that part */
+			p->engine_960 = fb_proto_is_nocase(
+				o->value, 0, strlen(o->value), "true");
+		}
+		if (o->value[0] != '\0')
+			fb_proto_engine(out, "setoption name %s value %s",
+					o->name, o->value);
+		else
+			fb_proto_engine(out, "setoption name %s", o->name);
+	}
+}
+
+bool
+fb_policy_emulates(const struct fb_policy *p, const struct fb_variant *v)
+{
+	enum fb_play how = fb_policy_plays(p, v);
+
+	if (p->gui == p->engine)
+		return p->variants.given && how == FB_PLAY_EMULATED;
+	return how != FB_PLAY_LISTED && fb_policy_base(v) != NULL;
 }
 
 enum fb_play

@@ -184,6 +184,55 @@ enum fb_play {
 enum fb_play
 fb_policy_plays(const struct fb_policy *p, const struct fb_variant *v);
 
+/*
+ * Says that the engine's game differs from the GUI's: to the log (the
+ * line fmt makes, at info level the first time, *logged, then at debug
+ * level) and once to the GUI (*told), in its protocol's note form, why:
+ * the engine plays the variant as its base in standard notation, or has
+ * no Chess960 castling (it gets only the castling rights standard FEN can
+ * express, and a castle it cannot read as the position after it), or its
+ * castling notation cannot write every castle. The one wording of these
+ * notes, for all four pairs.
+ */
+void
+fb_policy_tell(const struct fb_policy *p, bool *logged, bool *told,
+	       const struct fb_sink *out, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+
+/* fb_policy_tell of a re-anchoring: the castle castle[0..n) (as the pair
+ * read or wrote it) was played, and the engine gets after, the position
+ * after it. */
+void
+fb_policy_tell_anchor(const struct fb_policy *p, bool *logged, bool *told,
+		      const struct fb_game *after, const char *castle, size_t n,
+		      const struct fb_sink *out);
+
+/*
+ * After a UCI engine's uciok (p->chess960 is known by then): sends it the
+ * config's options (FB_OPT_SET), each as `setoption`. UCI_Chess960 goes
+ * only to an engine that lists it, and then sets p->engine_960 to its
+ * value, so that the castling notation follows the engine's mode; to an
+ * engine without it the option is not sent: fenbridge plays that part
+ * (standard notation, re-anchoring). A pair that drives UCI_Chess960
+ * itself (the XBoard GUI's variant) sets it again before a search where
+ * the game needs the other value. Used by both pairs with a UCI engine.
+ */
+void
+fb_policy_send_uci_options(struct fb_policy *p, const struct fb_sink *out);
+
+/*
+ * True when a CECP engine plays v as its base in standard notation
+ * (emulated): v is not on its list, and
+ * - behind a GUI of its own protocol, the engine gave a list and plays v
+ *   as FB_PLAY_EMULATED (the GUI was offered v from that list only; a
+ *   variant it could not have been offered goes to the engine as sent);
+ * - behind a translating pair, v has a base: the pair must hand the engine
+ *   a game it can play (a UCI GUI may set UCI_Chess960 unasked), and the
+ *   base is the one it may know.
+ */
+bool
+fb_policy_emulates(const struct fb_policy *p, const struct fb_variant *v);
+
 /* The variant table's fixed-start sibling of v (fischerandom: normal), or
  * NULL. */
 const struct fb_variant *

@@ -12,23 +12,6 @@
 #include <string.h>
 #include <strings.h>
 
-void
-fb_proto_say_once(const struct fb_sink *out, bool *logged, bool *told_gui,
-		  const char *prefix, const char *msg)
-{
-	fb_proto_report(out, *logged ? FB_LOG_DEBUG : FB_LOG_INFO, "%s", msg);
-	*logged = true;
-	if (!*told_gui) {
-		*told_gui = true;
-		fb_proto_gui(out,
-			     "%sfenbridge: the engine has no Chess960 "
-			     "castling; it gets only the castling rights "
-			     "standard FEN can express, and a castle it "
-			     "cannot read as the position after it",
-			     prefix);
-	}
-}
-
 void *
 fb_proto_grow(void *a, size_t n, size_t *cap, size_t size, size_t first)
 {

@@ -66,19 +66,6 @@ fb_proto_vline(const struct fb_sink *out, enum fb_dir d, const char *fmt,
 	       va_list ap) __attribute__((format(printf, 3, 0)));
 
 /*
- * Says what fenbridge does for an engine without Chess960 castling (the
- * pairs whose GUI may play Chess960 with it): msg to the log at info level
- * the first time in a game (*logged), at debug level after that; to the
- * GUI once per game (*told_gui), as a line that starts with prefix, which
- * the GUI shows without acting on it (UCI: "info string "; XBoard: "# ",
- * in its debug log only: telluser would open a dialog in every game of a
- * tournament).
- */
-void
-fb_proto_say_once(const struct fb_sink *out, bool *logged, bool *told_gui,
-		  const char *prefix, const char *msg);
-
-/*
  * The array a of n elements of size bytes (capacity *cap) with room for one
  * more: a itself, a grown copy (the capacity doubles, from first), or NULL
  * when it cannot grow (a is then still the array). The pairs' move and

@@ -24,12 +24,6 @@
 
 #include "fenbridge/line.h"
 
-/* The GUI's lines held while the engine is probed: a GUI sends a few
- * commands and waits, so this is generous; a GUI that sends more ends the
- * probe as if its time had run out. The engine's early lines (a banner)
- * have the same bound. */
-#define HELD_MAX (64 * 1024)
-
 /* How long a GUI told to wait (fb_protocol.hold) waits for an engine of
  * its own protocol to end the wait, as CECP's GUI does for protover 2. */
 #define RELEASE_MS 2000
@@ -94,7 +88,8 @@ held_add(struct fb_held *h, const char *text, size_t len, size_t term,
 	struct held_line l = {len, term, flags};
 	size_t need = h->len + sizeof l + len + term;
 
-	if (need > HELD_MAX)
+	/* a GUI that sends more ends the probe as if its time had run out */
+	if (need > FB_HOLD_MAX)
 		return false;
 	if (need > h->cap) {
 		size_t cap = h->cap ? h->cap * 2 : 1024;

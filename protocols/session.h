@@ -108,6 +108,10 @@ struct fb_protocol {
 	/* What starts a message to the GUI's user, ending in a blank:
 	 * "info string " (UCI), "tellusererror " (XBoard). */
 	const char *user_message;
+	/* What starts a note to the GUI that its user need not see, ending
+	 * in a blank: "info string " (UCI), "# " (XBoard: a comment, in
+	 * XBoard's debug log only; telluser would open a dialog). */
+	const char *note;
 	/* True when a GUI's first command text[0..len) opens this protocol. */
 	bool (*detect)(const char *text, size_t len);
 	/* Writes to out (NUL-terminated) the answer to the GUI's first
@@ -327,6 +331,13 @@ fb_pair_find(const struct fb_protocol *gui, const struct fb_protocol *engine);
 #define FB_PROBE_MS 3000
 /* The longest wait of the GUI's lines for a pair (fb_pair.waiting). */
 #define FB_HOLD_MS 5000
+/* The most the GUI's lines held until the engine's handshake ends may
+ * take, wherever they wait: while the engine is probed, for a pair
+ * (fb_pair.waiting), and inside the translating pairs (for uciok, for
+ * feature done=1). A GUI sends a few commands and waits, so this is
+ * generous; more ends the wait. The engine's early lines while it is
+ * probed have the same bound. */
+#define FB_HOLD_MAX (64 * 1024)
 
 void
 fb_filter_init(struct fb_filter *f, const struct fb_filter_options *opt);

@@ -210,28 +210,6 @@ is_chess960_option(const char *name, size_t n)
 	return fb_proto_is_nocase(name, 0, n, "UCI_Chess960");
 }
 
-/* After the handshake, before the GUI's own: the config's options. */
-static void
-send_config_options(struct uci *u, const struct fb_sink *out)
-{
-	for (size_t i = 0; i < u->opt->noptions; i++) {
-		const struct fb_engine_option *o = &u->opt->options[i];
-		if (!(o->flags & FB_OPT_SET))
-			continue;
-		if (is_chess960_option(o->name, strlen(o->name))) {
-			if (u->pol.chess960 != FB_SUPPORT_LISTED)
-				continue; /* fenbridge plays that part */
-			u->pol.engine_960 = fb_proto_is_nocase(
-				o->value, 0, strlen(o->value), "true");
-		}
-		if (o->value[0] != '\0')
-			fb_proto_engine(out, "setoption name %s value %s",
-					o->name, o->value);
-		else
-			fb_proto_engine(out, "setoption name %s", o->name);
-	}
-}
-
 /* The one transition function of the handshake. */
 static void
 step(struct uci *u, enum uci_event ev, const struct fb_sink *out)
@@ -246,7 +224,7 @@ step(struct uci *u, enum uci_event ev, const struct fb_sink *out)
 		/* An option not listed by now is absent. */
 		if (u->pol.chess960 == FB_SUPPORT_UNKNOWN)
 			u->pol.chess960 = FB_SUPPORT_ABSENT;
-		send_config_options(u, out);
+		fb_policy_send_uci_options(&u->pol, out);
 		if (u->pol.chess960 == FB_SUPPORT_ABSENT) {
 			/* python-chess refuses Chess960 with an engine that
 			 * does not advertise it: fenbridge plays that part
@@ -427,7 +405,7 @@ static void
 anchor(struct uci *u, struct position *p, const char *text, size_t word,
        size_t start, size_t n, const struct fb_sink *out)
 {
-	char fen[FB_GAME_FEN_MAX], msg[400];
+	char fen[FB_GAME_FEN_MAX];
 	int k = fb_policy_anchor_fen(&u->pol, &p->game, fen, sizeof fen, NULL);
 
 	if (k < 0)
@@ -439,13 +417,8 @@ anchor(struct uci *u, struct position *p, const char *text, size_t word,
 	p->same = false;
 	p->anchored = true;
 	p->out_moves = false;
-	snprintf(msg, sizeof msg,
-		 "position: re-anchored: the castle '%.*s' cannot be written "
-		 "in the engine's notation; it gets the position after it "
-		 "(%.*s) and the moves after that",
-		 (int)n, text + start, k, fen);
-	fb_proto_say_once(out, &u->logged_anchor, &u->told_gui, "info string ",
-			  msg);
+	fb_policy_tell_anchor(&u->pol, &u->logged_anchor, &u->told_gui,
+			      &p->game, text + start, n, out);
 }
 
 /*
@@ -582,13 +555,11 @@ read_base(struct uci *u, struct position *p, const char *text,
 		return;
 	/* A right the engine cannot express is never sent to it. */
 	if (p->meaning.standard && fb_game_drop_nonstandard(&fen.pos) > 0) {
-		char msg[400];
-		snprintf(msg, sizeof msg,
-			 "position fen: castling rights that standard notation "
-			 "cannot express are not sent to the engine (%.*s)",
-			 (int)(e - b), text + b);
-		fb_proto_say_once(out, &u->logged_rights, &u->told_gui,
-				  "info string ", msg);
+		fb_policy_tell(&u->pol, &u->logged_rights, &u->told_gui, out,
+			       "position fen: castling rights that standard "
+			       "notation cannot express are not sent to the "
+			       "engine (%.*s)",
+			       (int)(e - b), text + b);
 	}
 	{
 		struct fb_fen_style style = fb_policy_engine_style(&u->pol);

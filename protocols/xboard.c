@@ -66,7 +66,7 @@ struct xboard {
 	char variant_name[32];
 	char *variants_out; /* the engine's list with what fenbridge adds */
 	bool forced;        /* the engine is in force mode */
-	bool told;          /* this game's re-anchoring was said */
+	bool logged, told;  /* this game's re-anchoring was logged, told */
 	/* The policy's castling notations, asked again after each change of
 	 * the record (refresh()) rather than for every move. */
 	enum fb_castle_notation gui_castling, engine_castling;
@@ -166,15 +166,6 @@ xboard_variant(const void *state)
 	return x->variant_name;
 }
 
-/* The engine plays v as its base in standard notation: it gave a list
- * (the GUI was offered v only then), and v is not on it but its base is. */
-static bool
-emulates(const struct xboard *x, const struct fb_variant *v)
-{
-	return v != NULL && x->pol.variants.given &&
-	       fb_policy_plays(&x->pol, v) == FB_PLAY_EMULATED;
-}
-
 static void
 set_variant(struct xboard *x, const char *name, size_t n)
 {
@@ -185,10 +176,10 @@ set_variant(struct xboard *x, const char *name, size_t n)
 	memcpy(x->variant_name, name, n);
 	x->variant_name[n] = '\0';
 	x->pol.variant = v;
-	x->pol.emulated = emulates(x, v);
+	x->pol.emulated = fb_policy_emulates(&x->pol, v);
 	x->nhistory = 0;
 	x->sent_len = 0;
-	x->told = false;
+	x->logged = x->told = false;
 	follow(x, XB_EV_START, v != NULL && v->start != NULL && v->follow);
 	if (followed(x))
 		fb_variant_start(v, &x->game);
@@ -359,7 +350,6 @@ static bool
 reanchor(struct xboard *x, const char *text, size_t len, size_t term,
 	 struct fb_span mv, const struct fb_sink *out)
 {
-	const struct fb_variant *v = x->pol.variant;
 	struct fb_move m;
 
 	if (fb_game_parse_move(&x->game, text + mv.off, mv.len, &m) < 0 ||
@@ -368,22 +358,8 @@ reanchor(struct xboard *x, const char *text, size_t len, size_t term,
 	if (!push_history(x))
 		x->nhistory = 0; /* out of memory: undo will lose the game */
 	fb_game_play(&x->game, &m);
-	fb_proto_report(out, x->told ? FB_LOG_DEBUG : FB_LOG_INFO,
-			"re-anchored: the castle '%.*s' cannot be written for "
-			"the engine (it plays %s as %s); it gets the position "
-			"after it",
-			(int)mv.len, text + mv.off, v->name, v->base);
-	if (!x->told) {
-		/* A comment line: XBoard shows it in its debug log only,
-		 * python-chess ignores it; telluser would open a dialog in
-		 * every game of a tournament. */
-		fb_proto_gui(out,
-			     "# fenbridge: the engine does not know "
-			     "%s; castles it cannot read are sent as the "
-			     "position after them",
-			     v->name);
-		x->told = true;
-	}
+	fb_policy_tell_anchor(&x->pol, &x->logged, &x->told, &x->game,
+			      text + mv.off, mv.len, out);
 	send_position(x, text, len, term, out);
 	return true;
 }
@@ -584,7 +560,7 @@ note_variants(struct xboard *x, const char *val, size_t n, size_t *out_len)
 	for (size_t i = 0; fb_variant_at(i) != NULL; i++) {
 		const struct fb_variant *v = fb_variant_at(i);
 		size_t vl = strlen(v->name);
-		if (!emulates(x, v))
+		if (!fb_policy_emulates(&x->pol, v))
 			continue;
 		if (x->variants_out == NULL &&
 		    (x->variants_out = malloc(cap)) == NULL)

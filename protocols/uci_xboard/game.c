@@ -139,10 +139,7 @@ reset_engine(struct uxb *x, bool startpos, const struct fb_sink *out)
 {
 	const struct fb_variant *v = fb_policy_game_variant(&x->pol);
 
-	/* FB_PLAY_EMULATED; an engine that cannot play v at all (the GUI
-	 * set UCI_Chess960 unasked) gets the same: the base it may know. */
-	x->pol.emulated = fb_policy_plays(&x->pol, v) != FB_PLAY_LISTED &&
-			  fb_policy_base(v) != NULL;
+	x->pol.emulated = fb_policy_emulates(&x->pol, v);
 	engine_new(x, out);
 	if (x->pol.emulated) {
 		fb_proto_report(
@@ -171,45 +168,17 @@ extends(const struct uxb *x, const char *norm, size_t nlen, size_t base,
 	return true;
 }
 
-/* A castle the engine cannot read (the policy's re-anchoring) goes as the
- * position after it. */
+/* A castle the engine cannot read (the policy's re-anchoring; castle[0..n)
+ * as the GUI wrote it) goes as the position after it. */
 static bool
-reanchor(struct uxb *x, const struct fb_move *m, const struct fb_sink *out)
+reanchor(struct uxb *x, const struct fb_move *m, const char *castle, size_t n,
+	 const struct fb_sink *out)
 {
-	const struct fb_variant *v = fb_policy_game_variant(&x->pol);
-
 	if (!fb_policy_must_reanchor(&x->pol, &x->game, m))
 		return false;
 	fb_game_play(&x->game, m);
-	if (x->pol.emulated)
-		fb_proto_report(out,
-				x->logged_anchor ? FB_LOG_DEBUG : FB_LOG_INFO,
-				"re-anchored: the engine cannot read this "
-				"castle (it plays %s as %s): it gets the "
-				"position after it",
-				v->name, v->base);
-	else
-		fb_proto_report(out,
-				x->logged_anchor ? FB_LOG_DEBUG : FB_LOG_INFO,
-				"re-anchored: the engine's castling notation "
-				"cannot write this castle: it gets the "
-				"position after it");
-	x->logged_anchor = true;
-	if (!x->told_gui) {
-		x->told_gui = true;
-		if (x->pol.emulated)
-			fb_proto_gui(out,
-				     "info string fenbridge: re-anchored: "
-				     "the engine plays %s as %s; a castle "
-				     "it cannot read goes as the position "
-				     "after it",
-				     v->name, v->base);
-		else
-			fb_proto_gui(out, "info string fenbridge: re-anchored: "
-					  "a castle the engine's notation "
-					  "cannot write goes as the position "
-					  "after it");
-	}
+	fb_policy_tell_anchor(&x->pol, &x->logged_anchor, &x->told_gui,
+			      &x->game, castle, n, out);
 	send_board(x, false, out);
 	/* An engine may take a loaded position for a new game: the time
 	 * control goes again before the next search. */
@@ -243,8 +212,8 @@ send_moves(struct uxb *x, const char *norm, size_t nlen, size_t from,
 		if (ok && x->analysed) {
 			fb_game_play(&x->game, &m);
 			held++;
-		} else if (!ok ||
-			   (!reanchor(x, &m, out) && !send_move(x, &m, out))) {
+		} else if (!ok || (!reanchor(x, &m, norm + start, n, out) &&
+				   !send_move(x, &m, out))) {
 			if (held > 0)
 				send_board(x, false, out);
 			fb_proto_report(out, FB_LOG_WARN,

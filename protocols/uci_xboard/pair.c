@@ -370,7 +370,7 @@ hold(struct uxb *x, enum fb_uci_gui kind, const char *text, size_t len,
 	     kind != FB_UCI_G_POSITION && kind != FB_UCI_G_ISREADY) ||
 	    x->no_hold)
 		return false;
-	if (fb_proto_hold(&x->held, text, len, FB_UXB_HOLD_MAX))
+	if (fb_proto_hold(&x->held, text, len, FB_HOLD_MAX))
 		return true;
 	fb_proto_report(out, FB_LOG_WARN,
 			"too many GUI lines before the engine's feature "

@@ -48,9 +48,6 @@
 /* How long a stopped analysis may take to show its first pv. */
 #define FB_UXB_STOP_WAIT_MS 5000
 
-/* The most the GUI's lines held during the handshake may take. */
-#define FB_UXB_HOLD_MAX (256 * 1024)
-
 #define FB_UXB_MYNAME_MAX 128
 #define FB_UXB_OPTIONS_MAX 64
 

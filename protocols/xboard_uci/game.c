@@ -200,15 +200,14 @@ line_start(struct xu *x)
 		put_fen(x, &x->start);
 }
 
-/* Appends the game's move m (its ply-th) to the line: printed in the
+/* Appends the game's move m to the line: printed in the
  * engine's notation, or, when it cannot read it, the line restarts from
  * the position after it. */
 static void
-line_append(struct xu *x, const struct fb_move *m, size_t ply,
-	    const struct fb_sink *out)
+line_append(struct xu *x, const struct fb_move *m, const struct fb_sink *out)
 {
 	struct xu_sync *s = &x->sync;
-	char mv[8], msg[160];
+	char mv[8];
 	int k;
 
 	if (s->text.oom)
@@ -220,13 +219,8 @@ line_append(struct xu *x, const struct fb_move *m, size_t ply,
 		put_fen(x, &s->end);
 		s->moves = false;
 		s->anchors++;
-		snprintf(msg, sizeof msg,
-			 "position: re-anchored: the castle %.*s at ply %zu "
-			 "cannot be written in standard notation; the engine "
-			 "gets the position after it",
-			 k, mv, ply);
-		fb_proto_say_once(out, &x->logged_anchor, &x->told_gui, "# ",
-				  msg);
+		fb_policy_tell_anchor(&x->pol, &x->logged_anchor, &x->told_gui,
+				      &s->end, mv, (size_t)k, out);
 		return;
 	}
 	k = xu_print_move(&s->end, m, s->notation, mv);
@@ -252,7 +246,7 @@ line_sync(struct xu *x, const struct fb_sink *out)
 	    !same_key(s, &key))
 		line_start(x);
 	for (; s->ply < x->nmoves; s->ply++)
-		line_append(x, &x->moves[s->ply], s->ply + 1, out);
+		line_append(x, &x->moves[s->ply], out);
 }
 
 void
@@ -390,18 +384,15 @@ note_dropped(struct xu *x, const struct fb_sink *out)
 {
 	struct fb_game c = x->start;
 	unsigned dropped = fb_game_drop_nonstandard(&c);
-	char msg[200];
 
 	if (dropped == 0)
 		return;
 	if (x->pol.variant->random) {
-		snprintf(msg, sizeof msg,
-			 "setboard: %u castling right%s that standard "
-			 "notation cannot express not sent to the engine "
-			 "(it has no Chess960)",
-			 dropped, dropped > 1 ? "s" : "");
-		fb_proto_say_once(out, &x->logged_rights, &x->told_gui, "# ",
-				  msg);
+		fb_policy_tell(&x->pol, &x->logged_rights, &x->told_gui, out,
+			       "setboard: %u castling right%s that standard "
+			       "notation cannot express not sent to the "
+			       "engine (it has no Chess960)",
+			       dropped, dropped > 1 ? "s" : "");
 		return;
 	}
 	fb_proto_report(out, FB_LOG_WARN,

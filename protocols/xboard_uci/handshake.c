@@ -72,21 +72,6 @@ xu_features(struct xu *x, const struct fb_sink *out)
 	out->to_gui(out->ctx, "feature done=1\n", 15);
 }
 
-static void
-send_config_options(struct xu *x, const struct fb_sink *out)
-{
-	for (size_t i = 0; i < x->opt->noptions; i++) {
-		const struct fb_engine_option *o = &x->opt->options[i];
-		if (!(o->flags & FB_OPT_SET) || o->value == NULL)
-			continue;
-		if (o->value[0] != '\0')
-			fb_proto_engine(out, "setoption name %s value %s",
-					o->name, o->value);
-		else
-			fb_proto_engine(out, "setoption name %s", o->name);
-	}
-}
-
 void
 xu_engine_id(struct xu *x, const char *text, size_t len,
 	     const struct fb_sink *out)
@@ -268,7 +253,7 @@ xu_engine_uciok(struct xu *x, const struct fb_sink *out)
 	set_timer(out, 0);
 	if (x->pol.chess960 == FB_SUPPORT_UNKNOWN)
 		x->pol.chess960 = FB_SUPPORT_ABSENT;
-	send_config_options(x, out);
+	fb_policy_send_uci_options(&x->pol, out);
 	xu_step(x, XU_EV_LISTED, NULL, 0, out);
 }
 

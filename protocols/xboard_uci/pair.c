@@ -249,12 +249,12 @@ release(struct xu *x, const struct fb_sink *out)
 }
 
 /* A GUI line during the handshake waits for it (CECP GUIs wait for
- * done=1 themselves); one that does not fit (XU_HOLD_MAX, or memory) ends
+ * done=1 themselves); one that does not fit (FB_HOLD_MAX, or memory) ends
  * the wait: the lines go on without the engine's options. */
 static void
 hold(struct xu *x, const char *text, size_t len, const struct fb_sink *out)
 {
-	if (fb_proto_hold(&x->held, text, len, XU_HOLD_MAX))
+	if (fb_proto_hold(&x->held, text, len, FB_HOLD_MAX))
 		return;
 	fb_proto_report(out, FB_LOG_WARN,
 			"the GUI does not wait for the engine's uciok: its "

@@ -40,8 +40,6 @@
 
 /* How long the GUI waits for the engine's uciok before it is told. */
 #define XU_UCIOK_MS 10000
-/* The most the GUI's lines held during the handshake may take. */
-#define XU_HOLD_MAX (256 * 1024)
 
 /*
  * The session, as one state: where the handshake is, what the engine is

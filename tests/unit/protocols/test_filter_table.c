@@ -1065,8 +1065,9 @@ static const struct row quirk_rows[] = {
 #define RKR "r3kr2/pppppppp/8/8/8/8/PPPPPPPP/R3KR2"
 #define XSTD_POS XSTD, "G force", "G setboard " RKR " w FAfa - 0 1"
 #define XSTD_NOTICE                                                            \
-	"# fenbridge: the engine does not know fischerandom; castles it "      \
-	"cannot read are sent as the position after them\n"
+	"# fenbridge: the engine plays fischerandom as normal in standard "    \
+	"notation; it gets only the castling rights standard FEN can "         \
+	"express, and a castle it cannot read as the position after it\n"
 
 static const struct row emulate_rows[] = {
 	{"emulate: fischerandom added to variants=normal", X,

@@ -478,9 +478,9 @@ test_uci_xboard_castling_10x8(void **state)
 
 #define F960_GAME "g position fen " F960 " w GEge - 0 1 moves e2e4 e7e5 f1g1"
 #define F960_ANCHOR_GUI                                                        \
-	"< info string fenbridge: re-anchored: the engine plays "              \
-	"fischerandom as normal; a castle it cannot read goes as the "         \
-	"position after it\n"
+	"< info string fenbridge: the engine plays fischerandom as normal in " \
+	"standard notation; it gets only the castling rights standard FEN "    \
+	"can express, and a castle it cannot read as the position after it\n"
 
 static void
 test_uci_xboard_emulated_960(void **state)
@@ -543,8 +543,9 @@ test_uci_xboard_castle_the_notation_cannot_write(void **state)
 		SJAAK_HELLO_OUT
 		"> new\n> force\n> variant fischerandom\n"
 		"> setboard 1rk1r3/pppppppp/8/8/8/8/PPPPPPPP/1RK1R3 w KQkq - 0 1\n"
-		"< info string fenbridge: re-anchored: a castle the engine's "
-		"notation cannot write goes as the position after it\n"
+		"< info string fenbridge: the engine's castling notation "
+		"cannot write every castle; a castle it cannot write goes as "
+		"the position after it\n"
 		"> setboard 1rk1r3/pppppppp/8/8/8/8/PPPPPPPP/2KRR3 b kq - 1 1\n");
 }
 

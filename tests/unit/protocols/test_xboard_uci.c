@@ -378,6 +378,46 @@ handshake_standard(struct script *s)
 	     "< feature done=1\n");
 }
 
+/*
+ * The config's UCI_Chess960 (fb_policy_send_uci_options, as the UCI pair):
+ * not sent to an engine that does not list it (fenbridge plays that part);
+ * sent to one that does, and then its mode: a normal game sets it back to
+ * false before the first search, so that castles stay the king's move.
+ */
+static void
+test_xboard_uci_config_chess960(void **st)
+{
+	static const struct fb_engine_option set[] = {
+		{"UCI_Chess960", "true", FB_OPT_SET}};
+	struct fb_filter_options opt = {
+		.proto = &fb_protocol_xboard,
+		.engine_proto = &fb_protocol_uci,
+		.engine_fen = FB_XFEN,
+		.gui_fen = FB_XFEN,
+		.gui_castling = FB_CASTLE_AUTO,
+		.engine_castling = FB_CASTLE_AUTO,
+		.options = set,
+		.noptions = 1,
+	};
+	struct script s;
+
+	(void)st;
+	script_start(&s, &opt);
+	handshake_standard(&s);
+	script_end(&s);
+
+	script_start(&s, &opt);
+	step(&s, "g xboard\ng protover 2\n",
+	     "> uci\ntimer 10000\n< feature done=0\n");
+	assert_non_null(strstr(script_step(&s, SF_OPTIONS "e uciok\n"),
+			       "timer 0\n> setoption name UCI_Chess960 value "
+			       "true\n< feature myname="));
+	step(&s, "g new\ng force\ng usermove e2e4\ng go\n",
+	     "> ucinewgame\n> setoption name UCI_Chess960 value false\n"
+	     "> position startpos moves e2e4\n> go movetime 1000\n");
+	script_end(&s);
+}
+
 /* fischerandom with an engine without UCI_Chess960: only standard rights
  * reach it, a castle it cannot read goes as the position after it
  * (re-anchoring), said once per game to the log at info level (with the
@@ -409,7 +449,7 @@ test_xboard_uci_standard_engine_reanchors(void **st)
 	     "g d7d6\ng go\n",
 	     "< move c2c3\n> position fen bqnbrkrn/pp1ppppp/2p5/8/8/2P5/"
 	     "PP1PPPPP/BQNBRRKN b - - 1 2 moves d7d6\n> go movetime 1000\n");
-	assert_int_equal(count(s.log, "info: position: re-anchored: the "
+	assert_int_equal(count(s.log, "info: re-anchored: the "
 				      "castle f1g1 at ply 3"),
 			 1);
 	/* The next search appends to what the engine has: quietly. */
@@ -425,7 +465,7 @@ test_xboard_uci_standard_engine_reanchors(void **st)
 	     "< move a2a3\n> position fen bqnbrrkn/pp3ppp/2pp4/4p3/3P4/P1P5/"
 	     "1P2PPPP/BQNBRRKN w - - 1 5\n> go movetime 1000\n");
 	assert_int_equal(count(s.log, "re-anchored"), 1);
-	assert_int_equal(count(s.log, "debug: position: re-anchored: the "
+	assert_int_equal(count(s.log, "debug: re-anchored: the "
 				      "castle f8g8 at ply 8"),
 			 1);
 	assert_int_equal(count(s.log, "info:"), 0);
@@ -462,7 +502,7 @@ test_xboard_uci_standard_engine_castles(void **st)
 	step(&s, "g usermove O-O\n",
 	     "> position fen 1r3rk1/pppppppp/8/8/8/8/PPPPPPPP/R4RK1 w - - 2 "
 	     "2\n> go movetime 1000\n");
-	assert_int_equal(count(s.log, "info: position: re-anchored: the "
+	assert_int_equal(count(s.log, "info: re-anchored: the "
 				      "castle f8g8 at ply 2"),
 			 1);
 	step(&s, "e bestmove a2a3\n", "< move a2a3\n");
@@ -828,6 +868,7 @@ main(void)
 		cmocka_unit_test(test_xboard_uci_normal_castling),
 		cmocka_unit_test(test_xboard_uci_caparandom),
 		cmocka_unit_test(test_xboard_uci_caparandom_inner_rook),
+		cmocka_unit_test(test_xboard_uci_config_chess960),
 		cmocka_unit_test(test_xboard_uci_standard_engine_reanchors),
 		cmocka_unit_test(test_xboard_uci_standard_engine_castles),
 		cmocka_unit_test(test_xboard_uci_standard_engine_caparandom),
