@@ -212,7 +212,7 @@ plan(struct fb_check *c)
 		for (int i = 0; i < fb_check_npos(); i++)
 			for (int d = FB_XFEN; d <= FB_SHREDDER; d++)
 				if (fb_check_pos_read(i) &&
-				    (int)fb_check_pos_variant(i) == v &&
+				    (int)fb_check_variant_in(i, m) == v &&
 				    (!fb_check_pos_c960(i) || m) &&
 				    (d == FB_XFEN || !fb_check_pos_same(i)))
 					add_pos(c, FB_CK_READ, i, m,
@@ -221,7 +221,7 @@ plan(struct fb_check *c)
 		for (int i = 0; i < fb_check_npos(); i++)
 			for (size_t f = 0; f < nforms; f++)
 				if (!fb_check_pos_read(i) &&
-				    (int)fb_check_pos_variant(i) == v &&
+				    (int)fb_check_variant_in(i, m) == v &&
 				    fb_check_pos_c960(i) == m &&
 				    (m || forms[f] != FB_CASTLE_OO) &&
 				    fb_check_can_write(i, forms[f]))
@@ -384,7 +384,7 @@ ping(struct fb_check *c, struct fb_check_out *out)
 static enum fb_check_variant
 variant_of(const struct fb_check_step *s)
 {
-	return fb_check_pos_variant(s->pos);
+	return fb_check_variant_in(s->pos, s->c960);
 }
 
 /* UCI_Variant for a 10x8 step, back to chess after one. */

@@ -86,6 +86,10 @@ enum fb_check_variant {
 };
 enum fb_check_variant
 fb_check_pos_variant(int i);
+/* The variant position i is played in, in Chess960 mode or not (a
+ * capablanca position in Chess960 mode: caparandom). */
+enum fb_check_variant
+fb_check_variant_in(int i, bool c960);
 const char *
 fb_check_variant_name(enum fb_check_variant v);
 

@@ -148,6 +148,14 @@ fb_check_pos_variant(int i)
 	return i >= 0 ? base(i)->variant : FB_CKV_CHESS;
 }
 
+enum fb_check_variant
+fb_check_variant_in(int i, bool c960)
+{
+	enum fb_check_variant v = fb_check_pos_variant(i);
+
+	return v == FB_CKV_CAPABLANCA && c960 ? FB_CKV_CAPARANDOM : v;
+}
+
 /* Position i: -1 the start, -2 the pondering steps', else a test position,
  * mirrored (colours and ranks swapped, Black to move) from NPOS on. */
 bool

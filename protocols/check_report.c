@@ -68,7 +68,7 @@ step_mode(const struct fb_check_step *s)
 {
 	if (!fb_check_pos_wide(s->pos))
 		return mode_name(s->c960);
-	return fb_check_variant_name(fb_check_pos_variant(s->pos));
+	return fb_check_variant_name(fb_check_variant_in(s->pos, s->c960));
 }
 
 /* The variants the run tests that the engine lists, comma-separated
@@ -150,8 +150,8 @@ describe(const struct fb_check *c, const struct fb_check_step *s,
 			    "new after variant %s: standard chess again (takes "
 			    "the king's move e1g1)",
 			    s > c->step && fb_check_pos_wide(s[-1].pos)
-				    ? fb_check_variant_name(
-					      fb_check_pos_variant(s[-1].pos))
+				    ? fb_check_variant_name(fb_check_variant_in(
+					      s[-1].pos, s[-1].c960))
 				    : "fischerandom");
 		break;
 	case FB_CK_XB_PONDERHIT:
