@@ -42,7 +42,9 @@ enum fb_check_verdict {
 
 #define FB_CHECK_OUT_MAX 2048
 #define FB_CHECK_REPORT_MAX 65536
-#define FB_CHECK_STEPS_MAX 96
+/* Fairy-Stockfish in XBoard mode, which lists every variant the run tests,
+ * gets 89 steps. */
+#define FB_CHECK_STEPS_MAX 128
 #define FB_CHECK_NAME_MAX 96
 
 /* What the timer's time measures (doc/internals.md, "Decisions made by
