@@ -830,8 +830,9 @@ test_check_good_engine_passes(void **state)
 	assert_true(has(s, "ok       caparandom mode: accepts a castle as king "
 			   "takes rook (10x8, inner rook, Black): "));
 	/* The capablanca position is read in caparandom mode too. */
-	assert_true(has(s, "ok       caparandom mode, Shredder-FEN (10x8, corner "
-			   "rook): "));
+	assert_true(has(s,
+			"ok       caparandom mode, Shredder-FEN (10x8, corner "
+			"rook): "));
 	assert_non_null(strstr(s->sent,
 			       "ucinewgame\nposition fen "
 			       "7k2/10/4B1B2P/p9/10/10/10/1K4R2R w G - "
