@@ -137,6 +137,25 @@ add_pos(struct fb_check *c, int kind, int i, bool c960, enum fb_notation d,
 		s->edit = edit;
 }
 
+/* The engine lists variant v (UCI_Variant's values, XBoard's variants
+ * feature). */
+static bool
+listed(const struct fb_check *c, enum fb_check_variant v)
+{
+	switch (v) {
+	case FB_CKV_CAPABLANCA:
+		return c->var_capab;
+	case FB_CKV_CAPARANDOM:
+		return c->var_capa;
+	case FB_CKV_JANUS:
+		return c->var_janus;
+	case FB_CKV_EMBASSY:
+		return c->var_embassy;
+	default:
+		return true;
+	}
+}
+
 /* The steps, once the handshake told what the engine offers. */
 static void
 plan(struct fb_check *c)
@@ -183,31 +202,34 @@ plan(struct fb_check *c)
 	if (!uci && c->feat_setboard && has_960(c))
 		add(c, FB_CK_NEWNORMAL, FB_CHECK_P_STD_ACCEPT, false, FB_XFEN,
 		    FB_CASTLE_KING);
-	/* 10x8 if it lists capablanca or caparandom: which field it reads
-	 * there, which castle forms it takes (as in 8x8, O-O in caparandom
-	 * only). */
-	for (int m = 0; m <= 1; m++) {
-		bool listed = m ? c->var_capa : c->var_capab;
-		for (int i = 0; listed && i < fb_check_npos(); i++)
+	/* 10x8 in each variant it lists (capablanca, caparandom, janus,
+	 * embassy): which field it reads there, which castle forms it takes
+	 * (as in 8x8, O-O in caparandom only). */
+	for (int v = FB_CKV_CAPABLANCA; v < FB_CKV_COUNT; v++) {
+		bool m = v == FB_CKV_CAPARANDOM;
+		if (!listed(c, (enum fb_check_variant)v))
+			continue;
+		for (int i = 0; i < fb_check_npos(); i++)
 			for (int d = FB_XFEN; d <= FB_SHREDDER; d++)
 				if (fb_check_pos_read(i) &&
-				    fb_check_pos_wide(i) &&
+				    (int)fb_check_variant_in(i, m) == v &&
 				    (!fb_check_pos_c960(i) || m) &&
 				    (d == FB_XFEN || !fb_check_pos_same(i)))
 					add_pos(c, FB_CK_READ, i, m,
 						(enum fb_notation)d,
 						FB_CASTLE_AUTO);
-		for (int i = 0; listed && i < fb_check_npos(); i++)
+		for (int i = 0; i < fb_check_npos(); i++)
 			for (size_t f = 0; f < nforms; f++)
 				if (!fb_check_pos_read(i) &&
-				    fb_check_pos_wide(i) &&
+				    (int)fb_check_variant_in(i, m) == v &&
 				    fb_check_pos_c960(i) == m &&
 				    (m || forms[f] != FB_CASTLE_OO) &&
 				    fb_check_can_write(i, forms[f]))
 					add_pos(c, FB_CK_ACCEPT, i, m, FB_XFEN,
 						forms[f]);
 	}
-	if (!uci && c->feat_setboard && (c->var_capa || c->var_capab))
+	if (!uci && c->feat_setboard &&
+	    (c->var_capa || c->var_capab || c->var_janus || c->var_embassy))
 		add(c, FB_CK_NEWNORMAL, FB_CHECK_P_STD_ACCEPT, false, FB_XFEN,
 		    FB_CASTLE_KING);
 	if (uci && c->opt_ponder) {
@@ -358,23 +380,22 @@ ping(struct fb_check *c, struct fb_check_out *out)
 		put(out, "ping %u\n", ++c->pings);
 }
 
-/* The variant of a step: 0 chess, 1 capablanca, 2 caparandom. */
-static int
+/* The variant of a step (chess for one without a position). */
+static enum fb_check_variant
 variant_of(const struct fb_check_step *s)
 {
-	return !fb_check_pos_wide(s->pos) ? 0 : s->c960 ? 2 : 1;
+	return fb_check_variant_in(s->pos, s->c960);
 }
-
-static const char *const variant_names[] = {"chess", "capablanca",
-					    "caparandom"};
 
 /* UCI_Variant for a 10x8 step, back to chess after one. */
 static void
-uci_variant(struct fb_check *c, int v, struct fb_check_out *out)
+uci_variant(struct fb_check *c, enum fb_check_variant v,
+	    struct fb_check_out *out)
 {
-	if (c->proto != FB_CHECK_UCI || v == c->uci_variant)
+	if (c->proto != FB_CHECK_UCI || (int)v == c->uci_variant)
 		return;
-	put(out, "setoption name UCI_Variant value %s\n", variant_names[v]);
+	put(out, "setoption name UCI_Variant value %s\n",
+	    fb_check_variant_name(v));
 	c->uci_variant = v;
 }
 
@@ -419,8 +440,9 @@ setup_position(struct fb_check *c, const struct fb_check_step *s,
 		    mv[0] ? " moves " : "", mv);
 		return;
 	}
-	if (variant_of(s) > 0)
-		put(out, "new\nvariant %s\n", variant_names[variant_of(s)]);
+	if (variant_of(s) != FB_CKV_CHESS)
+		put(out, "new\nvariant %s\n",
+		    fb_check_variant_name(variant_of(s)));
 	else if (s->c960)
 		put(out, "new\nvariant fischerandom\n");
 	else
@@ -545,7 +567,7 @@ start_step(struct fb_check *c, struct fb_check_out *out)
 		}
 		break;
 	case FB_CK_STOP:
-		uci_variant(c, 0, out);
+		uci_variant(c, FB_CKV_CHESS, out);
 		c->xb_stage = 0; /* 1: its move came, a pong awaited */
 		if (c->proto == FB_CHECK_UCI)
 			put(out, "ucinewgame\nposition startpos\n");
@@ -566,7 +588,7 @@ start_step(struct fb_check *c, struct fb_check_out *out)
 	case FB_CK_PONDERHIT:
 	case FB_CK_PONDERMISS:
 	case FB_CK_MULTIPV:
-		uci_variant(c, 0, out);
+		uci_variant(c, FB_CKV_CHESS, out);
 		if (s->kind == FB_CK_MULTIPV)
 			put(out, "setoption name MultiPV value %d\n", MULTIPV);
 		put(out, "ucinewgame\nposition startpos%s\n",
@@ -953,18 +975,26 @@ rejects_uci(const char *text, size_t len)
 	return fb_cecp_rejects(text, &l, "uci");
 }
 
-/* XBoard's variants feature (value v[0..n)): the ones the run tests. */
+/* XBoard's variants feature (value v[0..n)): the ones the run tests, each
+ * found anywhere in the list. */
 static void
 xb_variants_seen(struct fb_check *c, const char *v, size_t n)
 {
-	for (size_t i = 0; i + 12 <= n; i++)
-		if (memcmp(v + i, "fischerandom", 12) == 0)
-			c->var_960 = true;
-	for (size_t i = 0; i + 10 <= n; i++)
-		if (memcmp(v + i, "caparandom", 10) == 0)
-			c->var_capa = true;
-		else if (memcmp(v + i, "capablanca", 10) == 0)
-			c->var_capab = true;
+	const struct {
+		const char *name;
+		bool *seen;
+	} want[] = {
+		{"fischerandom", &c->var_960}, {"caparandom", &c->var_capa},
+		{"capablanca", &c->var_capab}, {"janus", &c->var_janus},
+		{"embassy", &c->var_embassy},
+	};
+
+	for (size_t w = 0; w < sizeof want / sizeof want[0]; w++) {
+		size_t k = strlen(want[w].name);
+		for (size_t i = 0; i + k <= n; i++)
+			if (memcmp(v + i, want[w].name, k) == 0)
+				*want[w].seen = true;
+	}
 }
 
 /* UCI, the handshake: an option the run cares about. */
@@ -984,6 +1014,10 @@ uci_option_seen(struct fb_check *c, const char *text, size_t len)
 				c->var_capa = true;
 			else if (fb_span_is(text, o.var[v], "capablanca"))
 				c->var_capab = true;
+			else if (fb_span_is(text, o.var[v], "janus"))
+				c->var_janus = true;
+			else if (fb_span_is(text, o.var[v], "embassy"))
+				c->var_embassy = true;
 	}
 	if (fb_span_is(text, o.name, "Ponder"))
 		c->opt_ponder = true;

@@ -42,7 +42,9 @@ enum fb_check_verdict {
 
 #define FB_CHECK_OUT_MAX 2048
 #define FB_CHECK_REPORT_MAX 65536
-#define FB_CHECK_STEPS_MAX 96
+/* Fairy-Stockfish in XBoard mode, which lists every variant the run tests,
+ * gets 89 steps. */
+#define FB_CHECK_STEPS_MAX 128
 #define FB_CHECK_NAME_MAX 96
 
 /* What the timer's time measures (doc/internals.md, "Decisions made by
@@ -91,9 +93,10 @@ struct fb_check {
 	char name[FB_CHECK_NAME_MAX];
 	bool opt_chess960, opt_variant, opt_ponder, opt_multipv;
 	bool feat_setboard, feat_usermove, feat_ping, feat_done;
-	bool var_960;   /* XBoard: variants lists fischerandom */
-	bool var_capa;  /* caparandom in UCI_Variant / variants */
-	bool var_capab; /* capablanca there */
+	bool var_960;                /* XBoard: variants lists fischerandom */
+	bool var_capa;               /* caparandom in UCI_Variant / variants */
+	bool var_capab;              /* capablanca there */
+	bool var_janus, var_embassy; /* janus, embassy there */
 	bool handshake_ok;
 	/* XBoard: until its first feature the engine gets an empty line
 	 * every FB_UXB_NUDGE_MS (GNU Chess 6.2.7 hangs at start until a line
@@ -111,8 +114,7 @@ struct fb_check {
 	unsigned restarts;
 	unsigned pings;
 	bool uci960, uci960_known; /* UCI_Chess960 as last set */
-	int uci_variant;           /* UCI_Variant as set: 0 chess, 1 capablanca,
-				2 caparandom */
+	int uci_variant;           /* UCI_Variant as set: an fb_check_variant */
 	unsigned long lines;       /* engine lines seen */
 	unsigned multipv_seen;     /* bit N: a line with multipv N came */
 	bool multipv_bad;          /* one's pv began with an illegal move */

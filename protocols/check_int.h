@@ -74,4 +74,23 @@ fb_check_pos_same(int i);
 bool
 fb_check_pos_forms_differ(int i);
 
+/* The variant a test position is played in (its UCI_Variant and XBoard
+ * variant name: fb_check_variant_name): chess for the 8x8 ones. */
+enum fb_check_variant {
+	FB_CKV_CHESS,
+	FB_CKV_CAPABLANCA,
+	FB_CKV_CAPARANDOM,
+	FB_CKV_JANUS,
+	FB_CKV_EMBASSY,
+	FB_CKV_COUNT,
+};
+enum fb_check_variant
+fb_check_pos_variant(int i);
+/* The variant position i is played in, in Chess960 mode or not (a
+ * capablanca position in Chess960 mode: caparandom). */
+enum fb_check_variant
+fb_check_variant_in(int i, bool c960);
+const char *
+fb_check_variant_name(enum fb_check_variant v);
+
 #endif

@@ -19,6 +19,7 @@
 #include "cecp_edit.h"
 #include "fenbridge/fen.h"
 #include "fenbridge/movegen.h"
+#include "fenbridge/variant.h"
 
 enum pos_role { ROLE_READ, ROLE_ACCEPT };
 
@@ -27,53 +28,75 @@ static const struct test_pos {
 	bool c960; /* 960 mode only (10 wide: caparandom, not capablanca) */
 	enum pos_role role;
 	const char *what;
+	/* Its UCI_Variant / XBoard variant (Janus's and Embassy's castling
+	 * rules), chess on 8x8. */
+	enum fb_check_variant variant;
 } positions[] = {
 	/* O-O is the only mate (rook f1 along the first rank). */
 	{"8/8/8/2q5/B5p1/3pR3/7Q/2k1K2R w K - 0 1", false, ROLE_READ,
-	 "standard, h-rook"},
+	 "standard, h-rook", FB_CKV_CHESS},
 	/* O-O checks the king on a1: one legal reply. */
 	{"r5Q1/8/5P2/8/8/8/8/k3K2R w K - 0 1", false, ROLE_ACCEPT,
-	 "standard, h-rook"},
+	 "standard, h-rook", FB_CKV_CHESS},
 	/* O-O-O is the only mate (rook d1 along the first rank). */
 	{"8/8/8/3p3N/8/8/1Q6/R3K2k w Q - 0 1", false, ROLE_READ,
-	 "standard, a-rook"},
+	 "standard, a-rook", FB_CKV_CHESS},
 	/* O-O-O checks the king on g1: one legal reply. */
 	{"8/8/R7/8/7q/6B1/8/R3K1k1 w Q - 0 1", false, ROLE_ACCEPT,
-	 "standard, a-rook"},
+	 "standard, a-rook", FB_CKV_CHESS},
 	/* King c1, rook g1 (the outermost: K / G): the castle mates. */
 	{"8/8/8/1n6/8/8/4R3/k1K3R1 w K - 0 1", true, ROLE_READ,
-	 "960, rook off the corner"},
+	 "960, rook off the corner", FB_CKV_CHESS},
 	/* King c1, rooks f1 and h1, right on f1 (F / F): the castle mates;
 	 * king takes rook is c1f1, the king's move c1g1. */
 	{"8/8/3q4/8/8/8/3R4/k1K2R1R w F - 0 1", true, ROLE_READ,
-	 "960, inner rook"},
+	 "960, inner rook", FB_CKV_CHESS},
 	/* The same rooks: the castle checks, one legal reply. */
 	{"r7/8/8/8/3p4/8/p7/k1K2R1R w F - 0 1", true, ROLE_ACCEPT,
-	 "960, inner rook"},
+	 "960, inner rook", FB_CKV_CHESS},
 	/* DFRC: the back ranks differ, both colours have rights. King d1,
 	 * rooks a1 and b1, right on b1 (B / B); Black's king d8, rook h8
 	 * (k / h). The castle (king to c1, rook over it to d1, where no rook
 	 * move goes) mates on the d-file. */
 	{"3k3r/2p1p3/B5B1/8/8/8/8/RR1K4 w Bk - 0 1", true, ROLE_READ,
-	 "DFRC, inner rook, both colours' rights"},
+	 "DFRC, inner rook, both colours' rights", FB_CKV_CHESS},
 	/* 10x8 (capablanca, caparandom): king f1, rook j1 (K / J): the castle
 	 * (king to i1, rook to h1) mates. */
 	{"10/10/10/10/10/1p8/9R/1k3K3R w K - 0 1", false, ROLE_READ,
-	 "10x8, corner rook"},
+	 "10x8, corner rook", FB_CKV_CAPABLANCA},
 	/* King c1, rook i1 (K / I). */
 	{"10/6p3/10/10/10/10/7R2/k1K5R1 w K - 0 1", true, ROLE_READ,
-	 "10x8, rook off the corner"},
+	 "10x8, rook off the corner", FB_CKV_CAPARANDOM},
 	/* King b1, rooks g1 and j1, right on g1 (G / G). */
 	{"10/10/6R3/10/10/7k2/8R1/1K4R2R w G - 0 1", true, ROLE_READ,
-	 "10x8, inner rook"},
+	 "10x8, inner rook", FB_CKV_CAPARANDOM},
 	/* 10x8: the castle (king f1 to i1, rook j1 to h1) checks on the
 	 * h-file, one legal reply. */
 	{"7k2/1p3P3P/10/10/10/10/10/2B2K3R w K - 0 1", false, ROLE_ACCEPT,
-	 "10x8, corner rook"},
+	 "10x8, corner rook", FB_CKV_CAPABLANCA},
 	/* King b1, rooks g1 and j1, right on g1 (G / G): king takes rook is
 	 * b1g1, the king's move b1i1. */
 	{"7k2/10/4B1B2P/p9/10/10/10/1K4R2R w G - 0 1", true, ROLE_ACCEPT,
-	 "10x8, inner rook"},
+	 "10x8, inner rook", FB_CKV_CAPARANDOM},
+	/* Janus: king e1, rook a1 (Q / A): the castle (king to b1, rook to
+	 * c1) mates on the c-file, the king on b1 taking b2 (rook a1 to c1
+	 * does not mate). Castled as in Capablanca (king c1, rook d1), it
+	 * does not check. */
+	{"10/3R6/10/10/10/P1k7/B9/R3K5 w Q - 0 1", false, ROLE_READ,
+	 "10x8, a-rook", FB_CKV_JANUS},
+	/* Janus: the castle (king to b1, rook to c1) checks on the c-file,
+	 * one legal reply. */
+	{"2k7/P3P3p1/10/10/10/10/10/R3K2B2 w Q - 0 1", false, ROLE_ACCEPT,
+	 "10x8, a-rook", FB_CKV_JANUS},
+	/* Embassy: king e1, rook j1 (K / J): the castle (king to h1, rook to
+	 * g1) mates on the g-file, the king on h1 taking h2. Castled as in
+	 * Capablanca (king i1, rook h1), it does not check. */
+	{"5R4/10/10/10/10/6k1P1/8P1/4K4R w K - 0 1", false, ROLE_READ,
+	 "10x8, corner rook", FB_CKV_EMBASSY},
+	/* Embassy: the castle (king to h1, rook to g1) checks on the g-file,
+	 * one legal reply (Capablanca's i1 and h1 would not check). */
+	{"6k3/p3P3P1/10/10/10/10/10/1B2K4R w K - 0 1", false, ROLE_ACCEPT,
+	 "10x8, corner rook", FB_CKV_EMBASSY},
 };
 /* Each position also serves mirrored, for Black: index NPOS + i. */
 #define NPOS ((int)(sizeof positions / sizeof positions[0]))
@@ -104,9 +127,33 @@ base(int i)
 bool
 fb_check_pos_wide(int i)
 {
-	struct fb_game g;
+	return fb_check_pos_variant(i) != FB_CKV_CHESS;
+}
 
-	return i >= 0 && fb_check_load(i, &g) && g.width == 10;
+static const char *const variant_names[FB_CKV_COUNT] = {
+	[FB_CKV_CHESS] = "chess",           [FB_CKV_CAPABLANCA] = "capablanca",
+	[FB_CKV_CAPARANDOM] = "caparandom", [FB_CKV_JANUS] = "janus",
+	[FB_CKV_EMBASSY] = "embassy",
+};
+
+const char *
+fb_check_variant_name(enum fb_check_variant v)
+{
+	return v < FB_CKV_COUNT ? variant_names[v] : "chess";
+}
+
+enum fb_check_variant
+fb_check_pos_variant(int i)
+{
+	return i >= 0 ? base(i)->variant : FB_CKV_CHESS;
+}
+
+enum fb_check_variant
+fb_check_variant_in(int i, bool c960)
+{
+	enum fb_check_variant v = fb_check_pos_variant(i);
+
+	return v == FB_CKV_CAPABLANCA && c960 ? FB_CKV_CAPARANDOM : v;
 }
 
 /* Position i: -1 the start, -2 the pondering steps', else a test position,
@@ -116,10 +163,14 @@ fb_check_load(int i, struct fb_game *g)
 {
 	struct fb_fen fen;
 	const char *s = i == -2 ? PONDERPOS : i < 0 ? STARTPOS : base(i)->fen;
+	const char *name;
 
 	if (fb_fen_parse(&fen, s, strlen(s), NULL) < 0)
 		return false;
 	*g = fen.pos;
+	/* The variant's castling rules (Janus's and Embassy's files). */
+	name = fb_check_variant_name(fb_check_pos_variant(i));
+	fb_variant_apply(fb_variant_find(name, strlen(name)), g);
 	if (i >= NPOS) {
 		for (int r = 0; r < FB_FEN_RANKS; r++)
 			for (unsigned f = 0; f < g->width; f++) {
@@ -211,7 +262,7 @@ fb_check_edit_can(int i)
 
 	if (!fb_check_load(i, &g) || fb_cecp_edit_loses(&g) != NULL)
 		return false;
-	kf = g.width == 10 ? 5 : 4;
+	kf = fb_game_rules(&g)->king_home;
 	for (int col = 0; col < 2; col++)
 		for (int w = 0; w < 2; w++)
 			if (g.castle[col][w] >= 0 &&

@@ -68,7 +68,33 @@ step_mode(const struct fb_check_step *s)
 {
 	if (!fb_check_pos_wide(s->pos))
 		return mode_name(s->c960);
-	return s->c960 ? "caparandom" : "capablanca";
+	return fb_check_variant_name(fb_check_variant_in(s->pos, s->c960));
+}
+
+/* The variants the run tests that the engine lists, comma-separated
+ * (empty: none), for the report's options line. */
+static void
+listed_variants(const struct fb_check *c, char *out, size_t cap)
+{
+	const bool on[FB_CKV_COUNT] = {
+		[FB_CKV_CAPABLANCA] = c->var_capab,
+		[FB_CKV_CAPARANDOM] = c->var_capa,
+		[FB_CKV_JANUS] = c->var_janus,
+		[FB_CKV_EMBASSY] = c->var_embassy,
+	};
+	size_t n = 0;
+
+	out[0] = '\0';
+	for (int v = 0; v < FB_CKV_COUNT; v++)
+		if (on[v]) {
+			int k = snprintf(out + n, cap - n, "%s%s",
+					 n ? ", " : "",
+					 fb_check_variant_name(
+						 (enum fb_check_variant)v));
+			if (k < 0 || (size_t)k >= cap - n)
+				return;
+			n += (size_t)k;
+		}
 }
 
 /* The step's own line: what was asked. */
@@ -124,7 +150,8 @@ describe(const struct fb_check *c, const struct fb_check_step *s,
 			    "new after variant %s: standard chess again (takes "
 			    "the king's move e1g1)",
 			    s > c->step && fb_check_pos_wide(s[-1].pos)
-				    ? (s[-1].c960 ? "caparandom" : "capablanca")
+				    ? fb_check_variant_name(fb_check_variant_in(
+					      s[-1].pos, s[-1].c960))
 				    : "fischerandom");
 		break;
 	case FB_CK_XB_PONDERHIT:
@@ -372,31 +399,33 @@ fb_check_report(const struct fb_check *c, char *out, size_t cap)
 		    !c->handshake_ok           ? "none found"
 		    : c->proto == FB_CHECK_UCI ? "UCI"
 					       : "XBoard (CECP)");
-	if (c->handshake_ok && c->proto == FB_CHECK_UCI)
+	if (c->handshake_ok && c->proto == FB_CHECK_UCI) {
+		char vars[64];
+		listed_variants(c, vars, sizeof vars);
+		fb_text_say(&t,
+			    "options: UCI_Chess960 %s, UCI_Variant %s%s%s%s, "
+			    "Ponder %s, MultiPV %s\n",
+			    c->opt_chess960 ? "yes" : "no",
+			    c->opt_variant ? "yes" : "no",
+			    c->opt_variant && vars[0] ? " (" : "",
+			    c->opt_variant ? vars : "",
+			    c->opt_variant && vars[0] ? ")" : "",
+			    c->opt_ponder ? "yes" : "no",
+			    c->opt_multipv ? "yes" : "no");
+	} else if (c->handshake_ok) {
 		fb_text_say(
 			&t,
-			"options: UCI_Chess960 %s, UCI_Variant %s, Ponder %s, "
-			"MultiPV %s\n",
-			c->opt_chess960 ? "yes" : "no",
-			!c->opt_variant ? "no"
-			: c->var_capa && c->var_capab
-				? "yes (capablanca, caparandom)"
-			: c->var_capa  ? "yes (caparandom)"
-			: c->var_capab ? "yes (capablanca)"
-				       : "yes",
-			c->opt_ponder ? "yes" : "no",
-			c->opt_multipv ? "yes" : "no");
-	else if (c->handshake_ok)
-		fb_text_say(&t,
-			    "features: %s, setboard %s, usermove %s, ping %s, "
-			    "fischerandom %s, capablanca %s, caparandom %s\n",
-			    c->feat_done ? "done=1" : "none (protover 1)",
-			    c->feat_setboard ? "yes" : "no",
-			    c->feat_usermove ? "yes" : "no",
-			    c->feat_ping ? "yes" : "no",
-			    c->var_960 ? "yes" : "no",
-			    c->var_capab ? "yes" : "no",
-			    c->var_capa ? "yes" : "no");
+			"features: %s, setboard %s, usermove %s, ping %s, "
+			"fischerandom %s, capablanca %s, caparandom %s, "
+			"janus %s, embassy %s\n",
+			c->feat_done ? "done=1" : "none (protover 1)",
+			c->feat_setboard ? "yes" : "no",
+			c->feat_usermove ? "yes" : "no",
+			c->feat_ping ? "yes" : "no", c->var_960 ? "yes" : "no",
+			c->var_capab ? "yes" : "no", c->var_capa ? "yes" : "no",
+			c->var_janus ? "yes" : "no",
+			c->var_embassy ? "yes" : "no");
+	}
 	fb_text_say(&t, "\n");
 	for (size_t i = 0; i < c->nsteps; i++) {
 		const struct fb_check_step *s = &c->step[i];
@@ -480,23 +509,27 @@ json_handshake(const struct fb_check *c, struct fb_text *t)
 		fb_text_say(t,
 			    "  \"options\": {\"UCI_Chess960\": %s, "
 			    "\"UCI_Variant\": %s, \"capablanca\": %s, "
-			    "\"caparandom\": %s, \"Ponder\": %s, "
+			    "\"caparandom\": %s, \"janus\": %s, "
+			    "\"embassy\": %s, \"Ponder\": %s, "
 			    "\"MultiPV\": %s},\n  \"features\": null,\n",
 			    json_bool(c->opt_chess960),
 			    json_bool(c->opt_variant), json_bool(c->var_capab),
-			    json_bool(c->var_capa), json_bool(c->opt_ponder),
+			    json_bool(c->var_capa), json_bool(c->var_janus),
+			    json_bool(c->var_embassy), json_bool(c->opt_ponder),
 			    json_bool(c->opt_multipv));
 	else if (c->handshake_ok)
 		fb_text_say(t,
 			    "  \"options\": null,\n  \"features\": {\"done\": "
 			    "%s, \"setboard\": %s, \"usermove\": %s, "
 			    "\"ping\": %s, \"fischerandom\": %s, "
-			    "\"capablanca\": %s, \"caparandom\": %s},\n",
+			    "\"capablanca\": %s, \"caparandom\": %s, "
+			    "\"janus\": %s, \"embassy\": %s},\n",
 			    json_bool(c->feat_done),
 			    json_bool(c->feat_setboard),
 			    json_bool(c->feat_usermove),
 			    json_bool(c->feat_ping), json_bool(c->var_960),
-			    json_bool(c->var_capab), json_bool(c->var_capa));
+			    json_bool(c->var_capab), json_bool(c->var_capa),
+			    json_bool(c->var_janus), json_bool(c->var_embassy));
 	else
 		fb_text_say(t, "  \"options\": null,\n  \"features\": null,\n");
 }

@@ -12,7 +12,11 @@ engine-fen = shredder, also under another `id name` (a wrapper renames it:
 the report is the same but for its first line); Fairy-Stockfish in XBoard
 mode refuses O-O in Chess960 (king takes rook works), stays in
 fischerandom after `new`, and dies of an 8x8 setboard after `new` that
-follows `variant caparandom`;
+follows its last 10x8 variant (`variant embassy`); in both protocols it
+castles in Janus (king to b1) and Embassy (king to h1) read from either
+dialect, and takes their castles as the king's move only; Fairy-Max
+castles in Janus through edit; Sjaak II lists Embassy (not Janus) and
+passes it in both protocols;
 Fairy-Max has no setboard (its positions go through edit, and it castles
 from them) and answers `?` with Error; Sjaak II ignores
 `stop` during `go infinite` in UCI and passes in XBoard mode; a wrapper that makes Stockfish exit on a file
@@ -128,6 +132,30 @@ def dfrc(out):
     read in both dialects, for White and for Black."""
     return len(re.findall(r"^ok +Chess960 mode, \S+ \(DFRC, ", out,
                           re.M)) == 4
+
+
+def janus_embassy(out):
+    """Janus and Embassy (Fairy-Stockfish): the castle played by their
+    rules (Janus e1b1, Embassy e1h1; mirrored for Black) in both dialects,
+    four read steps each; the castle taken as the king's move (for White
+    and for Black), king takes rook refused or dropped."""
+    return all(
+        len(re.findall(r"^ok +%s mode, \S+ \(.*: %s$" % (v, mv), out,
+                       re.M)) == 2 and
+        len(re.findall(r"^ok +%s mode, \S+ \(.*: %s$" % (v, bmv), out,
+                       re.M)) == 2 and
+        len(re.findall(r"^ok +%s mode: accepts a castle as king move " % v,
+                       out, re.M)) == 2 and
+        len(re.findall(r"^wrong +%s mode: accepts a castle as king takes "
+                       r"rook " % v, out, re.M)) == 2
+        for v, mv, bmv in (("janus", "e1b1", "e8b8"),
+                           ("embassy", "e1h1", "e8h8")))
+
+
+def embassy_all(out):
+    """Embassy (Sjaak II): its four read steps and its four accept steps
+    (the king's move and king takes rook, for White and Black) pass."""
+    return len(re.findall(r"^ok +embassy mode[,:] ", out, re.M)) == 8
 
 
 def xb_ponder_analyze(out):
@@ -260,13 +288,15 @@ def main():
                    r"takes rook") and
               line(out, r"wrong +caparandom mode: accepts a castle as O-O.*"
                    r": refused"))
-        # Fairy-Stockfish 11.1 stays in caparandom after new: the
-        # 8x8 setboard that follows kills it (SIGSEGV).
-        check("fairy-stockfish xboard: new after caparandom (exit 1)",
-              rc == 1 and line(out, r"DIED +new after variant caparandom"))
+        check("fairy-stockfish xboard: Janus and Embassy",
+              janus_embassy(out))
+        # Fairy-Stockfish 11.1 stays in the last variant (embassy) after
+        # new: the 8x8 setboard that follows kills it (SIGSEGV).
+        check("fairy-stockfish xboard: new after embassy (exit 1)",
+              rc == 1 and line(out, r"DIED +new after variant embassy"))
         rc, out, _ = run(fb, ["--", fairy])
         check("fairy-stockfish uci: passes, caparandom through UCI_Variant",
-              rc == 0 and has(out, "caparandom)") and
+              rc == 0 and has(out, "caparandom, janus, embassy)") and
               line(out, r"ok +caparandom mode, Shredder-FEN \(10x8, corner"))
         check("fairy-stockfish uci: DFRC in both dialects", dfrc(out))
         check("fairy-stockfish uci: 10x8 castles: the king's move in "
@@ -278,6 +308,8 @@ def main():
                    r"takes rook") and
               line(out, r"ok +caparandom mode: accepts a castle as king "
                    r"takes rook"))
+        check("fairy-stockfish uci: Janus and Embassy through UCI_Variant",
+              janus_embassy(out))
 
     if present("fairymax"):
         any_engine = True
@@ -293,6 +325,12 @@ def main():
               len(re.findall(r"^ok +standard mode, edit ", out, re.M)) == 4
               and len(re.findall(r"^ok +capablanca mode, edit ", out,
                                  re.M)) == 2)
+        # It lists janus: the corner rooks and the king on e1 are Janus's
+        # start squares, so the positions go through edit too.
+        check("fairymax: castles after edit in janus (king to b1)",
+              line(out, r"ok +janus mode, edit \(10x8, a-rook\): .*: e1b1$")
+              and line(out, r"ok +janus mode, edit \(10x8, a-rook, Black\)"
+                       r": .*: e8b8$"))
         check("fairymax: pondering and analyze", xb_ponder_analyze(out))
         check("fairymax: takes the king's move, refuses king takes rook",
               line(out, r"ok +standard mode: accepts a castle as king move")
@@ -328,6 +366,9 @@ def main():
                    r"takes rook \(10x8, corner rook, Black\)"))
         check("sjaakii: capablanca through UCI_Variant",
               line(out, r"ok +capablanca mode, Shredder-FEN \(10x8, corner"))
+        check("sjaakii: embassy (listed, not janus) through UCI_Variant: "
+              "both dialects, both forms",
+              embassy_all(out) and "janus mode" not in out)
         check("sjaakii: stop during go infinite not answered",
               rc == 1 and line(out, r"SILENT +stop during go infinite"))
         # Sjaak II 1.4.1's analyze reads an uninitialised field: under the
@@ -346,6 +387,9 @@ def main():
         check("sjaakii xboard: caparandom castles in every form",
               len(re.findall(r"^ok +caparandom mode: accepts a castle as ",
                              out, re.M)) == 6)
+        check("sjaakii xboard: embassy (listed, not janus): both dialects, "
+              "both forms",
+              embassy_all(out) and "janus mode" not in out)
 
     if present("gnuchess"):
         any_engine = True

@@ -22,11 +22,15 @@
 #include <cmocka.h>
 
 #include "check.h"
+#include "check_int.h"
 #include "fenbridge/fen.h"
 #include "fenbridge/movegen.h"
+#include "fenbridge/variant.h"
 
 enum sim_kind {
 	SIM_GOOD,         /* UCI, both dialects, KxR in 960, king move else */
+	SIM_CAPA_RULES,   /* SIM_GOOD, but it plays Janus and Embassy (which
+			    it lists) by Capablanca's castling rules */
 	SIM_DIE_LETTER,   /* exits 1 on any file letter in the castling field */
 	SIM_KQ_CORNER,    /* in 960 mode K/Q name the corner rooks */
 	SIM_XB_NOSETUP,   /* XBoard, setboard=0 */
@@ -68,6 +72,7 @@ struct sim {
 	int multipv;
 	bool editing, edit_black; /* in edit; placing Black's pieces */
 	struct fb_game g;
+	const struct fb_variant *variant; /* as last set, or NULL */
 	struct fb_check ck;
 	unsigned starts;
 	bool awake;         /* SIM_XB_GNU: out of its hang at start */
@@ -165,6 +170,8 @@ position(struct sim *s, const char *fen_and_moves, int depth)
 		return;
 	}
 	s->g = fen.pos;
+	if (s->kind != SIM_CAPA_RULES)
+		fb_variant_apply(s->variant, &s->g);
 	if (s->kind == SIM_KQ_CORNER && s->c960 && castling[0] == 'K' &&
 	    s->g.board[0][7] != 'R')
 		s->g.castle[FB_WHITE][FB_HSIDE] = -1; /* no rook on h1 */
@@ -276,7 +283,8 @@ xb_command(struct sim *s, const char *line, int depth)
 		      s->kind == SIM_XB
 			      ? "feature myname=\"XSim\" setboard=1 "
 				"usermove=1 ping=1 variants=\"normal,"
-				"fischerandom,capablanca,caparandom\" done=1"
+				"fischerandom,capablanca,caparandom,janus,"
+				"embassy\" done=1"
 			      : "feature myname=\"XSim\" setboard=1 "
 				"usermove=1 ping=1 variants=\"normal,"
 				"fischerandom\" done=1",
@@ -288,6 +296,7 @@ xb_command(struct sim *s, const char *line, int depth)
 		s->c960 = s->c960 && s->kind == SIM_XB_STICKY;
 		s->long_think = false;
 		s->hard = s->force = false;
+		s->variant = NULL;
 		fb_game_start(&s->g, "RNBQKBNR");
 	} else if (strcmp(line, "force") == 0) {
 		s->force = true;
@@ -305,13 +314,17 @@ xb_command(struct sim *s, const char *line, int depth)
 	} else if (strcmp(line, "variant fischerandom") == 0 ||
 		   strcmp(line, "variant caparandom") == 0) {
 		s->c960 = true;
-	} else if (strcmp(line, "variant capablanca") == 0) {
+	} else if (strcmp(line, "variant capablanca") == 0 ||
+		   strcmp(line, "variant janus") == 0 ||
+		   strcmp(line, "variant embassy") == 0) {
 		s->c960 = false;
+		s->variant = fb_variant_find(line + 8, strlen(line + 8));
 	} else if (strncmp(line, "setboard ", 9) == 0) {
 		assert_int_equal(
 			fb_fen_parse(&fen, line + 9, strlen(line + 9), NULL),
 			0);
 		s->g = fen.pos;
+		fb_variant_apply(s->variant, &s->g);
 	} else if (strncmp(line, "usermove ", 9) == 0) {
 		const char *t = line + 9;
 		char form[8];
@@ -488,10 +501,11 @@ command(struct sim *s, const char *line, int depth)
 			      "option name UCI_Chess960 type check default "
 			      "false",
 			      depth);
-		if (s->kind == SIM_GOOD)
+		if (s->kind == SIM_GOOD || s->kind == SIM_CAPA_RULES)
 			reply(s,
 			      "option name UCI_Variant type combo default "
-			      "chess var chess var capablanca var caparandom",
+			      "chess var chess var capablanca var caparandom "
+			      "var embassy var janus",
 			      depth);
 		reply(s, "option name Ponder type check default false", depth);
 		reply(s, "option name MultiPV type spin default 1 min 1 max 9",
@@ -502,6 +516,9 @@ command(struct sim *s, const char *line, int depth)
 	} else if (strncmp(line, "setoption name UCI_Chess960 value ", 34) ==
 		   0) {
 		s->c960 = strcmp(line + 34, "true") == 0;
+	} else if (strncmp(line, "setoption name UCI_Variant value ", 33) ==
+		   0) {
+		s->variant = fb_variant_find(line + 33, strlen(line + 33));
 	} else if (strncmp(line, "position fen ", 13) == 0) {
 		position(s, line + 13, depth);
 	} else if (strncmp(line, "position startpos", 17) == 0) {
@@ -654,7 +671,9 @@ test_check_positions_have_one_castle_that_mates(void **state)
 		size_t nm, castles = 0, mates = 0, mate_castles = 0;
 		bool checks_one_reply = false;
 
+		/* The FEN as the engine reads it, in the variant's rules. */
 		assert_int_equal(fb_fen_parse(&f, fen, (size_t)n, NULL), 0);
+		assert_true(fb_check_load(i, &f.pos));
 		nm = fb_moves_legal(&f.pos, m);
 		for (size_t j = 0; j < nm; j++) {
 			struct fb_game a = f.pos;
@@ -676,6 +695,41 @@ test_check_positions_have_one_castle_that_mates(void **state)
 			    (mate_castles == 0 && checks_one_reply));
 	}
 	assert_true(fb_check_position(0, FB_XFEN, fen, sizeof fen) > 0);
+}
+
+/* Janus's and Embassy's read positions mate only by their own castling
+ * rules: played by Capablanca's, no castle mates. */
+static void
+test_check_janus_embassy_mate_by_their_rules_only(void **state)
+{
+	int seen[FB_CKV_COUNT] = {0};
+
+	(void)state;
+	for (int i = 0; i < fb_check_npos(); i++) {
+		enum fb_check_variant v = fb_check_pos_variant(i);
+		struct fb_move m[FB_MOVES_MAX];
+		struct fb_game g;
+		size_t nm;
+
+		if (v != FB_CKV_JANUS && v != FB_CKV_EMBASSY)
+			continue;
+		assert_true(fb_check_load(i, &g));
+		assert_non_null(g.rules);
+		seen[v]++;
+		if (!fb_check_pos_read(i))
+			continue;
+		g.rules = NULL;
+		nm = fb_moves_legal(&g, m);
+		for (size_t j = 0; j < nm; j++) {
+			struct fb_game a = g;
+			fb_game_play(&a, &m[j]);
+			assert_false(m[j].castle >= 0 &&
+				     fb_moves_end(&a) == FB_END_CHECKMATE);
+		}
+	}
+	/* A read and an accept position each, and their mirrors. */
+	assert_int_equal(seen[FB_CKV_JANUS], 4);
+	assert_int_equal(seen[FB_CKV_EMBASSY], 4);
 }
 
 static void
@@ -775,6 +829,10 @@ test_check_good_engine_passes(void **state)
 			   "takes rook (10x8, corner rook, Black)"));
 	assert_true(has(s, "ok       caparandom mode: accepts a castle as king "
 			   "takes rook (10x8, inner rook, Black): "));
+	/* The capablanca position is read in caparandom mode too. */
+	assert_true(has(s,
+			"ok       caparandom mode, Shredder-FEN (10x8, corner "
+			"rook): "));
 	assert_non_null(strstr(s->sent,
 			       "ucinewgame\nposition fen "
 			       "7k2/10/4B1B2P/p9/10/10/10/1K4R2R w G - "
@@ -784,6 +842,45 @@ test_check_good_engine_passes(void **state)
 			   "rr1k4/8/8/8/8/b5b1/2P1P3/3K3R b Hb - 0 1: d8b8\n"));
 	assert_non_null(strstr(s->sent, "go ponder wtime 2000 btime 2000\n"
 					"ponderhit\n"));
+	/* Janus and Embassy through UCI_Variant, by their rules: the king
+	 * to b1 (Janus), to h1 (Embassy). */
+	assert_non_null(strstr(s->sent, "setoption name UCI_Variant value "
+					"janus\n"));
+	assert_true(has(s, "ok       janus mode, Shredder-FEN (10x8, a-rook): "
+			   "castles in 10/3R6/10/10/10/P1k7/B9/R3K5 w A - 0 1: "
+			   "e1b1\n"));
+	assert_true(has(s, "ok       embassy mode, X-FEN (10x8, corner rook): "
+			   "castles in 5R4/10/10/10/10/6k1P1/8P1/4K4R w K - 0 "
+			   "1: e1h1\n"));
+	assert_true(has(s, "ok       embassy mode: accepts a castle as king "
+			   "move (10x8, corner rook, Black): g1f2"));
+	assert_non_null(strstr(s->sent, "setoption name UCI_Variant value "
+					"chess\n"));
+}
+
+/* An engine that lists Janus and Embassy but castles there as in
+ * Capablanca misses every castle of theirs: it reads neither dialect, and
+ * takes their castles in no form. */
+static void
+test_check_janus_by_capablanca_rules_is_a_finding(void **state)
+{
+	struct sim *s = *state;
+
+	assert_int_equal(run(s, SIM_CAPA_RULES, "Sim C", FB_CHECK_UCI), 2);
+	assert_true(has(s, "ok       capablanca mode, X-FEN (10x8, corner "
+			   "rook)"));
+	assert_true(has(s, "wrong    janus mode, X-FEN (10x8, a-rook): "));
+	assert_true(has(s, "wrong    janus mode, Shredder-FEN (10x8, a-rook, "
+			   "Black): "));
+	assert_true(has(s, "wrong    embassy mode, X-FEN (10x8, corner "
+			   "rook): "));
+	/* e1h1 is no move by Capablanca's rules: it answers for White. */
+	assert_true(has(s, "ILLEGAL  embassy mode: accepts a castle as king "
+			   "move (10x8, corner rook): "));
+	assert_true(has(s, "  - standard mode: reads neither X-FEN nor "
+			   "Shredder-FEN castling rights\n"));
+	assert_true(has(s, "  - standard mode: takes a castle in no form "
+			   "fenbridge can send\n"));
 }
 
 static void
@@ -903,7 +1000,16 @@ test_check_xboard_engine_passes(void **state)
 			   "move (10x8, corner rook, Black): "));
 	assert_true(has(s, "wrong    caparandom mode: accepts a castle as king "
 			   "move (10x8, inner rook): refused"));
-	assert_true(has(s, "ok       new after variant caparandom"));
+	/* Janus and Embassy, which it lists, last: new after them. */
+	assert_true(has(s, "ok       janus mode: accepts a castle as king move "
+			   "(10x8, a-rook): c8d7"));
+	assert_true(has(s, "ok       embassy mode, Shredder-FEN (10x8, corner "
+			   "rook, Black): castles in "
+			   "4k4r/8p1/6K1p1/10/10/10/10/5r4 b j - 0 1: e8h8"));
+	assert_non_null(strstr(s->sent, "new\nvariant janus\nforce\nsetboard "
+					"10/3R6/10/10/10/P1k7/B9/R3K5 w Q - "
+					"0 1\n"));
+	assert_true(has(s, "ok       new after variant embassy"));
 	assert_true(has(s, "ok       ? (move now) answered"));
 	assert_true(has(s, "ok       hard: its move, then its ponder move: a "
 			   "legal answer: b1c3 a7a6 "));
@@ -1095,8 +1201,12 @@ main(void)
 			test_check_positions_have_one_castle_that_mates),
 		cmocka_unit_test(test_check_960_position_differs_by_dialect),
 		cmocka_unit_test(
+			test_check_janus_embassy_mate_by_their_rules_only),
+		cmocka_unit_test(
 			test_check_dfrc_position_has_both_colours_rights),
 		cmocka_unit_test(test_check_good_engine_passes),
+		cmocka_unit_test(
+			test_check_janus_by_capablanca_rules_is_a_finding),
 		cmocka_unit_test(
 			test_check_engine_without_dfrc_reads_no_960_field),
 		cmocka_unit_test(test_check_death_on_file_letter_is_a_finding),
