@@ -3,7 +3,7 @@
 
 Usage: match.py FENBRIDGE [--seed N] [--games N] [--jobs N] [--plies N]
                           [--only SUBSTRING] [--no-controls] [--keep-logs]
-                          [--verbose]
+                          [--verbose] [--crash STATE]
 
 Default: 6 games per pairing (3 starts x 2 colours), 2 jobs: about 2-2.5
 minutes on the 2-core development machine.
@@ -516,21 +516,29 @@ DEPTHS = {"toga2": [5, 6], "gnuchess": [5, 6], "glaurung": [7, 8],
           "fairy-stockfish": [8, 9], "sjaakii": [4]}
 
 
-def pairings(n, controls):
+def pairings(n, controls, crash=None):
     """The pairings in the order printed: label, engine executable, argv,
     protocol, depths, bridged, games, expect.  expect: None (every game
     must go through), "fail" (a control that must fail: it plays up to 4
     games and stops at the first failure) or "report" (a control that is
-    only reported)."""
+    only reported).  crash: a file for dying_engine.py's count: toga2
+    behind it dies of SIGSEGV at its 20th go, a crash for fenbridge replay
+    to reproduce from the flight record the game leaves (--crash)."""
     out = []
 
     def add(label, argv, proto, bridged=True, games=n, expect=None, **kw):
-        exe = argv[0]
+        exe = kw.pop("exe", argv[0])
         out.append(dict({"label": label, "exe": exe, "argv": argv,
                          "proto": proto, "bridged": bridged,
                          "depths": DEPTHS[os.path.basename(exe)],
                          "games": games, "expect": expect}, **kw))
 
+    if crash is not None:
+        add("crash: toga2 dying at its 20th go",
+            [sys.executable, os.path.join(os.path.dirname(
+                os.path.abspath(__file__)), "dying_engine.py"), crash, "20",
+             "0", TOGA], "uci", True, 1, "fail", exe=TOGA)
+        return out
     add("toga2", [TOGA], "uci")
     add("gnuchess --uci", [GNUCHESS, "--uci"], "uci")
     add("glaurung", [GLAURUNG], "uci")
@@ -763,6 +771,10 @@ def main():
     ap.add_argument("--no-controls", action="store_true")
     ap.add_argument("--keep-logs", action="store_true")
     ap.add_argument("--verbose", action="store_true")
+    ap.add_argument("--crash", metavar="STATE",
+                    help="play only toga2 behind dying_engine.py (count in "
+                    "STATE), which dies at its 20th go: the game must fail "
+                    "and leave a flight record (see doc/replay.md)")
     args = ap.parse_args()
 
     fenbridge = os.path.abspath(args.fenbridge)
@@ -781,7 +793,7 @@ def main():
     cfg = {"plies": args.plies, "sf_depths": SF_DEPTHS}
 
     todo = []
-    for p in pairings(args.games, not args.no_controls):
+    for p in pairings(args.games, not args.no_controls, args.crash):
         if args.only and args.only not in p["label"]:
             continue
         if not os.access(p["exe"], os.X_OK):

@@ -14,7 +14,10 @@ answers but no death (exit 1, "not reproduced"). A log truncated at half
 its lines (a session cut short) replays without divergence too. Then the
 engine behind dying_engine.py (as restart.py uses it) dies of SIGSEGV at
 its 30th go: the record that game leaves is reproduced (exit 0) with a
-fresh dying_engine.py, and not with the engine alone (exit 1).
+fresh dying_engine.py, and not with the engine alone (exit 1). Last, a
+crash in the project's match harness (match.py --crash: toga2 behind
+dying_engine.py against stockfish) is reproduced from the record the match
+left.
 
 Exit status 0 pass, 1 failure, 77 (skip) when neither engine is there.
 """
@@ -29,6 +32,7 @@ import tempfile
 
 FB = None
 HERE = os.path.dirname(os.path.abspath(__file__))
+TOGA = "/usr/games/toga2"
 failures = 0
 
 
@@ -177,6 +181,40 @@ def crash(engine):
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+def match_crash():
+    """The project's match harness (match.py --crash: toga2 behind
+    dying_engine.py, played against stockfish as cutechess-cli plays it)
+    loses a game to a crash at the engine's 20th go; the flight record that
+    match leaves is reproduced by the one command doc/replay.md names."""
+    tmp = tempfile.mkdtemp(prefix="fb-replay-match-")
+    dying = [sys.executable, os.path.join(HERE, "dying_engine.py")]
+    try:
+        r = subprocess.run([sys.executable, os.path.join(HERE, "match.py"),
+                            FB, "--crash", os.path.join(tmp, "gos"),
+                            "--games", "1", "--keep-logs"],
+                           capture_output=True, timeout=600)
+        out = r.stdout.decode()
+        kept = [ln[len("logs kept in "):] for ln in out.split("\n")
+                if ln.startswith("logs kept in ")]
+        if not check(r.returncode == 0 and "fails as expected" in out and
+                     kept, "match.py --crash: the game lost to the crash\n"
+                     + out[-2000:]):
+            return
+        recs = glob.glob(os.path.join(kept[0], "fenbridge-*.txt"))
+        if check(len(recs) == 1, "match.py --crash: one flight record"):
+            rc, text = replay(recs[0], dying + [os.path.join(tmp, "gos2"),
+                                                "20", "0", TOGA])
+            check(rc == 0 and "recorded: the engine died of SIGSEGV (11)"
+                  in text and text.endswith("\nreproduced\n"),
+                  "the match's crash reproduced")
+            rc, text = replay(recs[0], TOGA)
+            check(rc == 1 and text.endswith("\nnot reproduced\n"),
+                  "the match's record and toga2 alone: not reproduced")
+        shutil.rmtree(kept[0], ignore_errors=True)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
 def main():
     global FB
     FB = os.path.abspath(sys.argv[1])
@@ -188,6 +226,9 @@ def main():
     for e in engines:
         one(e)
         crash(e)
+    if os.access(TOGA, os.X_OK) and os.access("/usr/games/stockfish",
+                                              os.X_OK):
+        match_crash()
     print("%d failures" % failures)
     sys.exit(1 if failures else 0)
 
