@@ -165,7 +165,7 @@ test)
 		# target on average: run.sh gives more to the targets whose
 		# coverage still grows (FUZZ_EVEN=1: the same to each).
 		begin fuzz
-		tests/fuzz/run.sh "${FUZZ_SECONDS:-20}" "${FUZZ_MSAN_SECONDS:-10}" |
+		tests/fuzz/run.sh "${FUZZ_SECONDS:-20}" "${FUZZ_MSAN_SECONDS:-5}" |
 			tee build-ci/summary-fuzz.txt || status=1
 		ok=$(sed -n 's/^fuzz: \([0-9]*\) passed, [0-9]* failed$/\1/p' build-ci/summary-fuzz.txt)
 		fail=$(sed -n 's/^fuzz: [0-9]* passed, \([0-9]*\) failed$/\1/p' build-ci/summary-fuzz.txt)
