@@ -172,14 +172,18 @@ def uci_lines_wait_for_the_xboard_engines_features(ctx):
     eq(rc, 0, "exit status")
 
 
-@test(timeout=20)
+@test(timeout=30)
 def slow_uci_engine_answers_late(ctx):
-    # A UCI engine that says nothing for 3.5 s (a long start): the probe
-    # takes it for XBoard after 3 s, then its late answer to uci shows it
-    # speaks UCI after all. The GUI sees the engine's handshake, and its
-    # isready reaches the engine as isready.
+    # A UCI engine that says nothing for 6 s (a long start): the probe
+    # takes it for XBoard, then its late answer to uci shows it speaks
+    # UCI after all. The GUI sees the engine's handshake, and its isready
+    # reaches the engine as isready. The probe's 3 s are extended by a
+    # slice while the engine works or waits for a CPU (its start under
+    # ASan on a busy machine does both), and ends at the first slice it
+    # sleeps through: 6 s is past that on any machine, 3.5 s was not (CI
+    # saw the answer come inside the first extension).
     out, rec, rc, b = session(
-        ctx, ["--log=fb.log"], ["--speaks=uci", "--do=fake-sleep 3500"],
+        ctx, ["--log=fb.log"], ["--speaks=uci", "--do=fake-sleep 6000"],
         b"uci\nisready\n", b"readyok\n")
     eq(out, UCI_ANSWER + b"readyok\n", "what the GUI got")
     check(rec.startswith(b"uci\n") and rec.endswith(b"isready\nquit\n"),
