@@ -3,7 +3,9 @@
 # The Debian package, built and tried (run through `scripts/dev.sh deb` and
 # the deb stage of `scripts/dev.sh test`; Debian 12, root or sudo):
 #   1. dpkg-buildpackage -us -uc -b in a temporary copy of the tree (the
-#      tree gets no build droppings), with its unit and e2e suites;
+#      tree gets no build droppings), with its unit and e2e suites unless
+#      DEB_BUILD_OPTIONS has nocheck (scripts/dev.sh test sets it: those
+#      suites ran in its own builds), on every core (parallel=N);
 #   2. lintian on the .deb: any error fails;
 #   3. apt-get install ./fenbridge_VERSION_amd64.deb into this system;
 #   4. the installed /usr/games/fenbridge against /usr/games/stockfish: a
@@ -40,6 +42,10 @@ finish() {
 version=$(sed -n "s/^  version : '\(.*\)',/\1/p" meson.build)
 deb=fenbridge_${version}_$(dpkg --print-architecture).deb
 t0=$SECONDS
+case " ${DEB_BUILD_OPTIONS:-} " in
+*" parallel="*) ;;
+*) export DEB_BUILD_OPTIONS="${DEB_BUILD_OPTIONS:+$DEB_BUILD_OPTIONS }parallel=$(nproc)" ;;
+esac
 
 # 1. The build, in a copy of what git tracks or would track (not build*/).
 rm -rf "$out"

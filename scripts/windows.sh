@@ -135,9 +135,14 @@ build_toga2() {
 	# edited copy stays in the build folder.
 	sed 's/^#ifdef _MSC_VER\r\?$/#if defined(_MSC_VER) || defined(_WIN32)/' \
 		"$deps/src/toga2/src/probe.cpp" >"$deps/build/toga2/probe.cpp"
-	$triplet-g++ -O2 -static -s -w -I"$deps/src/toga2/src" \
-		-o "$deps/toga2/toga2.exe" "$deps/build/toga2/probe.cpp" \
-		$(ls "$deps/src/toga2/src/"*.cpp | grep -v '/probe\.cpp$')
+	# Each file on its own core (one g++ for all took 25 s), then linked.
+	{
+		echo "$deps/build/toga2/probe.cpp"
+		ls "$deps/src/toga2/src/"*.cpp | grep -v '/probe\.cpp$'
+	} | xargs -P "$(nproc)" -I{} sh -c \
+		'$0 -O2 -w -I"$1" -c "$2" -o "$3/$(basename "$2" .cpp).o"' \
+		"$triplet-g++" "$deps/src/toga2/src" {} "$deps/build/toga2"
+	$triplet-g++ -static -s -o "$deps/toga2/toga2.exe" "$deps/build/toga2/"*.o
 }
 
 build() {
