@@ -16,7 +16,7 @@
 
 #include "fenbridge/variant.h"
 #include "quirk.h"
-#include "session.h"
+#include "filter.h"
 #include "token.h"
 
 /* The pairs (one file each). */

@@ -33,7 +33,7 @@
 #include "recorder.h"
 #include "journal.h"
 #include "referee.h"
-#include "session.h"
+#include "filter.h"
 #include "wait.h"
 
 #define KILL_DELAY_MS 1000

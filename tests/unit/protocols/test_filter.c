@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Unit tests of the filter dispatcher (protocols/session.c, with
+ * Unit tests of the filter dispatcher (protocols/filter.c, with
  * protocols/protocols.c) through a capturing sink (capture.h): protocol
  * detection from the GUI's first command, `quit`, raw and continuation
  * pieces, the protocol table, and the filter fed by the line framer split
@@ -22,7 +22,7 @@
 
 #include "capture.h"
 #include "fenbridge/line.h"
-#include "session.h"
+#include "filter.h"
 
 static void
 test_filter_detects_protocol_from_first_command(void **state)

@@ -16,7 +16,7 @@
  *
  * No I/O in this file: output goes through the caller's sink.
  */
-#include "session.h"
+#include "filter.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -20,8 +20,8 @@
  * Pure code: no I/O. The bridge owns the sink and decides what to do with
  * the bytes, the reports and the events.
  */
-#ifndef FB_SESSION_H
-#define FB_SESSION_H
+#ifndef FB_FILTER_H
+#define FB_FILTER_H
 
 #include <stdbool.h>
 #include <stddef.h>
