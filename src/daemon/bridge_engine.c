@@ -43,6 +43,19 @@ static void
 on_engine_exit(uv_process_t *p, int64_t status, int sig)
 {
 	struct fb_bridge *b = p->data;
+	struct fb_cause c = {
+		.os = FB_CAUSE_HOST, .status = status, .signal = sig};
+	char what[64];
+	struct fb_session_exit e = {
+		.running = b->state == FB_ST_RUNNING ||
+			   b->state == FB_ST_FINISHING,
+		.asked = b->quiet_end,
+		/* A signal from outside or an illegal instruction is no
+		 * answer to the probe: started again, it would end alike. */
+		.answers_probe = fb_cause_answers_probe(&c),
+		.dies_again = fb_cause_is_illegal_instruction(&c),
+		.what = what,
+	};
 
 	b->exit_status = status;
 	b->term_signal = sig;
@@ -52,26 +65,10 @@ on_engine_exit(uv_process_t *p, int64_t status, int sig)
 	else
 		fb_log_msg(FB_LOG_INFO, "engine exited with status %lld",
 			   (long long)status);
-	/* Before the session is decided the filter may want it started
-	 * again (an engine that died of the protocol probe). */
-	b->restart = false;
-	if (b->state == FB_ST_RUNNING || b->state == FB_ST_FINISHING) {
-		/* A signal from outside or an illegal instruction is no
-		 * answer to the probe: started again, it would end alike. */
-		struct fb_cause c = {
-			.os = FB_CAUSE_HOST, .status = status, .signal = sig};
-		if (fb_cause_answers_probe(&c))
-			fb_filter_engine_exit(&b->filter, &b->up.sink);
-		else
-			fb_filter_engine_gone(&b->filter, &b->up.sink);
-	}
-	if (!b->restart && br_may_restart(b)) {
-		/* --restart: the journal brings the new engine where the GUI
-		 * believes the old one was. */
-		br_restart_note(b);
-		b->restart = true;
-	}
-	if (b->restart) {
+	fb_cause_what(&c, what, sizeof what);
+	/* The session decides: the probe's restart, --restart's, or the
+	 * end. */
+	if (fb_session_engine_exited(b->session, &e) == FB_SESSION_RESTART) {
 		restart_engine(b);
 		return;
 	}
@@ -375,7 +372,6 @@ respawn(struct fb_bridge *b)
 	if (b->state != FB_ST_RUNNING && b->state != FB_ST_FINISHING) {
 		fb_log_msg(FB_LOG_INFO, "not starting the engine again: the "
 					"GUI has quit or left");
-		b->replay = false;
 		b->eng_out.eof = b->eng_err.eof = true;
 		br_lifecycle(b, FB_EV_ENGINE_EXIT, 0);
 		return;
@@ -407,11 +403,7 @@ respawn(struct fb_bridge *b)
 		fb_log_msg(FB_LOG_ERROR, "engine pipes: %s", uv_strerror(rc));
 	br_start_reading(&b->eng_out);
 	br_start_reading(&b->eng_err);
-	if (b->replay) {
-		br_replay(b);
-	} else {
-		br_filter_up(b, fb_filter_engine_started);
-	}
+	br_session_up(b, FB_STEP_ENGINE_STARTED);
 	br_outq_flush(&b->up.q);
 	br_outq_flush(&b->down.q);
 	fb_log_flush();

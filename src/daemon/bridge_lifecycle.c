@@ -112,11 +112,7 @@ end_engine_input(struct fb_bridge *b, enum bridge_event ev)
 	b->quiet_end = true;
 	if (!engine_runs)
 		return;
-	br_filter_up(b, fb_filter_gui_gone);
-	if (!b->filter.gui_quit && !b->up.q.dead) {
-		br_inject(&b->up, "quit");
-		b->filter.gui_quit = true;
-	}
+	br_session_up(b, FB_STEP_GUI_GONE);
 	b->up.q.close_after = true;
 	br_outq_flush(&b->up.q);
 	br_outq_flush(&b->down.q);
@@ -140,7 +136,7 @@ advance(struct fb_bridge *b, enum bridge_event ev)
 		 * be gone before fenbridge has read the GUI's first command,
 		 * which names the protocol to tell it in: wait for that
 		 * command while the drain timer runs. */
-		if (!b->quiet_end && fb_filter_protocol(&b->filter) == NULL &&
+		if (!b->quiet_end && !fb_session_can_say(b->session) &&
 		    !b->gui_in.eof && uv_is_active((uv_handle_t *)&b->timer))
 			return;
 		set_state(b, FB_ST_DELIVERING, ev);
@@ -158,7 +154,7 @@ advance(struct fb_bridge *b, enum bridge_event ev)
 				.status = b->exit_status,
 				.signal = b->term_signal,
 				.cpu = &cpu,
-				.probing = fb_filter_probing(&b->filter)};
+				.probing = fb_session_probing(b->session)};
 			/* Only an end that may answer the probe is its. */
 			cause.probing = cause.probing &&
 					fb_cause_answers_probe(&cause);
@@ -170,15 +166,10 @@ advance(struct fb_bridge *b, enum bridge_event ev)
 			fb_log_msg(FB_LOG_WARN, "the engine %s", msg);
 			snprintf(reason, sizeof reason, "the engine %s", what);
 			path = br_write_record(b, reason);
-			if (fb_filter_protocol(&b->filter) != NULL)
-				br_inject(&b->down,
-					  "%sfenbridge: the engine %s%s%s",
-					  fb_filter_protocol(&b->filter)
-						  ->user_message,
-					  msg,
-					  path != NULL ? "; flight record: "
-						       : "",
-					  path != NULL ? path : "");
+			fb_session_say(b->session, FB_SAY_ERROR,
+				       "the engine %s%s%s", msg,
+				       path != NULL ? "; flight record: " : "",
+				       path != NULL ? path : "");
 		}
 		br_outq_flush(&b->down.q);
 	}
@@ -257,7 +248,7 @@ br_lifecycle(struct fb_bridge *b, enum bridge_event ev, int arg)
 					 "what it sent");
 		set_state(b, FB_ST_FINISHING, ev);
 		timer_start(b, FB_WAIT_ENGINE, b->cfg->grace_ms);
-		br_filter_up(b, fb_filter_gui_eof);
+		br_session_up(b, FB_STEP_GUI_EOF);
 		br_outq_flush(&b->up.q);
 		br_outq_flush(&b->down.q);
 		fb_log_flush();
