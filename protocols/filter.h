@@ -105,13 +105,14 @@ enum fb_probe_answer {
 struct fb_protocol {
 	const char *name;           /* "uci", "xboard" */
 	const char *const *aliases; /* other names for --protocol, NULL-ended */
-	/* What starts a message to the GUI's user, ending in a blank:
-	 * "info string " (UCI), "tellusererror " (XBoard). */
-	const char *user_message;
-	/* What starts a note to the GUI that its user need not see, ending
-	 * in a blank: "info string " (UCI), "# " (XBoard: a comment, in
-	 * XBoard's debug log only; telluser would open a dialog). */
-	const char *note;
+	/* What starts a line of fenbridge's own to the GUI, ending in a
+	 * blank; the one home of in-band wording (session.h, fb_session_say).
+	 * A note its user need not see: "info string " (UCI), "# " (XBoard:
+	 * a comment, in XBoard's debug log only; telluser would open a
+	 * dialog). A warning for its user, who may go on: "info string ",
+	 * "telluser ". An error, something failed: "info string ",
+	 * "tellusererror ". */
+	const char *note, *warning, *error;
 	/* True when a GUI's first command text[0..len) opens this protocol. */
 	bool (*detect)(const char *text, size_t len);
 	/* Writes to out (NUL-terminated) the answer to the GUI's first

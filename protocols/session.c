@@ -77,11 +77,9 @@ logmsg(struct fb_session *s, enum fb_level level, const char *fmt, ...)
 static const char *
 prefix(const struct fb_protocol *p, enum fb_say level)
 {
-	if (p != &fb_protocol_xboard)
-		return p->user_message;
 	return level == FB_SAY_NOTE      ? p->note
-	       : level == FB_SAY_WARNING ? "telluser "
-					 : p->user_message;
+	       : level == FB_SAY_WARNING ? p->warning
+					 : p->error;
 }
 
 /* ---- the referee ---- */

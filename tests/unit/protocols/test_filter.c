@@ -175,8 +175,8 @@ test_filter_protocol_find(void **state)
 	assert_null(fb_protocol_find("UCIX"));
 	assert_string_equal(fb_protocol_uci.name, "uci");
 	assert_string_equal(fb_protocol_xboard.name, "xboard");
-	assert_string_equal(fb_protocol_uci.user_message, "info string ");
-	assert_string_equal(fb_protocol_xboard.user_message, "tellusererror ");
+	assert_string_equal(fb_protocol_uci.error, "info string ");
+	assert_string_equal(fb_protocol_xboard.error, "tellusererror ");
 }
 
 struct relay {
