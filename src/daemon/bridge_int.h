@@ -39,9 +39,10 @@
 #define DRAIN_MS 1000
 
 /*
- * The session's lifecycle, in the order it runs; it never goes back. Only
- * br_lifecycle() changes it. Each state that waits for time has the one timer
- * running: grace, KILL_DELAY_MS, DRAIN_MS.
+ * The session's lifecycle, in the order it runs; it never goes back, but
+ * for RESTARTING, which returns to the state it came from. Only
+ * br_lifecycle() changes it. Each state that waits for time has the one
+ * timer running: grace, KILL_DELAY_MS, DRAIN_MS.
  */
 enum bridge_state {
 	FB_ST_STARTING,    /* the engine is not running yet */
@@ -50,6 +51,12 @@ enum bridge_state {
 			      being delivered as if it had stayed (the
 			      engine's handshake, a search's move: the
 			      session's FB_SESSION_GUI_DONE); --grace at most */
+	FB_ST_RESTARTING,  /* from RUNNING or FINISHING (b->resume), the
+			      engine ended and the session wants it again
+			      (the probe's restart, --restart): its handles
+			      close, then it starts again, and the state is
+			      b->resume again; the GUI's quit or departure
+			      meanwhile goes on as QUITTING, without it */
 	FB_ST_QUITTING,    /* the GUI quit or went away: the engine got quit
 			      and then EOF; waiting --grace for it to exit */
 	FB_ST_TERMINATING, /* grace over: SIGTERM sent; waiting 1 s */
@@ -75,7 +82,9 @@ enum bridge_event {
 	FB_EV_SIGNAL,      /* fenbridge got a signal (arg: its number) */
 	FB_EV_TIMER,       /* the state's timer ran out */
 	FB_EV_ENGINE_EXIT, /* the engine exited (b->exit_status, term_signal) */
-	FB_EV_IO,          /* an input ended or a write completed */
+	FB_EV_ENGINE_CLOSED, /* RESTARTING: the old engine's handles are
+				closed */
+	FB_EV_IO,            /* an input ended or a write completed */
 };
 
 /* One end fenbridge reads from or writes to. */
@@ -164,6 +173,7 @@ struct fb_bridge {
 	uint64_t ref_held, ref_hold_from;
 	bool ref_holding;
 	enum bridge_state state;
+	enum bridge_state resume; /* where RESTARTING returns */
 	/* The engine's end is no news to the GUI: the GUI quit or left, or
 	 * fenbridge forwarded a signal the engine may die of. Whatever the
 	 * state, so an exit that crosses the GUI's quit is not reported. */
@@ -239,6 +249,17 @@ br_widen_pipe(int fd);
  * FB_ST_STARTING. */
 int
 br_spawn_engine(struct fb_bridge *b);
+
+/* Closes the ended engine's process and pipes; once they are closed,
+ * FB_EV_ENGINE_CLOSED. */
+void
+br_engine_close(struct fb_bridge *b);
+
+/* Starts the engine again on new pipes (what was queued for the old one
+ * and half a line of its output are dropped) and reads it: 0, or a
+ * negative error (logged) when it does not run. */
+int
+br_engine_respawn(struct fb_bridge *b);
 
 /* Sends sig to the engine; a failure is logged. */
 void
