@@ -173,23 +173,15 @@ judge_pending(struct fb_session *s)
 
 /* ---- bytes out ---- */
 
-/* Bytes toward a side: to the journal, to the bridge, to the referee. */
+/* Bytes sent toward a side, for the referee: those toward the side a call
+ * fills wait until it is through (the line whole); the others are judged
+ * now, the engine's held bytes after what came before them. */
 static void
-emit(struct fb_session *s, enum fb_session_side to, const char *p, size_t n,
-     enum fb_session_out how)
+judge_out(struct fb_session *s, enum fb_session_side to, const char *p,
+	  size_t n, enum fb_session_out how)
 {
-	if (n == 0)
-		return;
-	if (to == FB_SIDE_ENGINE && s->journal != NULL)
-		fb_journal_to_engine(s->journal, p, n,
-				     s->io.now(s->io.ctx, FB_CLOCK_WALL));
-	if (!s->io.out(s->io.ctx, to, p, n, how))
-		return;
-	s->last[to] = p[n - 1];
-	if (!s->ref_on || s->ref_busy)
-		return;
 	if (how == FB_OUT_PASS && (int)to == s->in_line)
-		judge_pending(s); /* what came before it goes first */
+		judge_pending(s);
 	if ((int)to != s->in_line || how == FB_OUT_PASS) {
 		judge(s, ref_side(to), false, p, n);
 		return;
@@ -205,6 +197,24 @@ emit(struct fb_session *s, enum fb_session_side to, const char *p, size_t n,
 	}
 	memcpy(s->pend + s->plen, p, n);
 	s->plen += n;
+}
+
+/* Bytes toward a side: to the journal, to the bridge, to the referee.
+ * Inline: it runs for every line. */
+static inline void
+emit(struct fb_session *s, enum fb_session_side to, const char *p, size_t n,
+     enum fb_session_out how)
+{
+	if (n == 0)
+		return;
+	if (s->journal != NULL && to == FB_SIDE_ENGINE)
+		fb_journal_to_engine(s->journal, p, n,
+				     s->io.now(s->io.ctx, FB_CLOCK_WALL));
+	if (!s->io.out(s->io.ctx, to, p, n, how))
+		return;
+	s->last[to] = p[n - 1];
+	if (s->ref_on && !s->ref_busy)
+		judge_out(s, to, p, n, how);
 }
 
 /* A whole line of fenbridge's own toward a side: a half line the peer has
@@ -282,6 +292,33 @@ static void
 sink_engine(void *ctx, const char *data, size_t len)
 {
 	sink_to(ctx, FB_SIDE_ENGINE, data, len);
+}
+
+/* The line's own way on when nothing but the filter reads the wire (no
+ * journal, no referee): the flood's path (the engine's info lines), as
+ * short as it can be. The last byte is kept before the call, which is then
+ * the last thing done: a side gone takes no bytes, and needs no line
+ * start. */
+static inline void
+flood(struct fb_session *s, enum fb_session_side to, const char *data,
+      size_t len)
+{
+	if (len > 0) {
+		s->last[to] = data[len - 1];
+		(void)s->io.out(s->io.ctx, to, data, len, FB_OUT_LINE);
+	}
+}
+
+static void
+sink_gui_flood(void *ctx, const char *data, size_t len)
+{
+	flood(((struct sess_dir *)ctx)->s, FB_SIDE_GUI, data, len);
+}
+
+static void
+sink_engine_flood(void *ctx, const char *data, size_t len)
+{
+	flood(((struct sess_dir *)ctx)->s, FB_SIDE_ENGINE, data, len);
 }
 
 static void
@@ -438,6 +475,10 @@ fb_session_new(const struct fb_session_options *opt,
 		fb_referee_init(&s->ref, (enum fb_referee_mode)opt->referee,
 				on_finding, s);
 	s->watch = s->journal != NULL || s->ref_on;
+	if (!s->watch) {
+		s->dir[FROM_GUI].sink.to_engine = sink_engine_flood;
+		s->dir[FROM_ENGINE].sink.to_gui = sink_gui_flood;
+	}
 	return s;
 }
 
@@ -474,15 +515,17 @@ line_end(struct fb_session *s, int was)
 	s->in_line = was;
 }
 
-void
-fb_session_gui_line(struct fb_session *s, const char *text, size_t len,
-		    size_t term, unsigned flags)
+/* A GUI line with the referee on. Not inlined: the relay's path stays
+ * short. */
+static void __attribute__((noinline))
+judged_gui_line(struct fb_session *s, const char *text, size_t len, size_t term,
+		unsigned flags)
 {
-	/* First the line as read (a finding goes to the GUI before the line
-	 * that caused it), then what the filter sends toward the peer. */
 	int was;
 
-	if (s->ref_on && !(flags & (FB_LINE_CONT | FB_LINE_RAW)))
+	/* First the line as read (a finding goes to the GUI before the line
+	 * that caused it), then what the filter sends toward the peer. */
+	if (!(flags & (FB_LINE_CONT | FB_LINE_RAW)))
 		judge(s, FB_REF_GUI, true, text, len);
 	was = line_begin(s, FB_SIDE_ENGINE);
 	fb_filter_gui_line(&s->filter, text, len, term, flags,
@@ -491,18 +534,24 @@ fb_session_gui_line(struct fb_session *s, const char *text, size_t len,
 }
 
 void
-fb_session_engine_line(struct fb_session *s, const char *text, size_t len,
-		       size_t term, unsigned flags)
+fb_session_gui_line(struct fb_session *s, const char *text, size_t len,
+		    size_t term, unsigned flags)
+{
+	if (s->ref_on)
+		judged_gui_line(s, text, len, term, flags);
+	else
+		fb_filter_gui_line(&s->filter, text, len, term, flags,
+				   &s->dir[FROM_GUI].sink);
+}
+
+/* An engine line that more than the filter reads (watch). Not inlined:
+ * the flood's path stays short. */
+static void __attribute__((noinline))
+watched_engine_line(struct fb_session *s, const char *text, size_t len,
+		    size_t term, unsigned flags)
 {
 	int was;
 
-	if (!s->watch) {
-		/* An engine's flood of lines toward the GUI: nothing reads
-		 * them but the filter. */
-		fb_filter_engine_line(&s->filter, text, len, term, flags,
-				      &s->dir[FROM_ENGINE].sink);
-		return;
-	}
 	if (s->journal != NULL && flags == 0 &&
 	    fb_journal_from_engine(s->journal, text, len,
 				   s->io.now(s->io.ctx, FB_CLOCK_WALL))) {
@@ -517,6 +566,19 @@ fb_session_engine_line(struct fb_session *s, const char *text, size_t len,
 	fb_filter_engine_line(&s->filter, text, len, term, flags,
 			      &s->dir[FROM_ENGINE].sink);
 	line_end(s, was);
+}
+
+void
+fb_session_engine_line(struct fb_session *s, const char *text, size_t len,
+		       size_t term, unsigned flags)
+{
+	/* An engine's flood of lines toward the GUI: when nothing reads
+	 * them but the filter, that is all. */
+	if (s->watch)
+		watched_engine_line(s, text, len, term, flags);
+	else
+		fb_filter_engine_line(&s->filter, text, len, term, flags,
+				      &s->dir[FROM_ENGINE].sink);
 }
 
 /* ---- restarts ---- */

@@ -163,6 +163,28 @@ record_queued(struct direction *d, size_t from)
 			br_since_start(d->b), d->q.buf + from, d->q.len - from);
 }
 
+/* session_out's bytes other than a call's line (fenbridge's own lines, the
+ * engine's held bytes): recorded and logged at once, unless a call fills
+ * d; written at once. */
+static void __attribute__((noinline))
+queue_more(struct direction *d, const char *data, size_t len,
+	   enum fb_session_out how)
+{
+	size_t before = d->q.len;
+
+	br_outq_append(&d->q, data, len);
+	if (d->filtering) {
+		if (how == FB_OUT_OWN && !d->to_engine)
+			record_queued(d, before);
+		return;
+	}
+	if (how == FB_OUT_OWN)
+		record_queued(d, before);
+	if (d->logging)
+		br_log_queued(d, before);
+	br_outq_flush(&d->q);
+}
+
 /*
  * The session's bytes toward one side. Those of a call that fills d
  * (d->filtering: its line, or a step toward the engine) are recorded and
@@ -177,23 +199,13 @@ session_out(void *ctx, enum fb_session_side to, const char *data, size_t len,
 {
 	struct fb_bridge *b = ctx;
 	struct direction *d = to == FB_SIDE_ENGINE ? &b->up : &b->down;
-	size_t before = d->q.len;
 
 	if (d->q.dead)
 		return false;
-	br_outq_append(&d->q, data, len);
-	if (d->filtering) {
-		if (how == FB_OUT_OWN && !d->to_engine)
-			record_queued(d, before);
-		return true;
-	}
 	if (how == FB_OUT_LINE)
-		return true;
-	if (how == FB_OUT_OWN)
-		record_queued(d, before);
-	if (d->logging)
-		br_log_queued(d, before);
-	br_outq_flush(&d->q);
+		br_outq_append(&d->q, data, len);
+	else
+		queue_more(d, data, len, how);
 	return true;
 }
 
