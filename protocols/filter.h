@@ -101,6 +101,14 @@ enum fb_probe_answer {
 	FB_ANSWER_NO,      /* it speaks another protocol */
 };
 
+/* What a line of fenbridge's own to the GUI is (its prefix: struct
+ * fb_protocol's note, warning, error). */
+enum fb_say {
+	FB_SAY_NOTE,    /* for the GUI's log only */
+	FB_SAY_WARNING, /* for its user, who may go on */
+	FB_SAY_ERROR,   /* for its user: something failed */
+};
+
 /* A protocol one side speaks. */
 struct fb_protocol {
 	const char *name;           /* "uci", "xboard" */
@@ -297,6 +305,10 @@ extern const struct fb_protocol fb_protocol_xboard;
  * NULL. */
 const struct fb_protocol *
 fb_protocol_find(const char *name);
+
+/* The prefix of a line of fenbridge's own of level in protocol p. */
+const char *
+fb_protocol_prefix(const struct fb_protocol *p, enum fb_say level);
 
 /* The protocol of the two that is not p. */
 const struct fb_protocol *

@@ -73,15 +73,6 @@ logmsg(struct fb_session *s, enum fb_level level, const char *fmt, ...)
 	s->io.log(s->io.ctx, level, msg);
 }
 
-/* The prefix of an in-band line of level in protocol p. */
-static const char *
-prefix(const struct fb_protocol *p, enum fb_say level)
-{
-	return level == FB_SAY_NOTE      ? p->note
-	       : level == FB_SAY_WARNING ? p->warning
-					 : p->error;
-}
-
 /* ---- the referee ---- */
 
 static uint64_t
@@ -236,7 +227,8 @@ vsay(struct fb_session *s, enum fb_say level, const char *fmt, va_list ap)
 
 	if (gp == NULL)
 		return false;
-	n = snprintf(line, sizeof line, "%sfenbridge: ", prefix(gp, level));
+	n = snprintf(line, sizeof line,
+		     "%sfenbridge: ", fb_protocol_prefix(gp, level));
 	if (n < 0 || (size_t)n >= sizeof line)
 		return false;
 	k = vsnprintf(line + n, sizeof line - (size_t)n, fmt, ap);

@@ -61,13 +61,6 @@ enum fb_session_clock {
 			   slow, not silent (src/daemon/wait.h) */
 };
 
-/* The prefixes of an in-band line to the GUI (struct fb_protocol). */
-enum fb_say {
-	FB_SAY_NOTE,    /* for the GUI's log only */
-	FB_SAY_WARNING, /* for its user, who may go on */
-	FB_SAY_ERROR,   /* for its user: something failed */
-};
-
 struct fb_session_io {
 	/* Bytes toward a side, in order; borrowed for the call only.
 	 * Returns false when that side is gone (the bytes are dropped). */

@@ -175,8 +175,22 @@ test_filter_protocol_find(void **state)
 	assert_null(fb_protocol_find("UCIX"));
 	assert_string_equal(fb_protocol_uci.name, "uci");
 	assert_string_equal(fb_protocol_xboard.name, "xboard");
-	assert_string_equal(fb_protocol_uci.error, "info string ");
-	assert_string_equal(fb_protocol_xboard.error, "tellusererror ");
+	/* The one home of in-band wording: each protocol's prefixes. */
+	assert_string_equal(fb_protocol_prefix(&fb_protocol_uci, FB_SAY_NOTE),
+			    "info string ");
+	assert_string_equal(
+		fb_protocol_prefix(&fb_protocol_uci, FB_SAY_WARNING),
+		"info string ");
+	assert_string_equal(fb_protocol_prefix(&fb_protocol_uci, FB_SAY_ERROR),
+			    "info string ");
+	assert_string_equal(
+		fb_protocol_prefix(&fb_protocol_xboard, FB_SAY_NOTE), "# ");
+	assert_string_equal(
+		fb_protocol_prefix(&fb_protocol_xboard, FB_SAY_WARNING),
+		"telluser ");
+	assert_string_equal(
+		fb_protocol_prefix(&fb_protocol_xboard, FB_SAY_ERROR),
+		"tellusererror ");
 }
 
 struct relay {
