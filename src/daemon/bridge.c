@@ -251,11 +251,13 @@ session_event(void *ctx, enum fb_session_event ev)
 
 /* After a session call that filled d: what it queued, to the flight record
  * (toward the engine: every line of it, as it came, rewritten, held, or of
- * fenbridge's own, for `fenbridge replay`) and the log. */
+ * fenbridge's own, for `fenbridge replay`) and the log. A call may run in
+ * another (the GUI's EOF ends the session at once): d is filled as before
+ * (was). */
 static void
-filled(struct direction *d, size_t before, bool log)
+filled(struct direction *d, size_t before, bool log, bool was)
 {
-	d->filtering = false;
+	d->filtering = was;
 	if (d->to_engine)
 		record_queued(d, before);
 	if (log && d->logging && !d->q.dead)
@@ -276,7 +278,7 @@ br_on_line(void *ctx, const char *text, size_t len, size_t term, unsigned flags)
 		fb_session_gui_line(b->session, text, len, term, flags);
 	else
 		fb_session_engine_line(b->session, text, len, term, flags);
-	filled(d, before, !(flags & FB_LINE_CONT));
+	filled(d, before, !(flags & FB_LINE_CONT), false);
 }
 
 void
@@ -298,10 +300,11 @@ void
 br_session_up(struct fb_bridge *b, enum fb_session_step step)
 {
 	size_t before = b->up.q.len;
+	bool was = b->up.filtering;
 
 	b->up.filtering = true;
 	fb_session_run(b->session, step);
-	filled(&b->up, before, true);
+	filled(&b->up, before, true, was);
 }
 
 static void
