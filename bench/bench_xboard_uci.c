@@ -38,7 +38,7 @@
 #include <string.h>
 
 #include "fenbridge/movegen.h"
-#include "session.h"
+#include "filter.h"
 
 #define MAX_PLIES 2000
 

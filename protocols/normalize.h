@@ -34,7 +34,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "session.h"
+#include "filter.h"
 #include "uci_codec.h"
 
 /* The longest `id name` value a GUI is given (Arena and the Fritz GUIs

@@ -17,7 +17,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "session.h"
+#include "filter.h"
 #include "fenbridge/game.h"
 #include "quirk.h"
 #include "fenbridge/variant.h"

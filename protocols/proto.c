@@ -83,6 +83,20 @@ fb_proto_gui(const struct fb_sink *out, const char *fmt, ...)
 }
 
 void
+fb_proto_say(const struct fb_sink *out, const struct fb_protocol *gui,
+	     enum fb_say level, const char *fmt, ...)
+{
+	char text[FB_OWN_LINE_MAX + 1];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof text, fmt, ap);
+	va_end(ap);
+	fb_proto_gui(out, "%sfenbridge: %s", fb_protocol_prefix(gui, level),
+		     text);
+}
+
+void
 fb_proto_engine(const struct fb_sink *out, const char *fmt, ...)
 {
 	va_list ap;

@@ -16,7 +16,7 @@
 
 #include "fenbridge/variant.h"
 #include "quirk.h"
-#include "session.h"
+#include "filter.h"
 #include "token.h"
 
 /* The pairs (one file each). */
@@ -64,6 +64,14 @@ fb_proto_engine(const struct fb_sink *out, const char *fmt, ...)
 void
 fb_proto_vline(const struct fb_sink *out, enum fb_dir d, const char *fmt,
 	       va_list ap) __attribute__((format(printf, 3, 0)));
+
+/* Queues a line of fenbridge's own to the GUI, which speaks gui:
+ * "<its prefix of level>fenbridge: <text>" (the one wording of in-band
+ * lines: struct fb_protocol), cut at FB_OWN_LINE_MAX. */
+void
+fb_proto_say(const struct fb_sink *out, const struct fb_protocol *gui,
+	     enum fb_say level, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 
 /*
  * The array a of n elements of size bytes (capacity *cap) with room for one

@@ -40,17 +40,18 @@ failure_uci(char *out, size_t cap, const char *what, const char *msg)
 {
 	return fits(snprintf(out, cap,
 			     "id name fenbridge (%s)\n"
-			     "info string fenbridge: %s\nuciok\n",
-			     what, msg),
+			     "%sfenbridge: %s\nuciok\n",
+			     what, fb_protocol_uci.error, msg),
 		    cap);
 }
 
-/* XBoard shows tellusererror in a dialog. */
+/* XBoard shows tellusererror (its error prefix) in a dialog. */
 static int
 failure_xboard(char *out, size_t cap, const char *what, const char *msg)
 {
 	(void)what;
-	return fits(snprintf(out, cap, "tellusererror fenbridge: %s\n", msg),
+	return fits(snprintf(out, cap, "%sfenbridge: %s\n",
+			     fb_protocol_xboard.error, msg),
 		    cap);
 }
 
@@ -194,8 +195,9 @@ released_xboard(const char *text, size_t len)
 const struct fb_protocol fb_protocol_uci = {
 	.name = "uci",
 	.aliases = (const char *const[]){NULL},
-	.user_message = "info string ",
 	.note = "info string ",
+	.warning = "info string ",
+	.error = "info string ",
 	.detect = detect_uci,
 	.failure = failure_uci,
 	.probe = "uci\n",
@@ -207,8 +209,9 @@ const struct fb_protocol fb_protocol_uci = {
 const struct fb_protocol fb_protocol_xboard = {
 	.name = "xboard",
 	.aliases = (const char *const[]){"cecp", "winboard", NULL},
-	.user_message = "tellusererror ",
 	.note = "# ",
+	.warning = "telluser ",
+	.error = "tellusererror ",
 	.detect = detect_xboard,
 	.failure = failure_xboard,
 	.opening = "xboard\n",
@@ -245,6 +248,14 @@ fb_protocol_find(const char *name)
 				return protocols[i];
 	}
 	return NULL;
+}
+
+const char *
+fb_protocol_prefix(const struct fb_protocol *p, enum fb_say level)
+{
+	return level == FB_SAY_NOTE      ? p->note
+	       : level == FB_SAY_WARNING ? p->warning
+					 : p->error;
 }
 
 const struct fb_protocol *

@@ -86,8 +86,8 @@ send_edit(struct uxb *x, const struct fb_game *g, const struct fb_sink *out)
 				"say %s: its position may allow a move the "
 				"game does not (such a move is not passed on)",
 				lost);
-		fb_proto_gui(out,
-			     "info string fenbridge: the engine has no "
+		fb_proto_say(out, &fb_protocol_uci, FB_SAY_WARNING,
+			     "the engine has no "
 			     "setboard, and edit cannot say %s",
 			     lost);
 	}
@@ -220,8 +220,8 @@ send_moves(struct uxb *x, const char *norm, size_t nlen, size_t from,
 					"position: cannot give the engine "
 					"the move '%.*s'",
 					(int)n, norm + start);
-			fb_proto_gui(out,
-				     "info string fenbridge: cannot give "
+			fb_proto_say(out, &fb_protocol_uci, FB_SAY_ERROR,
+				     "cannot give "
 				     "the engine the move '%.*s': its "
 				     "position stops before it",
 				     (int)n, norm + start);
@@ -311,8 +311,8 @@ fb_uxb_position(struct uxb *x, const char *text, size_t len,
 			 * variant (Fairy-Stockfish crashes on a 10x8
 			 * setboard in fischerandom). */
 			x->refused = true;
-			fb_proto_gui(out,
-				     "info string fenbridge: a %ux8 position "
+			fb_proto_say(out, &fb_protocol_uci, FB_SAY_WARNING,
+				     "a %ux8 position "
 				     "in variant %s (the engine does not play "
 				     "the GUI's variant): not sent to the "
 				     "engine",
@@ -322,8 +322,8 @@ fb_uxb_position(struct uxb *x, const char *text, size_t len,
 			return;
 		}
 	} else {
-		fb_proto_gui(out,
-			     "info string fenbridge: position not "
+		fb_proto_say(out, &fb_protocol_uci, FB_SAY_ERROR,
+			     "position not "
 			     "understood: '%.*s'",
 			     (int)len, text);
 		free(norm);

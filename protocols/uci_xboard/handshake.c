@@ -417,8 +417,8 @@ fb_uxb_setoption(struct uxb *x, const char *text, size_t len,
 			so.has_value ? fb_variant_find(value, so.value.len)
 				     : NULL;
 		if (v == NULL || fb_policy_plays(&x->pol, v) == FB_PLAY_NO) {
-			fb_proto_gui(out,
-				     "info string fenbridge: variant "
+			fb_proto_say(out, &fb_protocol_uci, FB_SAY_WARNING,
+				     "variant "
 				     "'%.*s' is not one the engine plays; "
 				     "it stays %s",
 				     (int)so.value.len, value,

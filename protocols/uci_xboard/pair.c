@@ -519,8 +519,9 @@ uxb_engine_line(void *state, const char *text, size_t len, size_t term,
 				     out);
 		return;
 	case FB_CECP_E_DRAW:
-		fb_proto_gui(out, "info string fenbridge: the engine offers a "
-				  "draw");
+		fb_proto_say(out, &fb_protocol_uci, FB_SAY_NOTE,
+			     "the engine offers a "
+			     "draw");
 		return;
 	case FB_CECP_E_TELL:
 		fb_proto_gui(out, "info string %.*s", (int)(len - l.arg.off),

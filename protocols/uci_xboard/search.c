@@ -69,8 +69,9 @@ void
 fb_uxb_analyze(struct uxb *x, const struct fb_sink *out)
 {
 	if (!x->f.analyze)
-		fb_proto_gui(out, "info string fenbridge: the engine has no "
-				  "analyze mode: it waits for stop");
+		fb_proto_say(out, &fb_protocol_uci, FB_SAY_WARNING,
+			     "the engine has no "
+			     "analyze mode: it waits for stop");
 	else
 		fb_proto_engine(out, "analyze");
 }
@@ -85,8 +86,9 @@ fb_uxb_search(struct uxb *x, const struct fb_uci_go *g, unsigned *deadline_ms,
 	/* The codec's span of a searchmoves with no move is empty but
 	 * starts after the keyword. */
 	if (g->searchmoves.off > 0)
-		fb_proto_gui(out, "info string fenbridge: searchmoves has no "
-				  "XBoard equivalent; all moves are searched");
+		fb_proto_say(out, &fb_protocol_uci, FB_SAY_WARNING,
+			     "searchmoves has no "
+			     "XBoard equivalent; all moves are searched");
 	x->depth_goal = g->depth > 0  ? g->depth
 			: g->mate > 0 ? 2 * g->mate - 1
 				      : 0;
@@ -121,9 +123,10 @@ fb_uxb_search(struct uxb *x, const struct fb_uci_go *g, unsigned *deadline_ms,
 		control(x, "level 0 60 0", out); /* the depth decides */
 	} else {
 		if (g->nodes > 0)
-			fb_proto_gui(out, "info string fenbridge: the engine "
-					  "has no nps: go nodes is searched as "
-					  "go infinite");
+			fb_proto_say(out, &fb_protocol_uci, FB_SAY_WARNING,
+				     "the engine "
+				     "has no nps: go nodes is searched as "
+				     "go infinite");
 		fb_uxb_analyze(x, out);
 		return FB_UXB_ANALYZING;
 	}
@@ -174,13 +177,14 @@ fb_uxb_no_pv_bestmove(struct uxb *x, const struct fb_sink *out)
 					 fb_policy_gui_castling(&x->pol), mv,
 					 sizeof mv);
 	if (k <= 0) {
-		fb_proto_gui(out, "info string fenbridge: the engine showed no "
-				  "move in its analysis");
+		fb_proto_say(out, &fb_protocol_uci, FB_SAY_ERROR,
+			     "the engine showed no "
+			     "move in its analysis");
 		fb_proto_gui(out, "bestmove 0000");
 		return;
 	}
-	fb_proto_gui(out,
-		     "info string fenbridge: the engine showed no move in "
+	fb_proto_say(out, &fb_protocol_uci, FB_SAY_WARNING,
+		     "the engine showed no move in "
 		     "its analysis; %s is fenbridge's pick of a legal "
 		     "move, not the engine's",
 		     mv);

@@ -136,8 +136,8 @@ fb_uxb_engine_move(struct uxb *x, const char *line, size_t len,
 		fb_proto_report(out, FB_LOG_WARN,
 				"engine move '%.*s' is not legal here", (int)n,
 				mt);
-		fb_proto_gui(out,
-			     "info string fenbridge: the engine played "
+		fb_proto_say(out, &fb_protocol_uci, FB_SAY_ERROR,
+			     "the engine played "
 			     "'%.*s', which is no legal move here",
 			     (int)n, mt);
 		fb_proto_gui(out, "bestmove 0000");
@@ -162,8 +162,8 @@ void
 fb_uxb_engine_result(struct uxb *x, const char *text, size_t len,
 		     const struct fb_sink *out)
 {
-	fb_proto_gui(out, "info string fenbridge: the engine says '%.*s'",
-		     (int)len, text);
+	fb_proto_say(out, &fb_protocol_uci, FB_SAY_NOTE,
+		     "the engine says '%.*s'", (int)len, text);
 	if (fb_uxb_thinking(x)) {
 		fb_uxb_lifecycle(x, FB_UXB_EV_MOVED, 0, out);
 		fb_proto_gui(out, "bestmove 0000");
@@ -226,8 +226,8 @@ fb_uxb_engine_error(struct uxb *x, const char *line, size_t all,
 	} else {
 		fb_proto_report(out, FB_LOG_WARN, "engine: %.*s", (int)len,
 				text);
-		fb_proto_gui(out,
-			     "info string fenbridge: the engine says "
+		fb_proto_say(out, &fb_protocol_uci, FB_SAY_NOTE,
+			     "the engine says "
 			     "'%.*s'",
 			     (int)len, text);
 		if (l->kind != FB_CECP_E_ERROR)

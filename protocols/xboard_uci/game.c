@@ -399,8 +399,8 @@ note_dropped(struct xu *x, const struct fb_sink *out)
 			"setboard: %u castling right%s that standard chess "
 			"cannot express not sent to the engine (variant %s)",
 			dropped, dropped > 1 ? "s" : "", x->pol.variant->name);
-	fb_proto_gui(out,
-		     "# fenbridge: %u castling right%s of this position "
+	fb_proto_say(out, &fb_protocol_xboard, FB_SAY_NOTE,
+		     "%u castling right%s of this position "
 		     "need Chess960 (variant fischerandom); the engine "
 		     "plays without %s",
 		     dropped, dropped > 1 ? "s" : "",

@@ -267,8 +267,8 @@ xu_uciok_timeout(struct xu *x, const struct fb_sink *out)
 	fb_proto_report(out, FB_LOG_ERROR,
 			"the engine did not answer uci with uciok in %u s",
 			XU_UCIOK_MS / 1000);
-	fb_proto_gui(out,
-		     "tellusererror fenbridge: the engine did not finish "
+	fb_proto_say(out, &fb_protocol_xboard, FB_SAY_ERROR,
+		     "the engine did not finish "
 		     "its UCI handshake (no uciok in %u s)",
 		     XU_UCIOK_MS / 1000);
 	if (x->pol.chess960 == FB_SUPPORT_UNKNOWN)

@@ -199,8 +199,8 @@ xu_bestmove(struct xu *x, const char *text, size_t len,
 	}
 	fb_proto_report(out, FB_LOG_ERROR, "the engine's move is illegal: %.*s",
 			(int)len, text);
-	fb_proto_gui(out,
-		     "tellusererror fenbridge: the engine played an illegal "
+	fb_proto_say(out, &fb_protocol_xboard, FB_SAY_ERROR,
+		     "the engine played an illegal "
 		     "move (%.*s); it is not passed on",
 		     (int)b.move.len, text + b.move.off);
 }

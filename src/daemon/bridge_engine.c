@@ -2,10 +2,9 @@
 /*
  * The engine process: starting it on new pipes (on Linux through
  * fenbridge's own trampoline, --exec-engine, so that it dies with
- * fenbridge), its environment, its exit, starting it again after the
- * protocol probe killed it or (--restart) after it died mid-game, and
- * signals to it. What its exit means for the
- * session is br_lifecycle()'s.
+ * fenbridge), its environment, its exit, closing it and starting it
+ * again (RESTARTING), and signals to it. What its exit means for the
+ * session is br_lifecycle()'s (which asks the session).
  */
 #include "bridge.h"
 #include "bridge_int.h"
@@ -37,9 +36,6 @@ br_signal_name(int sig)
 }
 
 static void
-restart_engine(struct fb_bridge *b);
-
-static void
 on_engine_exit(uv_process_t *p, int64_t status, int sig)
 {
 	struct fb_bridge *b = p->data;
@@ -52,30 +48,6 @@ on_engine_exit(uv_process_t *p, int64_t status, int sig)
 	else
 		fb_log_msg(FB_LOG_INFO, "engine exited with status %lld",
 			   (long long)status);
-	/* Before the session is decided the filter may want it started
-	 * again (an engine that died of the protocol probe). */
-	b->restart = false;
-	if (b->state == FB_ST_RUNNING || b->state == FB_ST_FINISHING) {
-		/* A signal from outside or an illegal instruction is no
-		 * answer to the probe: started again, it would end alike. */
-		struct fb_cause c = {
-			.os = FB_CAUSE_HOST, .status = status, .signal = sig};
-		if (fb_cause_answers_probe(&c))
-			fb_filter_engine_exit(&b->filter, &b->up.sink);
-		else
-			fb_filter_engine_gone(&b->filter, &b->up.sink);
-	}
-	if (!b->restart && br_may_restart(b)) {
-		/* --restart: the journal brings the new engine where the GUI
-		 * believes the old one was. */
-		br_restart_note(b);
-		b->restart = true;
-	}
-	if (b->restart) {
-		restart_engine(b);
-		return;
-	}
-	uv_close((uv_handle_t *)p, NULL);
 	br_lifecycle(b, FB_EV_ENGINE_EXIT, 0);
 }
 
@@ -359,27 +331,19 @@ br_spawn_engine(struct fb_bridge *b)
 }
 
 /*
- * Starting the engine again (FB_EVENT_RESTART): its handles and pipes are
- * closed first (libuv reuses none of them before its close callback), what
- * was queued for the dead engine and half a line of its output are
- * dropped, then the engine starts as at first and the filter gives it the
- * GUI's lines. The session stays running meanwhile; the GUI's lines wait
- * in the filter. A GUI that quits or leaves meanwhile ends it as an exit.
+ * Starting the engine again (RESTARTING, bridge_int.h): its handles and
+ * pipes are closed first (libuv reuses none of them before its close
+ * callback), then br_lifecycle hears FB_EV_ENGINE_CLOSED and calls
+ * br_engine_respawn: what was queued for the dead engine and half a line
+ * of its output are dropped, and the engine starts as at first. The GUI's
+ * lines wait in the session meanwhile.
  */
-static void
-respawn(struct fb_bridge *b)
+int
+br_engine_respawn(struct fb_bridge *b)
 {
 	struct endpoint *eps[3] = {&b->eng_in, &b->eng_out, &b->eng_err};
 	int rc;
 
-	if (b->state != FB_ST_RUNNING && b->state != FB_ST_FINISHING) {
-		fb_log_msg(FB_LOG_INFO, "not starting the engine again: the "
-					"GUI has quit or left");
-		b->replay = false;
-		b->eng_out.eof = b->eng_err.eof = true;
-		br_lifecycle(b, FB_EV_ENGINE_EXIT, 0);
-		return;
-	}
 	for (int i = 0; i < 3; i++) {
 		char *rbuf = eps[i]->rbuf;
 		struct direction *dir = eps[i]->dir;
@@ -399,22 +363,13 @@ respawn(struct fb_bridge *b)
 	if (rc < 0 && !uv_is_active((uv_handle_t *)&b->proc)) {
 		fb_log_msg(FB_LOG_ERROR, "cannot start the engine again: %s",
 			   uv_strerror(rc));
-		b->eng_out.eof = b->eng_err.eof = true;
-		br_lifecycle(b, FB_EV_ENGINE_EXIT, 0);
-		return;
+		return rc;
 	}
 	if (rc < 0)
 		fb_log_msg(FB_LOG_ERROR, "engine pipes: %s", uv_strerror(rc));
 	br_start_reading(&b->eng_out);
 	br_start_reading(&b->eng_err);
-	if (b->replay) {
-		br_replay(b);
-	} else {
-		br_filter_up(b, fb_filter_engine_started);
-	}
-	br_outq_flush(&b->up.q);
-	br_outq_flush(&b->down.q);
-	fb_log_flush();
+	return 0;
 }
 
 static void
@@ -425,11 +380,11 @@ on_restart_closed(uv_handle_t *h)
 				      : ((struct endpoint *)h->data)->b;
 
 	if (--b->closing == 0)
-		respawn(b);
+		br_lifecycle(b, FB_EV_ENGINE_CLOSED, 0);
 }
 
-static void
-restart_engine(struct fb_bridge *b)
+void
+br_engine_close(struct fb_bridge *b)
 {
 	uv_handle_t *h[4] = {(uv_handle_t *)&b->proc, &b->eng_in.h.handle,
 			     &b->eng_out.h.handle, &b->eng_err.h.handle};
@@ -448,7 +403,7 @@ restart_engine(struct fb_bridge *b)
 			eps[i - 1]->open = false;
 	}
 	if (--b->closing == 0)
-		respawn(b);
+		br_lifecycle(b, FB_EV_ENGINE_CLOSED, 0);
 }
 
 /* fenbridge's environment with the config's additions (which win). */

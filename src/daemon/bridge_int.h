@@ -3,8 +3,8 @@
  * The bridge's state and the functions its files share, private to them;
  * bridge.h is what main.c sees. The bridge spawns the engine on real pipes,
  * reads both sides, feeds the bytes to a line framer per direction, hands
- * each whole line to the protocol filter, and writes what the filter emits
- * in one write per batch. It owns the session's lifecycle (EOF, quit, grace
+ * each whole line to the session (protocols/session.h), and writes what it
+ * sends in one write per batch. It owns the session's lifecycle (EOF, quit, grace
  * period, signals, the engine's exit): one state, changed only by
  * br_lifecycle(), through which every event passes.
  *
@@ -14,8 +14,8 @@
  *                      (--exec-engine), environment, respawn, kill, exit
  *   bridge_lifecycle.c the state (enum bridge_state), br_lifecycle() and
  *                      advance(); the timer and the forwarded signals
- *   bridge.c           fb_bridge_run(): the filter's sinks, the lines of
- *                      fenbridge's own, the flight recorder's records
+ *   bridge.c           fb_bridge_run(): the session's io (queues, timers,
+ *                      clocks, events), the flight recorder's records
  */
 #ifndef FB_BRIDGE_INT_H
 #define FB_BRIDGE_INT_H
@@ -31,8 +31,6 @@
 #include "fenbridge/line.h"
 #include "log.h"
 #include "recorder.h"
-#include "journal.h"
-#include "referee.h"
 #include "session.h"
 #include "wait.h"
 
@@ -41,9 +39,10 @@
 #define DRAIN_MS 1000
 
 /*
- * The session's lifecycle, in the order it runs; it never goes back. Only
- * br_lifecycle() changes it. Each state that waits for time has the one timer
- * running: grace, KILL_DELAY_MS, DRAIN_MS.
+ * The session's lifecycle, in the order it runs; it never goes back, but
+ * for RESTARTING, which returns to the state it came from. Only
+ * br_lifecycle() changes it. Each state that waits for time has the one
+ * timer running: grace, KILL_DELAY_MS, DRAIN_MS.
  */
 enum bridge_state {
 	FB_ST_STARTING,    /* the engine is not running yet */
@@ -51,7 +50,13 @@ enum bridge_state {
 	FB_ST_FINISHING,   /* the GUI's input ended: what it sent is still
 			      being delivered as if it had stayed (the
 			      engine's handshake, a search's move: the
-			      filter's FB_EVENT_GUI_DONE); --grace at most */
+			      session's FB_SESSION_GUI_DONE); --grace at most */
+	FB_ST_RESTARTING,  /* from RUNNING or FINISHING (b->resume), the
+			      engine ended and the session wants it again
+			      (the probe's restart, --restart): its handles
+			      close, then it starts again, and the state is
+			      b->resume again; the GUI's quit or departure
+			      meanwhile goes on as QUITTING, without it */
 	FB_ST_QUITTING,    /* the GUI quit or went away: the engine got quit
 			      and then EOF; waiting --grace for it to exit */
 	FB_ST_TERMINATING, /* grace over: SIGTERM sent; waiting 1 s */
@@ -69,15 +74,17 @@ enum bridge_state {
 /* What happens to a session; each goes through br_lifecycle(). */
 enum bridge_event {
 	FB_EV_SPAWNED,     /* the engine runs */
-	FB_EV_GUI_QUIT,    /* the GUI sent quit (the filter's sink event) */
+	FB_EV_GUI_QUIT,    /* the GUI sent quit (FB_SESSION_GUI_QUIT) */
 	FB_EV_GUI_EOF,     /* the GUI's stdin ended */
 	FB_EV_GUI_DONE,    /* after it, all it sent is delivered (the
-			      filter's FB_EVENT_GUI_DONE) */
+			      session's FB_SESSION_GUI_DONE) */
 	FB_EV_GUI_GONE,    /* the GUI's stdout broke: nothing to deliver */
 	FB_EV_SIGNAL,      /* fenbridge got a signal (arg: its number) */
 	FB_EV_TIMER,       /* the state's timer ran out */
 	FB_EV_ENGINE_EXIT, /* the engine exited (b->exit_status, term_signal) */
-	FB_EV_IO,          /* an input ended or a write completed */
+	FB_EV_ENGINE_CLOSED, /* RESTARTING: the old engine's handles are
+				closed */
+	FB_EV_IO,            /* an input ended or a write completed */
 };
 
 /* One end fenbridge reads from or writes to. */
@@ -134,17 +141,16 @@ struct direction {
 	bool to_engine;
 	bool logging; /* fb_log_enabled(), fixed before the bridge runs */
 	const char *in_tag, *out_tag;
-	struct fb_sink sink;
-	/* The referee's (b->ref_on): the filter runs on this direction's
-	 * line, and the queued bytes from ref_mark on are not yet shown. */
+	/* A session call is filling this direction's queue (its line, or a
+	 * step toward the engine): its bytes are recorded and logged once
+	 * the call is through. */
 	bool filtering;
-	size_t ref_mark;
 };
 
 struct fb_bridge {
 	uv_loop_t *loop;
 	const struct fb_config *cfg;
-	struct fb_filter filter;
+	struct fb_session *session;
 	struct endpoint gui_in, gui_out, eng_in, eng_out, eng_err;
 	struct direction up, down; /* GUI -> engine, engine -> GUI */
 	struct fb_line err_framer;
@@ -156,36 +162,27 @@ struct fb_bridge {
 	int term_signal;
 	uv_signal_t sig[3];
 	uv_timer_t timer;
-	uv_timer_t filter_timer; /* the filter's (fb_sink.timer) */
+	uv_timer_t filter_timer; /* the session's (fb_session_io.timer) */
 	/* What each timer waits for (wait.h): slow is not silent. */
 	struct fb_wait timer_wait, filter_wait, ref_wait;
-	/* The referee's (only when b->ref_on): set for ref_deadline, when
-	 * an answer owed becomes late (fb_referee_next_deadline). */
+	/* The referee's (only when b->ref_on): the session's alarm, when
+	 * an answer owed becomes late. */
 	uv_timer_t ref_timer;
-	uint64_t ref_deadline;
 	/* The referee's clock (ref_now) stood still this long, and stands
 	 * still since ref_hold_from while ref_holding. */
 	uint64_t ref_held, ref_hold_from;
 	bool ref_holding;
 	enum bridge_state state;
+	enum bridge_state resume; /* where RESTARTING returns */
 	/* The engine's end is no news to the GUI: the GUI quit or left, or
 	 * fenbridge forwarded a signal the engine may die of. Whatever the
 	 * state, so an exit that crosses the GUI's quit is not reported. */
 	bool quiet_end;
-	/* The filter asked for the engine to be started again (it died of
-	 * the protocol probe); closing counts the handles still closing. */
-	bool restart;
-	/* --restart: the journal of the engine wire (NULL without it); an
-	 * engine started again gets its replay; the GUI is told once. */
-	struct fb_journal *journal;
-	bool replay, told_restart;
+	/* The handles still closing before the engine starts again. */
 	int closing;
 	int exit_code;
-	char **env; /* the engine's environment, or NULL: fenbridge's */
-	/* --referee: on, its findings' in-band lines being queued (not
-	 * shown to it again), the session over (no in-band line). */
-	bool ref_on, ref_busy, ref_done;
-	struct fb_referee ref;
+	char **env;  /* the engine's environment, or NULL: fenbridge's */
+	bool ref_on; /* --referee: the session has an alarm */
 };
 
 /* bridge_lifecycle.c */
@@ -253,6 +250,17 @@ br_widen_pipe(int fd);
 int
 br_spawn_engine(struct fb_bridge *b);
 
+/* Closes the ended engine's process and pipes; once they are closed,
+ * FB_EV_ENGINE_CLOSED. */
+void
+br_engine_close(struct fb_bridge *b);
+
+/* Starts the engine again on new pipes (what was queued for the old one
+ * and half a line of its output are dropped) and reads it: 0, or a
+ * negative error (logged) when it does not run. */
+int
+br_engine_respawn(struct fb_bridge *b);
+
 /* Sends sig to the engine; a failure is logged. */
 void
 br_engine_kill(struct fb_bridge *b, int sig);
@@ -279,7 +287,7 @@ br_signal_name(int sig);
 
 /* bridge.c */
 
-/* The framer's callback: one line of d's source through the filter. */
+/* The framer's callback: one line of d's source through the session. */
 void
 br_on_line(void *ctx, const char *text, size_t len, size_t term,
 	   unsigned flags);
@@ -289,37 +297,15 @@ void
 br_on_engine_line(void *ctx, const char *text, size_t len, size_t term,
 		  unsigned flags);
 
-/* Queues a line of fenbridge's own toward d's peer (printf-like; the
- * newline is added), starting a new line if needed. */
-void
-br_inject(struct direction *d, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
 /* Logs the queued bytes from..d->q.len as lines tagged d->out_tag. */
 void
 br_log_queued(struct direction *d, size_t from);
 
-/* True when the engine's end may be undone (--restart): mid-game, not
- * asked for, restarts left in this game. */
-bool
-br_may_restart(const struct fb_bridge *b);
-
-/* Logs the restart about to happen and writes the flight record. */
+/* Runs a step of the session that sends toward the engine as a GUI line
+ * does (FB_STEP_TIMEOUT, _GUI_EOF, _GUI_GONE, _ENGINE_STARTED): what it
+ * queues goes to the flight record and the log as a GUI line's would. */
 void
-br_restart_note(struct fb_bridge *b);
-
-/* Queues the journal's replay for the engine started again, and tells the
- * GUI (once a session). */
-void
-br_replay(struct fb_bridge *b);
-
-/* Runs the filter's run (fb_filter_timeout, fb_filter_gui_eof,
- * fb_filter_gui_gone, fb_filter_engine_started) on the GUI-to-engine sink: what it queues
- * toward the engine outside a GUI line is shown to the referee, the flight
- * record and the log as a GUI line's would be. */
-void
-br_filter_up(struct fb_bridge *b,
-	     void (*run)(struct fb_filter *f, const struct fb_sink *out));
+br_session_up(struct fb_bridge *b, enum fb_session_step step);
 
 /* Writes the flight record with reason: its path, or NULL (logged). */
 const char *

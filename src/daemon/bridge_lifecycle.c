@@ -15,13 +15,15 @@
 #include <stdio.h>
 
 const char *const br_state_name[] = {
-	"starting", "running",  "finishing",  "quitting", "terminating",
-	"killing",  "draining", "delivering", "closing",  "done",
+	"starting",   "running",     "finishing", "restarting",
+	"quitting",   "terminating", "killing",   "draining",
+	"delivering", "closing",     "done",
 };
 
 static const char *const event_name[] = {
-	"engine started", "GUI quit", "GUI EOF",     "GUI done", "GUI gone",
-	"signal",         "timer",    "engine exit", "I/O",
+	"engine started", "GUI quit", "GUI EOF", "GUI done",
+	"GUI gone",       "signal",   "timer",   "engine exit",
+	"engine closed",  "I/O",
 };
 
 static const int forwarded_signals[3] = {SIGINT, SIGTERM, SIGHUP};
@@ -88,6 +90,14 @@ set_state(struct fb_bridge *b, enum bridge_state to, enum bridge_event ev)
 	b->state = to;
 }
 
+/* The session runs: the engine relays, or is being started again. */
+static bool
+live(const struct fb_bridge *b)
+{
+	return b->state == FB_ST_RUNNING || b->state == FB_ST_FINISHING ||
+	       b->state == FB_ST_RESTARTING;
+}
+
 /* The GUI quit or left while the engine runs: give it --grace to exit. */
 static void
 begin_quitting(struct fb_bridge *b, enum bridge_event ev)
@@ -112,16 +122,12 @@ end_engine_input(struct fb_bridge *b, enum bridge_event ev)
 	b->quiet_end = true;
 	if (!engine_runs)
 		return;
-	br_filter_up(b, fb_filter_gui_gone);
-	if (!b->filter.gui_quit && !b->up.q.dead) {
-		br_inject(&b->up, "quit");
-		b->filter.gui_quit = true;
-	}
+	br_session_up(b, FB_STEP_GUI_GONE);
 	b->up.q.close_after = true;
 	br_outq_flush(&b->up.q);
 	br_outq_flush(&b->down.q);
 	fb_log_flush();
-	if (b->state == FB_ST_RUNNING || b->state == FB_ST_FINISHING)
+	if (live(b))
 		begin_quitting(b, ev);
 }
 
@@ -140,7 +146,7 @@ advance(struct fb_bridge *b, enum bridge_event ev)
 		 * be gone before fenbridge has read the GUI's first command,
 		 * which names the protocol to tell it in: wait for that
 		 * command while the drain timer runs. */
-		if (!b->quiet_end && fb_filter_protocol(&b->filter) == NULL &&
+		if (!b->quiet_end && !fb_session_can_say(b->session) &&
 		    !b->gui_in.eof && uv_is_active((uv_handle_t *)&b->timer))
 			return;
 		set_state(b, FB_ST_DELIVERING, ev);
@@ -158,7 +164,7 @@ advance(struct fb_bridge *b, enum bridge_event ev)
 				.status = b->exit_status,
 				.signal = b->term_signal,
 				.cpu = &cpu,
-				.probing = fb_filter_probing(&b->filter)};
+				.probing = fb_session_probing(b->session)};
 			/* Only an end that may answer the probe is its. */
 			cause.probing = cause.probing &&
 					fb_cause_answers_probe(&cause);
@@ -170,15 +176,10 @@ advance(struct fb_bridge *b, enum bridge_event ev)
 			fb_log_msg(FB_LOG_WARN, "the engine %s", msg);
 			snprintf(reason, sizeof reason, "the engine %s", what);
 			path = br_write_record(b, reason);
-			if (fb_filter_protocol(&b->filter) != NULL)
-				br_inject(&b->down,
-					  "%sfenbridge: the engine %s%s%s",
-					  fb_filter_protocol(&b->filter)
-						  ->user_message,
-					  msg,
-					  path != NULL ? "; flight record: "
-						       : "",
-					  path != NULL ? path : "");
+			fb_session_say(b->session, FB_SAY_ERROR,
+				       "the engine %s%s%s", msg,
+				       path != NULL ? "; flight record: " : "",
+				       path != NULL ? path : "");
 		}
 		br_outq_flush(&b->down.q);
 	}
@@ -212,15 +213,76 @@ advance(struct fb_bridge *b, enum bridge_event ev)
 	}
 }
 
+/* The engine's end, from RUNNING or FINISHING: does the session want it
+ * started again (the probe's restart, --restart's)? It decides. */
+static bool
+wants_restart(struct fb_bridge *b)
+{
+	struct fb_cause c = {.os = FB_CAUSE_HOST,
+			     .status = b->exit_status,
+			     .signal = b->term_signal};
+	char what[64];
+	struct fb_session_exit e = {
+		.running = b->state == FB_ST_RUNNING ||
+			   b->state == FB_ST_FINISHING,
+		.asked = b->quiet_end,
+		/* A signal from outside or an illegal instruction is no
+		 * answer to the probe: started again, it would end alike. */
+		.answers_probe = fb_cause_answers_probe(&c),
+		.dies_again = fb_cause_is_illegal_instruction(&c),
+		.what = what,
+	};
+
+	fb_cause_what(&c, what, sizeof what);
+	return fb_session_engine_exited(b->session, &e) == FB_SESSION_RESTART;
+}
+
+/* The engine is gone for good: read the rest of its output. */
+static void
+engine_gone(struct fb_bridge *b, enum bridge_event ev)
+{
+	set_state(b, FB_ST_DRAINING, ev);
+	/* Replaces a grace or kill timeout that was running. */
+	timer_start(b, FB_WAIT_WALL, DRAIN_MS);
+	advance(b, ev);
+}
+
+/* The old engine's handles are closed: start it again, unless the GUI
+ * quit or left meanwhile (then the state is QUITTING: its end is the
+ * session's). */
+static void
+restart(struct fb_bridge *b, enum bridge_event ev)
+{
+	if (b->state != FB_ST_RESTARTING) {
+		fb_log_msg(FB_LOG_INFO, "not starting the engine again: the "
+					"GUI has quit or left");
+		b->eng_out.eof = b->eng_err.eof = true;
+		engine_gone(b, ev);
+		return;
+	}
+	if (br_engine_respawn(b) < 0) {
+		b->eng_out.eof = b->eng_err.eof = true;
+		engine_gone(b, ev);
+		return;
+	}
+	/* FB_EV_SPAWNED has brought the state back; the new engine gets the
+	 * GUI's lines, or the journal's replay. */
+	br_session_up(b, FB_STEP_ENGINE_STARTED);
+	br_outq_flush(&b->up.q);
+	br_outq_flush(&b->down.q);
+	fb_log_flush();
+}
+
 /*
  * The one place where the session's state changes. Every event comes here:
  * the GUI's quit, its EOF or broken stdout, signals, the timer, the
  * engine's exit, and I/O that may end a wait (an input's end, a completed
  * write). The behaviour is doc/protocols.md's: after the GUI's quit or EOF the
  * engine gets quit (unless the GUI sent it) and EOF, then --grace seconds,
- * SIGTERM, and 1 s later SIGKILL; once it has exited, its output is read to
- * the end (DRAIN_MS at most), delivered, followed by a report to the GUI if
- * the exit was not asked for. Longer than 100 lines on purpose: one case
+ * SIGTERM, and 1 s later SIGKILL; once it has exited, the session decides
+ * whether it starts again (RESTARTING), else its output is read to the end
+ * (DRAIN_MS at most), delivered, followed by a report to the GUI if the
+ * exit was not asked for. Longer than 100 lines on purpose: one case
  * per event, the state machine's whole table in one place.
  */
 void
@@ -228,13 +290,17 @@ br_lifecycle(struct fb_bridge *b, enum bridge_event ev, int arg)
 {
 	bool engine_runs = b->state >= FB_ST_RUNNING &&
 			   b->state <= FB_ST_KILLING;
+	/* The state the session is in, RESTARTING's being where it returns:
+	 * the GUI's events mean the same while the engine starts again. */
+	enum bridge_state running = b->state == FB_ST_RESTARTING ? b->resume
+								 : b->state;
 
 	switch (ev) {
 	case FB_EV_SPAWNED:
-		/* Started again (it died of the probe) while finishing: the
-		 * GUI's EOF is still being delivered. */
 		if (b->state == FB_ST_STARTING)
 			set_state(b, FB_ST_RUNNING, ev);
+		else if (b->state == FB_ST_RESTARTING)
+			set_state(b, b->resume, ev);
 		return;
 	case FB_EV_GUI_QUIT:
 		/* quit is the last word: EOF follows for engines that watch
@@ -242,28 +308,31 @@ br_lifecycle(struct fb_bridge *b, enum bridge_event ev, int arg)
 		 * without closing the pipe: make sure the engine does exit. */
 		b->quiet_end = true;
 		b->up.q.close_after = true;
-		if (b->state == FB_ST_RUNNING || b->state == FB_ST_FINISHING)
+		if (live(b))
 			begin_quitting(b, ev);
 		return;
 	case FB_EV_GUI_EOF:
-		if (b->state != FB_ST_RUNNING || b->down.q.dead) {
+		if (running != FB_ST_RUNNING || b->down.q.dead) {
 			end_engine_input(b, ev);
 			return;
 		}
 		/* Everything the GUI sent is delivered as if it had stayed
-		 * (a script's `printf ... | fenbridge`): the filter says
+		 * (a script's `printf ... | fenbridge`): the session says
 		 * when (FB_EV_GUI_DONE, maybe at once), --grace at most. */
 		fb_log_msg(FB_LOG_DEBUG, "end of the GUI's input; delivering "
 					 "what it sent");
-		set_state(b, FB_ST_FINISHING, ev);
+		if (b->state == FB_ST_RESTARTING)
+			b->resume = FB_ST_FINISHING;
+		else
+			set_state(b, FB_ST_FINISHING, ev);
 		timer_start(b, FB_WAIT_ENGINE, b->cfg->grace_ms);
-		br_filter_up(b, fb_filter_gui_eof);
+		br_session_up(b, FB_STEP_GUI_EOF);
 		br_outq_flush(&b->up.q);
 		br_outq_flush(&b->down.q);
 		fb_log_flush();
 		return;
 	case FB_EV_GUI_DONE:
-		if (b->state == FB_ST_FINISHING)
+		if (running == FB_ST_FINISHING)
 			end_engine_input(b, ev);
 		return;
 	case FB_EV_GUI_GONE:
@@ -293,7 +362,7 @@ br_lifecycle(struct fb_bridge *b, enum bridge_event ev, int arg)
 		fb_log_flush();
 		return;
 	case FB_EV_TIMER:
-		if (b->state == FB_ST_FINISHING) {
+		if (running == FB_ST_FINISHING) {
 			fb_log_msg(FB_LOG_WARN,
 				   "%.1f s after the GUI's input ended the "
 				   "engine still owes it an answer; ending "
@@ -332,10 +401,17 @@ br_lifecycle(struct fb_bridge *b, enum bridge_event ev, int arg)
 		}
 		return;
 	case FB_EV_ENGINE_EXIT:
-		set_state(b, FB_ST_DRAINING, ev);
-		/* Replaces a grace or kill timeout that was running. */
-		timer_start(b, FB_WAIT_WALL, DRAIN_MS);
-		advance(b, ev);
+		if (wants_restart(b)) {
+			b->resume = b->state;
+			set_state(b, FB_ST_RESTARTING, ev);
+			br_engine_close(b);
+			return;
+		}
+		uv_close((uv_handle_t *)&b->proc, NULL);
+		engine_gone(b, ev);
+		return;
+	case FB_EV_ENGINE_CLOSED:
+		restart(b, ev);
 		return;
 	case FB_EV_IO:
 		advance(b, ev);

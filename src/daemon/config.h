@@ -19,7 +19,7 @@
 #include "fenbridge/pgn.h"
 
 /* The engine options read from [options] and the like: a session type
- * (session.h), which config.c fills; a pointer here needs no more. */
+ * (filter.h), which config.c fills; a pointer here needs no more. */
 struct fb_engine_option;
 
 #define FB_CONFIG_DEFAULT_GRACE_MS 5000

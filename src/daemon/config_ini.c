@@ -19,7 +19,7 @@
 #include <ini.h>
 
 #include "config_int.h"
-#include "session.h"
+#include "filter.h"
 
 struct ini_state {
 	struct fb_config *c;

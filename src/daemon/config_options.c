@@ -16,7 +16,7 @@
 #include "fenbridge/game.h"
 #include "fenbridge/variant.h"
 #include "platform.h"
-#include "session.h"
+#include "filter.h"
 
 /* A path from the file: relative ones are relative to the file's folder. */
 static char *

@@ -9,7 +9,7 @@
 #include <stddef.h>
 
 #include "config.h"
-#include "session.h"
+#include "filter.h"
 
 /* Direction tags: what fenbridge got from the GUI, sent to the engine, ... */
 #define FB_TAG_GUI_IN "gui>"

@@ -32,7 +32,9 @@ def second_start(b):
 @test(timeout=20)
 def uci_search_survives_a_death(ctx):
     counter = ctx.path("gos")
-    b = ctx.bridge(["--restart=2"], ["--die-at-go=%s:1" % counter])
+    log = ctx.path("fb.log")
+    b = ctx.bridge(["--restart=2", "--log=" + log],
+                   ["--die-at-go=%s:1" % counter])
     b.send(b"uci\n")
     b.expect(b"uciok\n")
     b.send(b"setoption name Hash value 32\nsetoption name Hash value 64\n"
@@ -57,6 +59,12 @@ def uci_search_survives_a_death(ctx):
     check(50000 <= int(m.group(1)) <= 60000, "btime %s" % m.group(1))
     eq(starts(b), 2, "engine starts")
     quits(b)
+    # The restart is a state of the lifecycle, through its one function.
+    with open(log, encoding="latin-1") as f:
+        text = f.read()
+    check("session: running -> restarting (engine exit)" in text and
+          "session: restarting -> running (engine started)" in text,
+          "the log shows the restart's state")
 
 
 @test(timeout=20)

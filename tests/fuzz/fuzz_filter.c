@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * fuzz_filter: the protocol filters (protocols/session.c, protocols/uci.c,
+ * fuzz_filter: the protocol filters (protocols/filter.c, protocols/uci.c,
  * protocols/xboard.c) fed a session from both sides, as the bridge does:
  * each side's bytes go through its own line framer, whose lines go to
  * fb_filter_gui_line or fb_filter_engine_line.
@@ -36,7 +36,7 @@
 
 #include "fenbridge/line.h"
 #include "fuzz_common.h"
-#include "session.h"
+#include "filter.h"
 
 enum { TO_ENGINE, TO_GUI };
 

@@ -2,7 +2,7 @@
 /*
  * fuzz_translate: the filter with a GUI and an engine of any protocols,
  * the translating pairs included (protocols/xboard_uci/,
- * protocols/uci_xboard/) and the engine-protocol probe (protocols/session.c),
+ * protocols/uci_xboard/) and the engine-protocol probe (protocols/filter.c),
  * fed a session from both sides through the line framers, with the timer
  * running out where the input says.
  *
@@ -26,7 +26,7 @@
  */
 #include <stdbool.h>
 
-#include "session.h"
+#include "filter.h"
 #include "fenbridge/line.h"
 #include "fuzz_common.h"
 

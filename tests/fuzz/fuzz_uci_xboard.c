@@ -20,7 +20,7 @@
 #include <stdbool.h>
 
 #include "fuzz_common.h"
-#include "session.h"
+#include "filter.h"
 
 /* The handshake's option block is the biggest output of one line: 64
  * options of up to 800 bytes. */

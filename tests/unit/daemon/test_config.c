@@ -22,7 +22,7 @@
 
 #include "config.h"
 #include "fenbridge/error.h"
-#include "session.h"
+#include "filter.h"
 
 #define N_ELEMS(a) (sizeof(a) / sizeof((a)[0]))
 #define MAX_ARGS 16

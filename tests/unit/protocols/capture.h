@@ -11,7 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "session.h"
+#include "filter.h"
 
 #define N_ELEMS(a) (sizeof(a) / sizeof((a)[0]))
 

@@ -17,7 +17,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "session.h"
+#include "filter.h"
 
 #define SCRIPT_MAX (64 * 1024)
 

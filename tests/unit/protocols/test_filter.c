@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Unit tests of the filter dispatcher (protocols/session.c, with
+ * Unit tests of the filter dispatcher (protocols/filter.c, with
  * protocols/protocols.c) through a capturing sink (capture.h): protocol
  * detection from the GUI's first command, `quit`, raw and continuation
  * pieces, the protocol table, and the filter fed by the line framer split
@@ -22,7 +22,7 @@
 
 #include "capture.h"
 #include "fenbridge/line.h"
-#include "session.h"
+#include "filter.h"
 
 static void
 test_filter_detects_protocol_from_first_command(void **state)
@@ -175,8 +175,22 @@ test_filter_protocol_find(void **state)
 	assert_null(fb_protocol_find("UCIX"));
 	assert_string_equal(fb_protocol_uci.name, "uci");
 	assert_string_equal(fb_protocol_xboard.name, "xboard");
-	assert_string_equal(fb_protocol_uci.user_message, "info string ");
-	assert_string_equal(fb_protocol_xboard.user_message, "tellusererror ");
+	/* The one home of in-band wording: each protocol's prefixes. */
+	assert_string_equal(fb_protocol_prefix(&fb_protocol_uci, FB_SAY_NOTE),
+			    "info string ");
+	assert_string_equal(
+		fb_protocol_prefix(&fb_protocol_uci, FB_SAY_WARNING),
+		"info string ");
+	assert_string_equal(fb_protocol_prefix(&fb_protocol_uci, FB_SAY_ERROR),
+			    "info string ");
+	assert_string_equal(
+		fb_protocol_prefix(&fb_protocol_xboard, FB_SAY_NOTE), "# ");
+	assert_string_equal(
+		fb_protocol_prefix(&fb_protocol_xboard, FB_SAY_WARNING),
+		"telluser ");
+	assert_string_equal(
+		fb_protocol_prefix(&fb_protocol_xboard, FB_SAY_ERROR),
+		"tellusererror ");
 }
 
 struct relay {

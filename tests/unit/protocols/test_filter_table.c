@@ -36,7 +36,7 @@
 
 #include <cmocka.h>
 
-#include "session.h"
+#include "filter.h"
 
 #define N_ELEMS(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -213,7 +213,7 @@ static const struct row uci_rows[] = {
 	{"uci config-hidden option not shown", U, CFG, .setup = SETUP("G uci"),
 	 .dir = 'E', .in = "option name Ponder type check default false\n",
 	 .want = ""},
-	/* fb_filter_option matches option names in any case (session.h). */
+	/* fb_filter_option matches option names in any case (filter.h). */
 	{"uci config-hidden option any case", U, CFG, .setup = SETUP("G uci"),
 	 .dir = 'E', .in = "option name ponder type check default false\n",
 	 .want = ""},

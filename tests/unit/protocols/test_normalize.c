@@ -22,7 +22,7 @@
 
 #include "capture.h"
 #include "normalize.h"
-#include "session.h"
+#include "filter.h"
 
 /* 70 bytes of name; its first 64 end in a blank, which goes too. */
 #define LONG70                                                                 \

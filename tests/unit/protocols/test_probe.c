@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Unit tests of choosing the engine's protocol (protocols/session.c with
+ * Unit tests of choosing the engine's protocol (protocols/filter.c with
  * --engine-protocol=auto; protocols/protocols.c's probe descriptors): what
  * goes to the engine and to the GUI while the engine is asked, how each
  * answer (or silence, through fb_filter_timeout) decides, that the GUI's
@@ -19,7 +19,7 @@
 
 #include <cmocka.h>
 
-#include "session.h"
+#include "filter.h"
 
 #define MAX_OUT (128 * 1024)
 

@@ -23,7 +23,7 @@
 #include <cmocka.h>
 
 #include "capture.h"
-#include "session.h"
+#include "filter.h"
 
 struct filter_case {
 	const char *in;

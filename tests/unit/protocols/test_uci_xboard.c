@@ -18,7 +18,7 @@
 #include <cmocka.h>
 
 #include "script.h"
-#include "session.h"
+#include "filter.h"
 
 /* Runs script through a UCI-GUI/XBoard-engine filter with opt's extras and
  * returns the transcript (static). */

@@ -21,7 +21,7 @@
 #include <cmocka.h>
 
 #include "capture.h"
-#include "session.h"
+#include "filter.h"
 
 static void
 test_filter_xboard_setboard_in_known_variants(void **state)

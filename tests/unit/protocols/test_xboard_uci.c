@@ -22,7 +22,7 @@
 #include <cmocka.h>
 
 #include "script.h"
-#include "session.h"
+#include "filter.h"
 
 static void
 start(struct script *s, enum fb_notation engine_fen)
