@@ -5,8 +5,10 @@
  * protocols/uci_xboard/ does for the others:
  *
  *   pair.c       the pair's descriptor; each line read once through its
- *                codec (uci_codec.h, cecp_codec.h) and mapped; the timer;
- *                the lifecycle (fb_uxb_lifecycle)
+ *                codec (uci_codec.h, cecp_codec.h) and mapped; the GUI's
+ *                lines held during the handshake
+ *   lifecycle.c  the state (enum fb_uxb_state) and its one transition
+ *                function (fb_uxb_lifecycle); the timer
  *   handshake.c  uci -> xboard + protover 2, the engine's features and
  *                options, the GUI's id/options/uciok, setoption
  *   game.c       the GUI's position -> the engine's game: new moves only,
@@ -169,6 +171,13 @@ struct uxb {
 };
 
 /* pair.c */
+
+/* A GUI line held during the handshake, read now (fb_proto_release). */
+void
+fb_uxb_held_line(void *ctx, const char *text, size_t len,
+		 const struct fb_sink *out);
+
+/* lifecycle.c */
 
 /* The one place where x->state changes (arg: the ply of FB_UXB_EV_PV). */
 void

@@ -29,7 +29,7 @@
 #include "xboard_uci.h"
 
 void
-xu_game_reset(struct xu *x, const struct fb_variant *v)
+fb_xbu_game_reset(struct xbu *x, const struct fb_variant *v)
 {
 	x->pol.variant = v;
 	x->nmoves = 0;
@@ -44,7 +44,7 @@ xu_game_reset(struct xu *x, const struct fb_variant *v)
 }
 
 bool
-xu_game_push(struct xu *x, const struct fb_move *m)
+fb_xbu_game_push(struct xbu *x, const struct fb_move *m)
 {
 	struct fb_move *p = fb_proto_grow(x->moves, x->nmoves, &x->cap_moves,
 					  sizeof *p, 256);
@@ -60,7 +60,7 @@ xu_game_push(struct xu *x, const struct fb_move *m)
 /* Takes back the last plies (at most nmoves): the board is replayed from
  * the start, and the engine's line rebuilt before the next search. */
 void
-xu_game_undo(struct xu *x, size_t plies)
+fb_xbu_game_undo(struct xbu *x, size_t plies)
 {
 	x->nmoves -= plies;
 	x->cur = x->start;
@@ -75,7 +75,7 @@ xu_game_undo(struct xu *x, size_t plies)
  * makes another ply; the positions at a ply change only by undo or a new
  * start, which drop them). */
 static void
-legal_moves(struct xu *x)
+legal_moves(struct xbu *x)
 {
 	if (x->legal_ok && x->legal_ply == x->nmoves)
 		return;
@@ -91,7 +91,7 @@ lower(char c)
 }
 
 bool
-xu_legal(struct xu *x, const struct fb_move *m)
+fb_xbu_legal(struct xbu *x, const struct fb_move *m)
 {
 	if (m->null)
 		return false;
@@ -108,7 +108,7 @@ xu_legal(struct xu *x, const struct fb_move *m)
 }
 
 enum fb_game_end
-xu_end(struct xu *x)
+fb_xbu_end(struct xbu *x)
 {
 	legal_moves(x);
 	if (x->nlegal > 0)
@@ -117,7 +117,7 @@ xu_end(struct xu *x)
 }
 
 bool
-xu_same_move(const struct fb_move *a, const struct fb_move *b)
+fb_xbu_same_move(const struct fb_move *a, const struct fb_move *b)
 {
 	return a->from_file == b->from_file && a->from_rank == b->from_rank &&
 	       a->to_file == b->to_file && a->to_rank == b->to_rank &&
@@ -125,8 +125,8 @@ xu_same_move(const struct fb_move *a, const struct fb_move *b)
 }
 
 int
-xu_print_move(const struct fb_game *g, const struct fb_move *m,
-	      enum fb_castle_notation n, char out[static 8])
+fb_xbu_print_move(const struct fb_game *g, const struct fb_move *m,
+		  enum fb_castle_notation n, char out[static 8])
 {
 	int k = 0;
 
@@ -153,7 +153,7 @@ xu_print_move(const struct fb_game *g, const struct fb_move *m,
 
 /* What the line depends on besides the moves: the policy's answers. */
 static void
-line_key(const struct xu *x, struct xu_sync *k)
+line_key(const struct xbu *x, struct fb_xbu_sync *k)
 {
 	k->notation = fb_policy_engine_castling(&x->pol);
 	k->standard = fb_policy_engine_standard(&x->pol);
@@ -161,7 +161,7 @@ line_key(const struct xu *x, struct xu_sync *k)
 }
 
 static bool
-same_key(const struct xu_sync *a, const struct xu_sync *b)
+same_key(const struct fb_xbu_sync *a, const struct fb_xbu_sync *b)
 {
 	return a->notation == b->notation && a->standard == b->standard &&
 	       a->style.notation == b->style.notation &&
@@ -170,7 +170,7 @@ same_key(const struct xu_sync *a, const struct xu_sync *b)
 
 /* "position fen <g as the engine can read it>\n" into the line. */
 static void
-put_fen(struct xu *x, const struct fb_game *g)
+put_fen(struct xbu *x, const struct fb_game *g)
 {
 	char fen[FB_GAME_FEN_MAX];
 	int k = fb_policy_anchor_fen(&x->pol, g, fen, sizeof fen, NULL);
@@ -183,9 +183,9 @@ put_fen(struct xu *x, const struct fb_game *g)
 
 /* The line for the start of the game, no moves. */
 static void
-line_start(struct xu *x)
+line_start(struct xbu *x)
 {
-	struct xu_sync *s = &x->sync;
+	struct fb_xbu_sync *s = &x->sync;
 
 	s->text.len = 0;
 	s->text.oom = false;
@@ -204,16 +204,16 @@ line_start(struct xu *x)
  * engine's notation, or, when it cannot read it, the line restarts from
  * the position after it. */
 static void
-line_append(struct xu *x, const struct fb_move *m, const struct fb_sink *out)
+line_append(struct xbu *x, const struct fb_move *m, const struct fb_sink *out)
 {
-	struct xu_sync *s = &x->sync;
+	struct fb_xbu_sync *s = &x->sync;
 	char mv[8];
 	int k;
 
 	if (s->text.oom)
 		return; /* reported when it is sent */
 	if (fb_policy_must_reanchor(&x->pol, &s->end, m)) {
-		k = xu_print_move(&s->end, m, FB_CASTLE_KXR, mv);
+		k = fb_xbu_print_move(&s->end, m, FB_CASTLE_KXR, mv);
 		fb_game_play(&s->end, m);
 		s->text.len = 0;
 		put_fen(x, &s->end);
@@ -223,7 +223,7 @@ line_append(struct xu *x, const struct fb_move *m, const struct fb_sink *out)
 				      &s->end, mv, (size_t)k, out);
 		return;
 	}
-	k = xu_print_move(&s->end, m, s->notation, mv);
+	k = fb_xbu_print_move(&s->end, m, s->notation, mv);
 	s->text.len--; /* its "\n" */
 	if (!s->moves)
 		fb_proto_buf_str(&s->text, " moves");
@@ -237,9 +237,9 @@ line_append(struct xu *x, const struct fb_move *m, const struct fb_sink *out)
 /* Brings the line to the game's last move: appends the moves it lacks,
  * or rebuilds it when it no longer describes the game's first moves. */
 static void
-line_sync(struct xu *x, const struct fb_sink *out)
+line_sync(struct xbu *x, const struct fb_sink *out)
 {
-	struct xu_sync *s = &x->sync, key;
+	struct fb_xbu_sync *s = &x->sync, key;
 
 	line_key(x, &key);
 	if (!s->valid || s->text.oom || s->ply > x->nmoves ||
@@ -250,7 +250,7 @@ line_sync(struct xu *x, const struct fb_sink *out)
 }
 
 void
-xu_send_position(struct xu *x, const struct fb_sink *out)
+fb_xbu_send_position(struct xbu *x, const struct fb_sink *out)
 {
 	line_sync(x, out);
 	if (x->sync.text.oom) {
@@ -263,7 +263,7 @@ xu_send_position(struct xu *x, const struct fb_sink *out)
 }
 
 void
-xu_mark(struct xu *x, struct xu_mark *m, const struct fb_sink *out)
+fb_xbu_mark(struct xbu *x, struct fb_xbu_mark *m, const struct fb_sink *out)
 {
 	line_sync(x, out);
 	m->len = x->sync.text.len;
@@ -274,9 +274,9 @@ xu_mark(struct xu *x, struct xu_mark *m, const struct fb_sink *out)
 }
 
 void
-xu_restore(struct xu *x, const struct xu_mark *m)
+fb_xbu_restore(struct xbu *x, const struct fb_xbu_mark *m)
 {
-	struct xu_sync *s = &x->sync;
+	struct fb_xbu_sync *s = &x->sync;
 
 	/* After a re-anchoring the text before it is gone: rebuild. */
 	if (!s->valid || s->text.oom || s->anchors != m->anchors ||
@@ -295,7 +295,7 @@ xu_restore(struct xu *x, const struct xu_mark *m)
 
 /* The variant the engine plays the game's as: UCI_Variant's value. */
 static const struct fb_variant *
-engine_variant(const struct xu *x)
+engine_variant(const struct xbu *x)
 {
 	const struct fb_variant *v = x->pol.variant;
 
@@ -312,10 +312,10 @@ engine_variant(const struct xu *x)
 }
 
 /* True when the engine plays the game's variant in Chess960 mode (set by
- * xu_sync_variant before the next search); otherwise in standard
+ * fb_xbu_sync_variant before the next search); otherwise in standard
  * notation. */
 static bool
-plays_960(const struct xu *x)
+plays_960(const struct xbu *x)
 {
 	enum fb_play p = fb_policy_plays(&x->pol, x->pol.variant);
 
@@ -326,7 +326,7 @@ plays_960(const struct xu *x)
 /* Before each search: the engine's UCI_Variant, UCI_Chess960 and Ponder
  * as the game needs them, and the notations for its pv. */
 void
-xu_sync_variant(struct xu *x, const struct fb_sink *out)
+fb_xbu_sync_variant(struct xbu *x, const struct fb_sink *out)
 {
 	const struct fb_variant *uci = engine_variant(x);
 	bool has960 = x->pol.chess960 == FB_SUPPORT_LISTED;
@@ -355,8 +355,8 @@ xu_sync_variant(struct xu *x, const struct fb_sink *out)
 }
 
 void
-xu_gui_variant(struct xu *x, const char *text, struct fb_span arg,
-	       const struct fb_sink *out)
+fb_xbu_gui_variant(struct xbu *x, const char *text, struct fb_span arg,
+		   const struct fb_sink *out)
 {
 	size_t pos = arg.off, start;
 	size_t n = fb_proto_token(text, arg.off + arg.len, &pos, &start);
@@ -367,9 +367,9 @@ xu_gui_variant(struct xu *x, const char *text, struct fb_span arg,
 			     text + start);
 		return;
 	}
-	xu_step(x, XU_EV_STOP, NULL, 0, out);
-	xu_game_reset(x, v);
-	xu_sync_variant(x, out);
+	fb_xbu_step(x, FB_XBU_EV_STOP, NULL, 0, out);
+	fb_xbu_game_reset(x, v);
+	fb_xbu_sync_variant(x, out);
 }
 
 /*
@@ -380,7 +380,7 @@ xu_gui_variant(struct xu *x, const char *text, struct fb_span arg,
  * each time, and a comment line to the GUI: no dialog in every game).
  */
 static void
-note_dropped(struct xu *x, const struct fb_sink *out)
+note_dropped(struct xbu *x, const struct fb_sink *out)
 {
 	struct fb_game c = x->start;
 	unsigned dropped = fb_game_drop_nonstandard(&c);
@@ -408,12 +408,12 @@ note_dropped(struct xu *x, const struct fb_sink *out)
 }
 
 void
-xu_gui_setboard(struct xu *x, const char *text, struct fb_span arg,
-		const struct fb_sink *out)
+fb_xbu_gui_setboard(struct xbu *x, const char *text, struct fb_span arg,
+		    const struct fb_sink *out)
 {
 	struct fb_fen fen;
 
-	xu_step(x, XU_EV_STOP, NULL, 0, out);
+	fb_xbu_step(x, FB_XBU_EV_STOP, NULL, 0, out);
 	if (arg.len == 0 ||
 	    fb_proto_parse_fen(text, arg.off, arg.off + arg.len, "setboard",
 			       out, &fen) < 0 ||
@@ -431,36 +431,36 @@ xu_gui_setboard(struct xu *x, const char *text, struct fb_span arg,
 	x->over = false;
 	if (!plays_960(x))
 		note_dropped(x, out);
-	xu_step(x, XU_EV_CHANGED, NULL, 0, out);
+	fb_xbu_step(x, FB_XBU_EV_CHANGED, NULL, 0, out);
 }
 
 /* A GUI move (usermove or bare): checked, played, answered. */
 void
-xu_gui_move(struct xu *x, const char *text, struct fb_span mv,
-	    const struct fb_sink *out)
+fb_xbu_gui_move(struct xbu *x, const char *text, struct fb_span mv,
+		const struct fb_sink *out)
 {
 	struct fb_move m;
 
 	if (fb_game_parse_move(&x->cur, text + mv.off, mv.len, &m) < 0 ||
-	    !xu_legal(x, &m)) {
+	    !fb_xbu_legal(x, &m)) {
 		fb_proto_gui(out, "Illegal move: %.*s", (int)mv.len,
 			     text + mv.off);
 		return;
 	}
-	if (x->state == XU_PONDERING && xu_same_move(&m, &x->ponder) &&
-	    xu_game_push(x, &m)) {
-		xu_step(x, XU_EV_PONDERHIT, NULL, 0, out);
+	if (x->state == FB_XBU_PONDERING && fb_xbu_same_move(&m, &x->ponder) &&
+	    fb_xbu_game_push(x, &m)) {
+		fb_xbu_step(x, FB_XBU_EV_PONDERHIT, NULL, 0, out);
 		return;
 	}
 	/* analyze, pondering on another move, a move while thinking */
-	xu_step(x, XU_EV_STOP, NULL, 0, out);
-	if (!xu_game_push(x, &m)) {
+	fb_xbu_step(x, FB_XBU_EV_STOP, NULL, 0, out);
+	if (!fb_xbu_game_push(x, &m)) {
 		fb_proto_report(out, FB_LOG_ERROR, "out of memory");
 		fb_proto_gui(out, "Illegal move (out of memory): %.*s",
 			     (int)mv.len, text + mv.off);
 		return;
 	}
-	if (xu_end(x) != FB_END_NONE) {
+	if (fb_xbu_end(x) != FB_END_NONE) {
 		/* The GUI's move mates or stalemates: the GUI knows the
 		 * result. A search would make the engine's side, the
 		 * loser, claim it too. */
@@ -469,5 +469,5 @@ xu_gui_move(struct xu *x, const char *text, struct fb_span mv,
 				"%.*s ends the game: no search", (int)mv.len,
 				text + mv.off);
 	}
-	xu_step(x, XU_EV_CHANGED, NULL, 0, out);
+	fb_xbu_step(x, FB_XBU_EV_CHANGED, NULL, 0, out);
 }

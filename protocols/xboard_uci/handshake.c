@@ -4,7 +4,7 @@
  * `xboard`/`protover` send `uci`; the engine's `id name` and `option`
  * lines (read by uci_codec.h) become `feature` lines, answered once
  * `uciok` arrives (`feature done=0` holds the GUI meanwhile; an engine
- * that never says uciok is reported after XU_UCIOK_MS and the GUI
+ * that never says uciok is reported after FB_XBU_UCIOK_MS and the GUI
  * released). What the engine declares fills the policy record: its
  * UCI_Chess960 (listed, or absent once uciok came) and its UCI_Variant
  * list, of which the features offer what fenbridge can play
@@ -29,16 +29,16 @@ set_timer(const struct fb_sink *out, unsigned ms)
 }
 
 void
-xu_ask_engine(struct xu *x, const struct fb_sink *out)
+fb_xbu_ask_engine(struct xbu *x, const struct fb_sink *out)
 {
 	(void)x;
 	fb_proto_engine(out, "uci");
-	set_timer(out, XU_UCIOK_MS);
+	set_timer(out, FB_XBU_UCIOK_MS);
 }
 
 /* The feature lines toward the GUI. */
 void
-xu_features(struct xu *x, const struct fb_sink *out)
+fb_xbu_features(struct xbu *x, const struct fb_sink *out)
 {
 	char line[1024];
 	size_t n;
@@ -73,8 +73,8 @@ xu_features(struct xu *x, const struct fb_sink *out)
 }
 
 void
-xu_engine_id(struct xu *x, const char *text, size_t len,
-	     const struct fb_sink *out)
+fb_xbu_engine_id(struct xbu *x, const char *text, size_t len,
+		 const struct fb_sink *out)
 {
 	struct fb_uci_id id;
 
@@ -108,7 +108,7 @@ static const char *const driven[] = {
 /* The variants UCI_Variant lists (every var, beyond the codec's first
  * FB_UCI_VARS_MAX too), into the policy record. */
 static void
-read_variants(struct xu *x, const char *text, size_t len,
+read_variants(struct xbu *x, const char *text, size_t len,
 	      const struct fb_uci_option *o)
 {
 	struct fb_span known[FB_UCI_VARS_MAX], v;
@@ -179,12 +179,12 @@ option_feature(struct fb_buf *f, const char *text, size_t len,
  * to the GUI as a `feature option=` line unless fenbridge drives it or the
  * config hides it. */
 void
-xu_engine_option(struct xu *x, const char *text, size_t len,
-		 const struct fb_sink *out)
+fb_xbu_engine_option(struct xbu *x, const char *text, size_t len,
+		     const struct fb_sink *out)
 {
 	struct fb_uci_option o;
 	const struct fb_engine_option *cfg;
-	struct xu_option *opts;
+	struct fb_xbu_option *opts;
 	const char *name;
 	size_t nl, mark;
 
@@ -246,38 +246,38 @@ bad:
 /* uciok: the engine's list is complete (an option not listed is absent);
  * the config's options go to it, and the GUI gets its features. */
 void
-xu_engine_uciok(struct xu *x, const struct fb_sink *out)
+fb_xbu_engine_uciok(struct xbu *x, const struct fb_sink *out)
 {
-	if (x->state != XU_START && x->state != XU_HELLO && x->protover)
+	if (x->state != FB_XBU_START && x->state != FB_XBU_HELLO && x->protover)
 		fb_proto_report(out, FB_LOG_INFO, "late uciok");
 	set_timer(out, 0);
 	if (x->pol.chess960 == FB_SUPPORT_UNKNOWN)
 		x->pol.chess960 = FB_SUPPORT_ABSENT;
 	fb_policy_send_uci_options(&x->pol, out);
-	xu_step(x, XU_EV_LISTED, NULL, 0, out);
+	fb_xbu_step(x, FB_XBU_EV_LISTED, NULL, 0, out);
 }
 
 /* The engine never said uciok: the GUI would wait for done=1 for ever.
  * Returns true when the wait is given up. */
 bool
-xu_uciok_timeout(struct xu *x, const struct fb_sink *out)
+fb_xbu_uciok_timeout(struct xbu *x, const struct fb_sink *out)
 {
-	if (x->state != XU_HELLO)
+	if (x->state != FB_XBU_HELLO)
 		return false;
 	fb_proto_report(out, FB_LOG_ERROR,
 			"the engine did not answer uci with uciok in %u s",
-			XU_UCIOK_MS / 1000);
+			FB_XBU_UCIOK_MS / 1000);
 	fb_proto_say(out, &fb_protocol_xboard, FB_SAY_ERROR,
 		     "the engine did not finish "
 		     "its UCI handshake (no uciok in %u s)",
-		     XU_UCIOK_MS / 1000);
+		     FB_XBU_UCIOK_MS / 1000);
 	if (x->pol.chess960 == FB_SUPPORT_UNKNOWN)
 		x->pol.chess960 = FB_SUPPORT_ABSENT;
-	return xu_step(x, XU_EV_LISTED, NULL, 0, out);
+	return fb_xbu_step(x, FB_XBU_EV_LISTED, NULL, 0, out);
 }
 
-static const struct xu_option *
-find_option(const struct xu *x, const char *name, size_t n)
+static const struct fb_xbu_option *
+find_option(const struct xbu *x, const char *name, size_t n)
 {
 	for (size_t i = 0; i < x->noptions; i++)
 		if (fb_proto_is_nocase(name, 0, n, x->options[i].name))
@@ -287,11 +287,11 @@ find_option(const struct xu *x, const char *name, size_t n)
 
 /* `option NAME=VALUE` or `option NAME` (a button). */
 void
-xu_gui_option(struct xu *x, const char *text, struct fb_span arg,
-	      const struct fb_sink *out)
+fb_xbu_gui_option(struct xbu *x, const char *text, struct fb_span arg,
+		  const struct fb_sink *out)
 {
 	struct fb_cecp_option v;
-	const struct xu_option *o;
+	const struct fb_xbu_option *o;
 	const struct fb_engine_option *cfg;
 
 	fb_cecp_parse_option(text, arg, &v);
@@ -322,8 +322,8 @@ xu_gui_option(struct xu *x, const char *text, struct fb_span arg,
 
 /* memory, cores, egtpath -> the engine's Hash, Threads, SyzygyPath. */
 void
-xu_gui_resource(struct xu *x, const char *uci, bool has, const char *text,
-		size_t len, struct fb_span value, const struct fb_sink *out)
+fb_xbu_gui_resource(struct xbu *x, const char *uci, bool has, const char *text,
+		    size_t len, struct fb_span value, const struct fb_sink *out)
 {
 	(void)x;
 	if (!has) {
@@ -337,7 +337,7 @@ xu_gui_resource(struct xu *x, const char *uci, bool has, const char *text,
 }
 
 void
-xu_options_free(struct xu *x)
+fb_xbu_options_free(struct xbu *x)
 {
 	for (size_t i = 0; i < x->noptions; i++)
 		free(x->options[i].name);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The XBoard-GUI / UCI-engine session's lifecycle (xboard_uci.h): one
- * state and the one function that changes it, xu_step(). Every event of
+ * state and the one function that changes it, fb_xbu_step(). Every event of
  * the handshake, of the GUI's modes (CECP new, force, go, playother,
  * analyze, exit, result, easy) and of the engine's searches comes here.
  *
@@ -9,81 +9,82 @@
  * stops a search because the game changed under it (new, force, undo,
  * setboard, a move in analyze mode, ...), the bestmove that answers is
  * stale: it is counted here and swallowed, with the info lines before it
- * (xu_thinking_shown).
+ * (fb_xbu_thinking_shown).
  *
  * No I/O in this file.
  */
 #include "xboard_uci.h"
 
 bool
-xu_searching(const struct xu *x)
+fb_xbu_searching(const struct xbu *x)
 {
-	return x->state == XU_THINKING || x->state == XU_PONDERING ||
-	       x->state == XU_ANALYZING;
+	return x->state == FB_XBU_THINKING || x->state == FB_XBU_PONDERING ||
+	       x->state == FB_XBU_ANALYZING;
 }
 
 bool
-xu_analyze_mode(const struct xu *x)
+fb_xbu_analyze_mode(const struct xbu *x)
 {
-	return x->state == XU_ANALYZING || x->state == XU_ANALYZE_IDLE;
+	return x->state == FB_XBU_ANALYZING || x->state == FB_XBU_ANALYZE_IDLE;
 }
 
 bool
-xu_thinking_shown(const struct xu *x)
+fb_xbu_thinking_shown(const struct xbu *x)
 {
 	return x->stale == 0 &&
-	       (x->state == XU_THINKING || x->state == XU_ANALYZING);
+	       (x->state == FB_XBU_THINKING || x->state == FB_XBU_ANALYZING);
 }
 
 /* Stops what the engine does for fenbridge (its bestmove will be stale):
  * the state becomes its mode's idle one. */
 static void
-stop(struct xu *x, const struct fb_sink *out)
+stop(struct xbu *x, const struct fb_sink *out)
 {
-	if (!xu_searching(x))
+	if (!fb_xbu_searching(x))
 		return;
 	fb_proto_engine(out, "stop");
 	x->stale++;
-	x->state = x->state == XU_ANALYZING ? XU_ANALYZE_IDLE : XU_WAITING;
+	x->state = x->state == FB_XBU_ANALYZING ? FB_XBU_ANALYZE_IDLE
+						: FB_XBU_WAITING;
 }
 
 /* The mode a state plays in, as analyze returns to it. */
-static enum xu_state
-mode_of(const struct xu *x)
+static enum fb_xbu_state
+mode_of(const struct xbu *x)
 {
-	if (x->state == XU_FORCE)
-		return XU_FORCE;
-	if (xu_analyze_mode(x))
+	if (x->state == FB_XBU_FORCE)
+		return FB_XBU_FORCE;
+	if (fb_xbu_analyze_mode(x))
 		return x->after_analyze;
-	return XU_WAITING;
+	return FB_XBU_WAITING;
 }
 
 /* Sets the mode: in analyze mode, the one exit returns to. */
 static void
-set_mode(struct xu *x, enum xu_state mode)
+set_mode(struct xbu *x, enum fb_xbu_state mode)
 {
-	if (xu_analyze_mode(x))
+	if (fb_xbu_analyze_mode(x))
 		x->after_analyze = mode;
 	else
 		x->state = mode;
 }
 
 static void
-search(struct xu *x, bool analyze, const struct fb_sink *out)
+search(struct xbu *x, bool analyze, const struct fb_sink *out)
 {
 	stop(x, out);
-	xu_start_search(x, analyze, out);
-	x->state = analyze ? XU_ANALYZING : XU_THINKING;
+	fb_xbu_start_search(x, analyze, out);
+	x->state = analyze ? FB_XBU_ANALYZING : FB_XBU_THINKING;
 }
 
 /* After the game changed: the engine analyzes, or thinks when it is its
  * turn in a game that is not over. */
 static void
-changed(struct xu *x, const struct fb_sink *out)
+changed(struct xbu *x, const struct fb_sink *out)
 {
-	if (xu_analyze_mode(x))
+	if (fb_xbu_analyze_mode(x))
 		search(x, true, out);
-	else if (x->state == XU_WAITING && !x->over &&
+	else if (x->state == FB_XBU_WAITING && !x->over &&
 		 x->cur.side == x->engine_side)
 		search(x, false, out);
 }
@@ -92,89 +93,89 @@ changed(struct xu *x, const struct fb_sink *out)
  * the state here and nowhere else. Longer than 100 lines on purpose: one
  * case per event, read as the state machine's table. */
 bool
-xu_step(struct xu *x, enum xu_event ev, const char *text, size_t len,
-	const struct fb_sink *out)
+fb_xbu_step(struct xbu *x, enum fb_xbu_event ev, const char *text, size_t len,
+	    const struct fb_sink *out)
 {
 	switch (ev) {
-	case XU_EV_OPEN:
-		if (x->state == XU_START) {
-			xu_ask_engine(x, out);
-			x->state = XU_HELLO;
+	case FB_XBU_EV_OPEN:
+		if (x->state == FB_XBU_START) {
+			fb_xbu_ask_engine(x, out);
+			x->state = FB_XBU_HELLO;
 		}
 		return true;
-	case XU_EV_LISTED:
-		if (x->state != XU_START && x->state != XU_HELLO)
+	case FB_XBU_EV_LISTED:
+		if (x->state != FB_XBU_START && x->state != FB_XBU_HELLO)
 			return false; /* late: the game goes on */
-		x->state = XU_WAITING;
+		x->state = FB_XBU_WAITING;
 		if (x->protover)
-			xu_features(x, out);
+			fb_xbu_features(x, out);
 		return true;
-	case XU_EV_NEW:
+	case FB_XBU_EV_NEW:
 		/* CECP: the engine plays Black, out of force and analyze
 		 * mode */
 		stop(x, out);
-		x->state = XU_WAITING;
+		x->state = FB_XBU_WAITING;
 		x->engine_side = FB_BLACK;
 		return true;
-	case XU_EV_STOP:
+	case FB_XBU_EV_STOP:
 		stop(x, out);
 		return true;
-	case XU_EV_CHANGED:
+	case FB_XBU_EV_CHANGED:
 		changed(x, out);
 		return true;
-	case XU_EV_UNDONE:
-		if (xu_analyze_mode(x))
+	case FB_XBU_EV_UNDONE:
+		if (fb_xbu_analyze_mode(x))
 			search(x, true, out);
 		return true;
-	case XU_EV_FORCE:
+	case FB_XBU_EV_FORCE:
 		stop(x, out);
-		set_mode(x, XU_FORCE);
+		set_mode(x, FB_XBU_FORCE);
 		return true;
-	case XU_EV_GO:
+	case FB_XBU_EV_GO:
 		/* CECP: leave force mode, play the colour on move */
 		stop(x, out);
 		x->engine_side = x->cur.side;
-		set_mode(x, XU_WAITING);
-		search(x, xu_analyze_mode(x), out);
+		set_mode(x, FB_XBU_WAITING);
+		search(x, fb_xbu_analyze_mode(x), out);
 		return true;
-	case XU_EV_PLAYOTHER:
+	case FB_XBU_EV_PLAYOTHER:
 		stop(x, out);
 		x->engine_side = !x->cur.side;
-		set_mode(x, XU_WAITING);
+		set_mode(x, FB_XBU_WAITING);
 		return true;
-	case XU_EV_ANALYZE:
-		if (!xu_analyze_mode(x))
+	case FB_XBU_EV_ANALYZE:
+		if (!fb_xbu_analyze_mode(x))
 			x->after_analyze = mode_of(x);
 		stop(x, out);
-		x->state = XU_ANALYZE_IDLE;
+		x->state = FB_XBU_ANALYZE_IDLE;
 		search(x, true, out);
 		return true;
-	case XU_EV_EXIT:
+	case FB_XBU_EV_EXIT:
 		stop(x, out);
-		if (xu_analyze_mode(x))
+		if (fb_xbu_analyze_mode(x))
 			x->state = x->after_analyze;
 		return true;
-	case XU_EV_MOVENOW:
-		if (x->state == XU_THINKING)
+	case FB_XBU_EV_MOVENOW:
+		if (x->state == FB_XBU_THINKING)
 			fb_proto_engine(out, "stop"); /* its move is wanted */
 		return true;
-	case XU_EV_EASY:
-		if (x->state == XU_PONDERING)
+	case FB_XBU_EV_EASY:
+		if (x->state == FB_XBU_PONDERING)
 			stop(x, out);
 		return true;
-	case XU_EV_PONDERHIT:
-		if (x->state != XU_PONDERING)
+	case FB_XBU_EV_PONDERHIT:
+		if (x->state != FB_XBU_PONDERING)
 			return false;
 		/* the expected reply: that search now gives the move */
 		fb_proto_engine(out, "ponderhit");
-		x->state = XU_THINKING;
+		x->state = FB_XBU_THINKING;
 		return true;
-	case XU_EV_PONDER:
-		if (x->state != XU_WAITING)
+	case FB_XBU_EV_PONDER:
+		if (x->state != FB_XBU_WAITING)
 			return false;
-		x->state = XU_PONDERING;
+		x->state = FB_XBU_PONDERING;
 		return true;
-	case XU_EV_BESTMOVE:
+	case FB_XBU_EV_BESTMOVE:
 		if (x->stale > 0) {
 			x->stale--;
 			fb_proto_report(out, FB_LOG_DEBUG,
@@ -182,24 +183,24 @@ xu_step(struct xu *x, enum xu_event ev, const char *text, size_t len,
 					"stopped: swallowed");
 			return false;
 		}
-		if (x->state == XU_PONDERING) {
+		if (x->state == FB_XBU_PONDERING) {
 			/* UCI: no bestmove before ponderhit or stop; one
 			 * that comes anyway is not the engine's move */
-			x->state = XU_WAITING;
+			x->state = FB_XBU_WAITING;
 			fb_proto_report(out, FB_LOG_WARN,
 					"bestmove while pondering: dropped: "
 					"%.*s",
 					(int)len, text);
 			return false;
 		}
-		if (x->state != XU_THINKING) {
+		if (x->state != FB_XBU_THINKING) {
 			fb_proto_report(out, FB_LOG_WARN,
 					"bestmove without a search: dropped: "
 					"%.*s",
 					(int)len, text);
 			return false;
 		}
-		x->state = XU_WAITING;
+		x->state = FB_XBU_WAITING;
 		return true;
 	}
 	return false;

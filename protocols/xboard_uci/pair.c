@@ -7,7 +7,7 @@
  * the event it is.
  *
  * The handshake: the GUI's first line (XBoard's `xboard`) sends `uci`.
- * Until uciok (or XU_UCIOK_MS) the GUI's other lines wait here, as CECP
+ * Until uciok (or FB_XBU_UCIOK_MS) the GUI's other lines wait here, as CECP
  * GUIs wait for `feature done=1` themselves: a UCI engine is then told the
  * game only once its options (UCI_Chess960, UCI_Variant) are known.
  *
@@ -19,20 +19,20 @@
 #include "xboard_uci.h"
 
 static void
-undo(struct xu *x, size_t plies, const struct fb_sink *out)
+undo(struct xbu *x, size_t plies, const struct fb_sink *out)
 {
-	xu_step(x, XU_EV_STOP, NULL, 0, out);
+	fb_xbu_step(x, FB_XBU_EV_STOP, NULL, 0, out);
 	if (plies > x->nmoves) {
 		fb_proto_report(out, FB_LOG_WARN,
 				"undo: no move to take back; ignored");
 		return;
 	}
-	xu_game_undo(x, plies);
-	xu_step(x, XU_EV_UNDONE, NULL, 0, out);
+	fb_xbu_game_undo(x, plies);
+	fb_xbu_step(x, FB_XBU_EV_UNDONE, NULL, 0, out);
 }
 
 static void
-egtpath(struct xu *x, const char *text, size_t len, struct fb_span arg,
+egtpath(struct xbu *x, const char *text, size_t len, struct fb_span arg,
 	const struct fb_sink *out)
 {
 	struct fb_span kind = fb_span_first(text, arg);
@@ -42,8 +42,8 @@ egtpath(struct xu *x, const char *text, size_t len, struct fb_span arg,
 				"egtpath: only syzygy is passed on");
 		return;
 	}
-	xu_gui_resource(x, "SyzygyPath", x->has_syzygy, text, len,
-			fb_span_rest(text, len, kind.off + kind.len), out);
+	fb_xbu_gui_resource(x, "SyzygyPath", x->has_syzygy, text, len,
+			    fb_span_rest(text, len, kind.off + kind.len), out);
 }
 
 /* Commands XBoard sends that need nothing from a UCI engine. */
@@ -71,12 +71,12 @@ ignored(const char *text, const struct fb_cecp_command *c)
 }
 
 static void
-other(struct xu *x, const char *text, size_t len,
+other(struct xbu *x, const char *text, size_t len,
       const struct fb_cecp_command *c, const struct fb_sink *out)
 {
 	if (c->kind == FB_CECP_G_OTHER &&
 	    fb_cecp_looks_like_move(text, c->word)) {
-		xu_gui_move(x, text, c->word, out);
+		fb_xbu_gui_move(x, text, c->word, out);
 	} else if (ignored(text, c)) {
 		fb_proto_report(out, FB_LOG_DEBUG,
 				"'%.*s': nothing to do for a UCI engine",
@@ -92,26 +92,26 @@ other(struct xu *x, const char *text, size_t len,
 /* The game's commands: a new game, the position, moves and takebacks.
  * Returns false for a command of another kind. */
 static bool
-gui_game(struct xu *x, const char *text, const struct fb_cecp_command *c,
+gui_game(struct xbu *x, const char *text, const struct fb_cecp_command *c,
 	 const struct fb_sink *out)
 {
 	switch (c->kind) {
 	case FB_CECP_G_NEW:
-		xu_step(x, XU_EV_NEW, NULL, 0, out);
-		xu_game_reset(x, fb_variant_normal);
+		fb_xbu_step(x, FB_XBU_EV_NEW, NULL, 0, out);
+		fb_xbu_game_reset(x, fb_variant_normal);
 		x->sd = 0;
 		x->st_ms = 0;
 		x->time_cs = x->otim_cs = -1;
 		fb_proto_engine(out, "ucinewgame");
 		return true;
 	case FB_CECP_G_VARIANT:
-		xu_gui_variant(x, text, c->arg, out);
+		fb_xbu_gui_variant(x, text, c->arg, out);
 		return true;
 	case FB_CECP_G_SETBOARD:
-		xu_gui_setboard(x, text, c->arg, out);
+		fb_xbu_gui_setboard(x, text, c->arg, out);
 		return true;
 	case FB_CECP_G_USERMOVE:
-		xu_gui_move(x, text, fb_span_first(text, c->arg), out);
+		fb_xbu_gui_move(x, text, fb_span_first(text, c->arg), out);
 		return true;
 	case FB_CECP_G_UNDO:
 		undo(x, 1, out);
@@ -127,7 +127,7 @@ gui_game(struct xu *x, const char *text, const struct fb_cecp_command *c,
 /* The clocks and search limits, and the engine's resources. Returns
  * false for a command of another kind. */
 static bool
-gui_limit(struct xu *x, const char *text, size_t len,
+gui_limit(struct xbu *x, const char *text, size_t len,
 	  const struct fb_cecp_command *c, const struct fb_sink *out)
 {
 	struct fb_span t = fb_span_first(text, c->arg);
@@ -136,27 +136,28 @@ gui_limit(struct xu *x, const char *text, size_t len,
 
 	switch (c->kind) {
 	case FB_CECP_G_LEVEL:
-		xu_gui_level(x, text, len, c->arg, out);
+		fb_xbu_gui_level(x, text, len, c->arg, out);
 		return true;
 	case FB_CECP_G_ST:
-		x->st_ms = xu_seconds_ms(text, t.off, t.len);
+		x->st_ms = fb_xbu_seconds_ms(text, t.off, t.len);
 		return true;
 	case FB_CECP_G_SD:
-		d = xu_number(text, t.off, t.len, &ok);
+		d = fb_xbu_number(text, t.off, t.len, &ok);
 		x->sd = ok && d > 0 && d < 1000 ? (int)d : 0;
 		return true;
 	case FB_CECP_G_TIME:
-		xu_gui_clock(&x->time_cs, text, len, c->arg, out);
+		fb_xbu_gui_clock(&x->time_cs, text, len, c->arg, out);
 		return true;
 	case FB_CECP_G_OTIM:
-		xu_gui_clock(&x->otim_cs, text, len, c->arg, out);
+		fb_xbu_gui_clock(&x->otim_cs, text, len, c->arg, out);
 		return true;
 	case FB_CECP_G_MEMORY:
-		xu_gui_resource(x, "Hash", x->has_hash, text, len, c->arg, out);
+		fb_xbu_gui_resource(x, "Hash", x->has_hash, text, len, c->arg,
+				    out);
 		return true;
 	case FB_CECP_G_CORES:
-		xu_gui_resource(x, "Threads", x->has_threads, text, len, c->arg,
-				out);
+		fb_xbu_gui_resource(x, "Threads", x->has_threads, text, len,
+				    c->arg, out);
 		return true;
 	case FB_CECP_G_EGTPATH:
 		egtpath(x, text, len, c->arg, out);
@@ -169,61 +170,61 @@ gui_limit(struct xu *x, const char *text, size_t len,
 /* A GUI line once the handshake let it through: the game's commands, the
  * limits, or one that moves the lifecycle or sets how the engine thinks. */
 static void
-gui_command(struct xu *x, const char *text, size_t len,
+gui_command(struct xbu *x, const char *text, size_t len,
 	    const struct fb_cecp_command *c, const struct fb_sink *out)
 {
 	if (gui_game(x, text, c, out) || gui_limit(x, text, len, c, out))
 		return;
 	switch (c->kind) {
 	case FB_CECP_G_FORCE:
-		xu_step(x, XU_EV_FORCE, NULL, 0, out);
+		fb_xbu_step(x, FB_XBU_EV_FORCE, NULL, 0, out);
 		break;
 	case FB_CECP_G_GO:
-		xu_step(x, XU_EV_GO, NULL, 0, out);
+		fb_xbu_step(x, FB_XBU_EV_GO, NULL, 0, out);
 		break;
 	case FB_CECP_G_PLAYOTHER:
-		xu_step(x, XU_EV_PLAYOTHER, NULL, 0, out);
+		fb_xbu_step(x, FB_XBU_EV_PLAYOTHER, NULL, 0, out);
 		break;
 	case FB_CECP_G_HARD:
 		x->hard = true;
 		break;
 	case FB_CECP_G_EASY:
 		x->hard = false;
-		xu_step(x, XU_EV_EASY, NULL, 0, out);
+		fb_xbu_step(x, FB_XBU_EV_EASY, NULL, 0, out);
 		break;
 	case FB_CECP_G_RESULT:
-		xu_step(x, XU_EV_STOP, NULL, 0, out);
+		fb_xbu_step(x, FB_XBU_EV_STOP, NULL, 0, out);
 		x->over = true;
 		break;
 	case FB_CECP_G_MOVENOW:
-		xu_step(x, XU_EV_MOVENOW, NULL, 0, out);
+		fb_xbu_step(x, FB_XBU_EV_MOVENOW, NULL, 0, out);
 		break;
 	case FB_CECP_G_ANALYZE:
-		xu_step(x, XU_EV_ANALYZE, NULL, 0, out);
+		fb_xbu_step(x, FB_XBU_EV_ANALYZE, NULL, 0, out);
 		break;
 	case FB_CECP_G_EXIT:
-		xu_step(x, XU_EV_EXIT, NULL, 0, out);
+		fb_xbu_step(x, FB_XBU_EV_EXIT, NULL, 0, out);
 		break;
 	case FB_CECP_G_XBOARD:
 		break; /* the engine was asked at the first line */
 	case FB_CECP_G_PROTOVER:
 		if (!x->protover) {
 			x->protover = true;
-			xu_features(x, out);
+			fb_xbu_features(x, out);
 		}
 		break;
 	case FB_CECP_G_PING:
-		xu_ping(x, text, c->arg, out);
+		fb_xbu_ping(x, text, c->arg, out);
 		break;
 	case FB_CECP_G_POST:
 	case FB_CECP_G_NOPOST:
 		x->post = c->kind == FB_CECP_G_POST;
 		break;
 	case FB_CECP_G_OPTION:
-		xu_gui_option(x, text, c->arg, out);
+		fb_xbu_gui_option(x, text, c->arg, out);
 		break;
 	case FB_CECP_G_QUIT:
-		xu_step(x, XU_EV_STOP, NULL, 0, out);
+		fb_xbu_step(x, FB_XBU_EV_STOP, NULL, 0, out);
 		fb_proto_engine(out, "quit");
 		break;
 	default:
@@ -233,7 +234,8 @@ gui_command(struct xu *x, const char *text, size_t len,
 }
 
 static void
-gui_line(struct xu *x, const char *text, size_t len, const struct fb_sink *out);
+gui_line(struct xbu *x, const char *text, size_t len,
+	 const struct fb_sink *out);
 
 static void
 held_line(void *ctx, const char *text, size_t len, const struct fb_sink *out)
@@ -243,7 +245,7 @@ held_line(void *ctx, const char *text, size_t len, const struct fb_sink *out)
 
 /* The handshake is over: the GUI's lines that waited go on, in order. */
 static void
-release(struct xu *x, const struct fb_sink *out)
+release(struct xbu *x, const struct fb_sink *out)
 {
 	fb_proto_release(&x->held, held_line, x, out);
 }
@@ -252,29 +254,29 @@ release(struct xu *x, const struct fb_sink *out)
  * done=1 themselves); one that does not fit (FB_HOLD_MAX, or memory) ends
  * the wait: the lines go on without the engine's options. */
 static void
-hold(struct xu *x, const char *text, size_t len, const struct fb_sink *out)
+hold(struct xbu *x, const char *text, size_t len, const struct fb_sink *out)
 {
 	if (fb_proto_hold(&x->held, text, len, FB_HOLD_MAX))
 		return;
 	fb_proto_report(out, FB_LOG_WARN,
 			"the GUI does not wait for the engine's uciok: its "
 			"commands go on without it");
-	xu_step(x, XU_EV_LISTED, NULL, 0, out);
+	fb_xbu_step(x, FB_XBU_EV_LISTED, NULL, 0, out);
 	release(x, out);
 	gui_line(x, text, len, out);
 }
 
 static void
-gui_line(struct xu *x, const char *text, size_t len, const struct fb_sink *out)
+gui_line(struct xbu *x, const char *text, size_t len, const struct fb_sink *out)
 {
 	struct fb_cecp_command c;
 
 	fb_cecp_parse_gui(text, len, &c);
 	if (c.word.len == 0)
 		return; /* an empty line means nothing in CECP */
-	if (x->state == XU_START && c.kind != FB_CECP_G_QUIT)
-		xu_step(x, XU_EV_OPEN, NULL, 0, out);
-	if (x->state == XU_HELLO) {
+	if (x->state == FB_XBU_START && c.kind != FB_CECP_G_QUIT)
+		fb_xbu_step(x, FB_XBU_EV_OPEN, NULL, 0, out);
+	if (x->state == FB_XBU_HELLO) {
 		switch (c.kind) {
 		case FB_CECP_G_XBOARD:
 			return;
@@ -285,7 +287,7 @@ gui_line(struct xu *x, const char *text, size_t len, const struct fb_sink *out)
 		case FB_CECP_G_QUIT:
 			/* the wait ends with the session */
 			if (x->held.len > 0) {
-				xu_step(x, XU_EV_LISTED, NULL, 0, out);
+				fb_xbu_step(x, FB_XBU_EV_LISTED, NULL, 0, out);
 				release(x, out);
 			}
 			break;
@@ -298,8 +300,8 @@ gui_line(struct xu *x, const char *text, size_t len, const struct fb_sink *out)
 }
 
 static void
-xu_gui_line(void *state, const char *text, size_t len, size_t term,
-	    const struct fb_sink *out)
+fb_xbu_gui_line(void *state, const char *text, size_t len, size_t term,
+		const struct fb_sink *out)
 {
 	(void)term;
 	gui_line(state, text, len, out);
@@ -307,10 +309,10 @@ xu_gui_line(void *state, const char *text, size_t len, size_t term,
 
 /* Dispatched on the first token's kind: info lines come by the thousand. */
 static void
-xu_engine_line(void *state, const char *text, size_t len, size_t term,
-	       const struct fb_sink *out)
+fb_xbu_engine_line(void *state, const char *text, size_t len, size_t term,
+		   const struct fb_sink *out)
 {
-	struct xu *x = state;
+	struct xbu *x = state;
 	size_t start;
 	enum fb_uci_engine kind = fb_uci_engine_kind(text, len, &start);
 
@@ -321,22 +323,22 @@ xu_engine_line(void *state, const char *text, size_t len, size_t term,
 	}
 	switch (kind) {
 	case FB_UCI_E_INFO:
-		xu_engine_info(x, text, len, out);
+		fb_xbu_engine_info(x, text, len, out);
 		break;
 	case FB_UCI_E_BESTMOVE:
-		xu_bestmove(x, text, len, out);
+		fb_xbu_bestmove(x, text, len, out);
 		break;
 	case FB_UCI_E_READYOK:
-		xu_readyok(x, out);
+		fb_xbu_readyok(x, out);
 		break;
 	case FB_UCI_E_OPTION:
-		xu_engine_option(x, text, len, out);
+		fb_xbu_engine_option(x, text, len, out);
 		break;
 	case FB_UCI_E_ID:
-		xu_engine_id(x, text, len, out);
+		fb_xbu_engine_id(x, text, len, out);
 		break;
 	case FB_UCI_E_UCIOK:
-		xu_engine_uciok(x, out);
+		fb_xbu_engine_uciok(x, out);
 		release(x, out);
 		break;
 	case FB_UCI_E_OTHER:
@@ -348,36 +350,36 @@ xu_engine_line(void *state, const char *text, size_t len, size_t term,
 }
 
 static void
-xu_timeout(void *state, const struct fb_sink *out)
+fb_xbu_timeout(void *state, const struct fb_sink *out)
 {
-	struct xu *x = state;
+	struct xbu *x = state;
 
-	if (xu_uciok_timeout(x, out))
+	if (fb_xbu_uciok_timeout(x, out))
 		release(x, out);
 }
 
 static void *
-xu_new(const struct fb_filter_options *opt)
+fb_xbu_new(const struct fb_filter_options *opt)
 {
-	struct xu *x = calloc(1, sizeof *x);
+	struct xbu *x = calloc(1, sizeof *x);
 
 	if (x == NULL)
 		return NULL;
 	x->opt = opt;
 	fb_policy_init(&x->pol, opt, &fb_protocol_xboard, &fb_protocol_uci);
-	x->state = XU_START;
+	x->state = FB_XBU_START;
 	x->time_cs = x->otim_cs = -1;
 	x->engine_side = FB_BLACK;
-	xu_game_reset(x, fb_variant_normal);
+	fb_xbu_game_reset(x, fb_variant_normal);
 	return x;
 }
 
 static void
-xu_free(void *state)
+fb_xbu_free(void *state)
 {
-	struct xu *x = state;
+	struct xbu *x = state;
 
-	xu_options_free(x);
+	fb_xbu_options_free(x);
 	free(x->held.p);
 	free(x->moves);
 	free(x->sync.text.p);
@@ -385,17 +387,17 @@ xu_free(void *state)
 }
 
 static const struct fb_game *
-xu_game(const void *state)
+fb_xbu_game(const void *state)
 {
-	const struct xu *x = state;
+	const struct xbu *x = state;
 
 	return &x->cur;
 }
 
 static const char *
-xu_variant(const void *state)
+fb_xbu_variant(const void *state)
 {
-	const struct xu *x = state;
+	const struct xbu *x = state;
 
 	return x->pol.variant->name;
 }
@@ -403,23 +405,23 @@ xu_variant(const void *state)
 /* The engine owes the GUI its features (uciok), a pong, or the move it
  * was asked for: after the GUI's EOF the session waits for them. */
 static bool
-xu_busy(const void *state)
+fb_xbu_busy(const void *state)
 {
-	const struct xu *x = state;
+	const struct xbu *x = state;
 
-	return x->state == XU_HELLO || x->held.len > 0 ||
-	       x->state == XU_THINKING || x->npings > 0;
+	return x->state == FB_XBU_HELLO || x->held.len > 0 ||
+	       x->state == FB_XBU_THINKING || x->npings > 0;
 }
 
 const struct fb_pair fb_pair_xboard_uci = {
 	.gui = &fb_protocol_xboard,
 	.engine = &fb_protocol_uci,
-	.state_new = xu_new,
-	.state_free = xu_free,
-	.gui_line = xu_gui_line,
-	.engine_line = xu_engine_line,
-	.game = xu_game,
-	.variant = xu_variant,
-	.timeout = xu_timeout,
-	.busy = xu_busy,
+	.state_new = fb_xbu_new,
+	.state_free = fb_xbu_free,
+	.gui_line = fb_xbu_gui_line,
+	.engine_line = fb_xbu_engine_line,
+	.game = fb_xbu_game,
+	.variant = fb_xbu_variant,
+	.timeout = fb_xbu_timeout,
+	.busy = fb_xbu_busy,
 };

@@ -4,7 +4,7 @@
  * clocks (level, st, sd, time, otim) as UCI `go` lines, the engine's
  * bestmove as the GUI's `move`, pondering, and ping.
  *
- * A bestmove is checked (xu_legal: legal in the game) before it reaches the GUI as
+ * A bestmove is checked (fb_xbu_legal: legal in the game) before it reaches the GUI as
  * `move`; an illegal one is told to the user with tellusererror. When the
  * engine's move mates or stalemates, the result is claimed as XBoard
  * expects of an engine.
@@ -28,7 +28,7 @@
 /* The clock of the side to move and the other, in ms: time is always the
  * engine's own clock, otim its opponent's (CECP `time`). */
 static void
-add_clocks(const struct xu *x, char *go, size_t cap)
+add_clocks(const struct xbu *x, char *go, size_t cap)
 {
 	long long mine = x->time_cs >= 0 ? x->time_cs * 10 : x->base_ms;
 	long long theirs = x->otim_cs >= 0 ? x->otim_cs * 10 : x->base_ms;
@@ -54,7 +54,7 @@ add_clocks(const struct xu *x, char *go, size_t cap)
 /* The go line for the engine's turn (or, pondering, the turn after the
  * pondered move: the engine's clocks are the same). */
 static void
-send_go(struct xu *x, const char *go0, const struct fb_sink *out)
+send_go(struct xbu *x, const char *go0, const struct fb_sink *out)
 {
 	char go[160];
 
@@ -81,10 +81,10 @@ send_go(struct xu *x, const char *go0, const struct fb_sink *out)
 }
 
 void
-xu_start_search(struct xu *x, bool analyze, const struct fb_sink *out)
+fb_xbu_start_search(struct xbu *x, bool analyze, const struct fb_sink *out)
 {
-	xu_sync_variant(x, out);
-	xu_send_position(x, out);
+	fb_xbu_sync_variant(x, out);
+	fb_xbu_send_position(x, out);
 	if (analyze) {
 		fb_proto_engine(out, "go infinite");
 		return;
@@ -99,17 +99,17 @@ xu_start_search(struct xu *x, bool analyze, const struct fb_sink *out)
  * not end the game. The engine's line gets p for that search only.
  */
 static void
-start_ponder(struct xu *x, const char *text, struct fb_span p,
+start_ponder(struct xbu *x, const char *text, struct fb_span p,
 	     const struct fb_sink *out)
 {
 	struct fb_game saved = x->cur, after;
-	struct xu_mark mark;
+	struct fb_xbu_mark mark;
 	struct fb_move m;
 
-	if (!x->hard || x->state != XU_WAITING || x->over || p.len == 0)
+	if (!x->hard || x->state != FB_XBU_WAITING || x->over || p.len == 0)
 		return;
 	if (fb_game_parse_move(&x->cur, text + p.off, p.len, &m) < 0 ||
-	    !xu_legal(x, &m)) {
+	    !fb_xbu_legal(x, &m)) {
 		fb_proto_report(out, FB_LOG_DEBUG,
 				"no pondering on '%.*s': not a legal move",
 				(int)p.len, text + p.off);
@@ -124,27 +124,27 @@ start_ponder(struct xu *x, const char *text, struct fb_span p,
 				(int)p.len, text + p.off);
 		return;
 	}
-	xu_sync_variant(x, out);
-	xu_mark(x, &mark, out);
-	if (!xu_game_push(x, &m)) {
+	fb_xbu_sync_variant(x, out);
+	fb_xbu_mark(x, &mark, out);
+	if (!fb_xbu_game_push(x, &m)) {
 		fb_proto_report(out, FB_LOG_DEBUG,
 				"no pondering on '%.*s': out of memory",
 				(int)p.len, text + p.off);
 		return;
 	}
-	xu_send_position(x, out);
+	fb_xbu_send_position(x, out);
 	send_go(x, "go ponder", out); /* movestogo counts the reply */
 	x->nmoves--;                  /* the GUI has not played it */
 	x->cur = saved;
-	xu_restore(x, &mark);
+	fb_xbu_restore(x, &mark);
 	x->ponder = m;
-	xu_step(x, XU_EV_PONDER, NULL, 0, out);
+	fb_xbu_step(x, FB_XBU_EV_PONDER, NULL, 0, out);
 }
 
 /* The engine's move ended the game: claim the result, as XBoard expects
  * of an engine (CECP "result" / "1-0 {White mates}"). */
 static void
-claim(struct xu *x, enum fb_game_end e, const struct fb_sink *out)
+claim(struct xbu *x, enum fb_game_end e, const struct fb_sink *out)
 {
 	x->over = true;
 	if (e == FB_END_STALEMATE)
@@ -156,8 +156,8 @@ claim(struct xu *x, enum fb_game_end e, const struct fb_sink *out)
 }
 
 void
-xu_bestmove(struct xu *x, const char *text, size_t len,
-	    const struct fb_sink *out)
+fb_xbu_bestmove(struct xbu *x, const char *text, size_t len,
+		const struct fb_sink *out)
 {
 	struct fb_uci_bestmove b;
 	struct fb_move m;
@@ -165,29 +165,29 @@ xu_bestmove(struct xu *x, const char *text, size_t len,
 	char mv[8];
 	int k;
 
-	if (!xu_step(x, XU_EV_BESTMOVE, text, len, out))
+	if (!fb_xbu_step(x, FB_XBU_EV_BESTMOVE, text, len, out))
 		return;
 	if (fb_uci_parse_bestmove(text, len, &b) < 0)
 		b.move = (struct fb_span){len, 0};
 	/* A legal move: the game was not over. */
 	if (fb_game_parse_move(&x->cur, text + b.move.off, b.move.len, &m) ==
 		    0 &&
-	    xu_legal(x, &m)) {
-		k = xu_print_move(&x->cur, &m, fb_policy_gui_castling(&x->pol),
-				  mv);
-		if (!xu_game_push(x, &m)) {
+	    fb_xbu_legal(x, &m)) {
+		k = fb_xbu_print_move(&x->cur, &m,
+				      fb_policy_gui_castling(&x->pol), mv);
+		if (!fb_xbu_game_push(x, &m)) {
 			fb_proto_report(out, FB_LOG_ERROR, "out of memory");
 			return;
 		}
 		fb_proto_gui(out, "move %.*s", k, mv);
-		if ((e = xu_end(x)) != FB_END_NONE) {
+		if ((e = fb_xbu_end(x)) != FB_END_NONE) {
 			claim(x, e, out);
 			return;
 		}
 		start_ponder(x, text, b.ponder, out);
 		return;
 	}
-	if ((e = xu_end(x)) != FB_END_NONE) {
+	if ((e = fb_xbu_end(x)) != FB_END_NONE) {
 		/* `bestmove (none)` or 0000 on a mate or stalemate the GUI
 		 * did not see as the end (after setboard): say the result;
 		 * not when it was said or the GUI's move made it. */
@@ -208,7 +208,7 @@ xu_bestmove(struct xu *x, const char *text, size_t len,
 /* ---- the GUI's clocks ---- */
 
 long long
-xu_number(const char *text, size_t start, size_t n, bool *ok)
+fb_xbu_number(const char *text, size_t start, size_t n, bool *ok)
 {
 	long long v = 0;
 	size_t i = 0;
@@ -232,7 +232,7 @@ xu_number(const char *text, size_t start, size_t n, bool *ok)
 }
 
 long long
-xu_seconds_ms(const char *text, size_t start, size_t n)
+fb_xbu_seconds_ms(const char *text, size_t start, size_t n)
 {
 	char tmp[32];
 	double v;
@@ -248,8 +248,8 @@ xu_seconds_ms(const char *text, size_t start, size_t n)
 }
 
 void
-xu_gui_level(struct xu *x, const char *text, size_t len, struct fb_span arg,
-	     const struct fb_sink *out)
+fb_xbu_gui_level(struct xbu *x, const char *text, size_t len,
+		 struct fb_span arg, const struct fb_sink *out)
 {
 	size_t s[3], n[3], pos = arg.off;
 	bool ok;
@@ -258,7 +258,7 @@ xu_gui_level(struct xu *x, const char *text, size_t len, struct fb_span arg,
 
 	for (int i = 0; i < 3; i++)
 		n[i] = fb_proto_token(text, len, &pos, &s[i]);
-	mps = xu_number(text, s[0], n[0], &ok);
+	mps = fb_xbu_number(text, s[0], n[0], &ok);
 	if (!ok || n[1] == 0 || n[2] == 0 || mps < 0 || mps > 10000) {
 		x->mps = 0;
 		fb_proto_report(out, FB_LOG_WARN, "level: not understood");
@@ -269,24 +269,25 @@ xu_gui_level(struct xu *x, const char *text, size_t len, struct fb_span arg,
 	colon = memchr(text + s[1], ':', n[1]);
 	if (colon != NULL) {
 		size_t k = (size_t)(colon - (text + s[1]));
-		x->base_ms = xu_number(text, s[1], k, &ok) * 60000 +
-			     xu_seconds_ms(text, s[1] + k + 1, n[1] - k - 1);
+		x->base_ms =
+			fb_xbu_number(text, s[1], k, &ok) * 60000 +
+			fb_xbu_seconds_ms(text, s[1] + k + 1, n[1] - k - 1);
 	} else {
-		x->base_ms = xu_seconds_ms(text, s[1], n[1]) * 60;
+		x->base_ms = fb_xbu_seconds_ms(text, s[1], n[1]) * 60;
 	}
-	x->inc_ms = xu_seconds_ms(text, s[2], n[2]);
+	x->inc_ms = fb_xbu_seconds_ms(text, s[2], n[2]);
 	x->level = true;
 	x->st_ms = 0;
 }
 
 void
-xu_gui_clock(long long *cs, const char *text, size_t len, struct fb_span arg,
-	     const struct fb_sink *out)
+fb_xbu_gui_clock(long long *cs, const char *text, size_t len,
+		 struct fb_span arg, const struct fb_sink *out)
 {
 	size_t pos = arg.off, start,
 	       n = fb_proto_token(text, len, &pos, &start);
 	bool ok;
-	long long v = xu_number(text, start, n, &ok);
+	long long v = fb_xbu_number(text, start, n, &ok);
 
 	if (!ok) {
 		fb_proto_report(out, FB_LOG_WARN,
@@ -301,13 +302,13 @@ xu_gui_clock(long long *cs, const char *text, size_t len, struct fb_span arg,
 /* ---- ping ---- */
 
 void
-xu_ping(struct xu *x, const char *text, struct fb_span arg,
-	const struct fb_sink *out)
+fb_xbu_ping(struct xbu *x, const char *text, struct fb_span arg,
+	    const struct fb_sink *out)
 {
 	size_t pos = arg.off, start;
 	size_t n = fb_proto_token(text, arg.off + arg.len, &pos, &start);
 	bool ok;
-	long long v = xu_number(text, start, n, &ok);
+	long long v = fb_xbu_number(text, start, n, &ok);
 
 	if (x->npings == sizeof x->pings / sizeof x->pings[0]) {
 		/* A GUI does not have 16 pings out; answer the oldest. */
@@ -321,7 +322,7 @@ xu_ping(struct xu *x, const char *text, struct fb_span arg,
 }
 
 void
-xu_readyok(struct xu *x, const struct fb_sink *out)
+fb_xbu_readyok(struct xbu *x, const struct fb_sink *out)
 {
 	if (x->npings == 0) {
 		fb_proto_report(out, FB_LOG_DEBUG, "readyok: no ping waits");

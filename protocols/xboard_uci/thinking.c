@@ -44,8 +44,8 @@ put_num(char *p, long long v)
  * in the GUI's notation.
  */
 void
-xu_engine_info(struct xu *x, const char *text, size_t len,
-	       const struct fb_sink *out)
+fb_xbu_engine_info(struct xbu *x, const char *text, size_t len,
+		   const struct fb_sink *out)
 {
 	struct fb_uci_info in;
 	struct fb_span pv;
@@ -53,7 +53,7 @@ xu_engine_info(struct xu *x, const char *text, size_t len,
 	char head[96];
 	size_t h = 0, from;
 
-	if (!xu_thinking_shown(x)) {
+	if (!fb_xbu_thinking_shown(x)) {
 		fb_proto_report(out, FB_LOG_DEBUG,
 				"info of a search fenbridge stopped: dropped");
 		return;
@@ -70,7 +70,7 @@ xu_engine_info(struct xu *x, const char *text, size_t len,
 					"output");
 		return;
 	}
-	if (!x->post && x->state != XU_ANALYZING) {
+	if (!x->post && x->state != FB_XBU_ANALYZING) {
 		fb_proto_report(out, FB_LOG_DEBUG, "nopost: info dropped");
 		return;
 	}

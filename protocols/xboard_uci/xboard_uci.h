@@ -16,7 +16,7 @@
  *   pair.c      the descriptor: state, the two line handlers (each line
  *               read once through its codec), the GUI's lines held during
  *               the handshake
- *   lifecycle.c the state (enum xu_state) and its one transition function
+ *   lifecycle.c the state (enum fb_xbu_state) and its one transition function
  *   handshake.c uci/uciok, the engine's id and options as features, the
  *               GUI's option/memory/cores/egtpath
  *   game.c      the game and the engine's position line, kept in sync
@@ -39,55 +39,55 @@
 #include "uci_codec.h"
 
 /* How long the GUI waits for the engine's uciok before it is told. */
-#define XU_UCIOK_MS 10000
+#define FB_XBU_UCIOK_MS 10000
 
 /*
  * The session, as one state: where the handshake is, what the engine is
  * doing for the game, and in which of CECP's modes (playing a colour,
- * force, analyze). Only xu_step() changes it (lifecycle.c). Whether the
- * game is over is the game's own fact (struct xu: over).
+ * force, analyze). Only fb_xbu_step() changes it (lifecycle.c). Whether the
+ * game is over is the game's own fact (struct xbu: over).
  */
-enum xu_state {
-	XU_START,        /* the engine was asked nothing yet */
-	XU_HELLO,        /* `uci` sent: its id and options come until uciok
-			    (or XU_UCIOK_MS); the GUI's lines wait */
-	XU_WAITING,      /* it plays engine_side; no search: not its turn,
+enum fb_xbu_state {
+	FB_XBU_START,        /* the engine was asked nothing yet */
+	FB_XBU_HELLO,        /* `uci` sent: its id and options come until uciok
+			    (or FB_XBU_UCIOK_MS); the GUI's lines wait */
+	FB_XBU_WAITING,      /* it plays engine_side; no search: not its turn,
 			    or the game is over */
-	XU_FORCE,        /* force: it plays neither colour */
-	XU_THINKING,     /* go: its bestmove is its move in the game */
-	XU_PONDERING,    /* go ponder on the reply it expects (ponder) */
-	XU_ANALYZING,    /* analyze: go infinite on the game, restarted
+	FB_XBU_FORCE,        /* force: it plays neither colour */
+	FB_XBU_THINKING,     /* go: its bestmove is its move in the game */
+	FB_XBU_PONDERING,    /* go ponder on the reply it expects (ponder) */
+	FB_XBU_ANALYZING,    /* analyze: go infinite on the game, restarted
 			    after each change of it */
-	XU_ANALYZE_IDLE, /* analyze mode without a search (after force,
+	FB_XBU_ANALYZE_IDLE, /* analyze mode without a search (after force,
 			    result, variant): the next change starts one */
 };
 
-/* What happens to the session; each goes through xu_step(). */
-enum xu_event {
-	XU_EV_OPEN,    /* the GUI's first line: ask the engine (uci) */
-	XU_EV_LISTED,  /* uciok, or the wait for it given up */
-	XU_EV_NEW,     /* new */
-	XU_EV_STOP,    /* stop what the engine does: the game is about to
+/* What happens to the session; each goes through fb_xbu_step(). */
+enum fb_xbu_event {
+	FB_XBU_EV_OPEN,    /* the GUI's first line: ask the engine (uci) */
+	FB_XBU_EV_LISTED,  /* uciok, or the wait for it given up */
+	FB_XBU_EV_NEW,     /* new */
+	FB_XBU_EV_STOP,    /* stop what the engine does: the game is about to
 			    change (a move, undo, variant, setboard, result,
 			    quit) */
-	XU_EV_CHANGED, /* the game changed (a move, setboard): the engine
+	FB_XBU_EV_CHANGED, /* the game changed (a move, setboard): the engine
 			    thinks when that is its job now */
-	XU_EV_UNDONE,  /* undo/remove took moves back */
-	XU_EV_FORCE,
-	XU_EV_GO,
-	XU_EV_PLAYOTHER,
-	XU_EV_ANALYZE,
-	XU_EV_EXIT,
-	XU_EV_MOVENOW,   /* ? */
-	XU_EV_EASY,      /* easy: no pondering */
-	XU_EV_PONDERHIT, /* the GUI's move is the one pondered on */
-	XU_EV_PONDER,    /* go ponder was sent */
-	XU_EV_BESTMOVE,  /* a bestmove: true when it is the engine's move */
+	FB_XBU_EV_UNDONE,  /* undo/remove took moves back */
+	FB_XBU_EV_FORCE,
+	FB_XBU_EV_GO,
+	FB_XBU_EV_PLAYOTHER,
+	FB_XBU_EV_ANALYZE,
+	FB_XBU_EV_EXIT,
+	FB_XBU_EV_MOVENOW,   /* ? */
+	FB_XBU_EV_EASY,      /* easy: no pondering */
+	FB_XBU_EV_PONDERHIT, /* the GUI's move is the one pondered on */
+	FB_XBU_EV_PONDER,    /* go ponder was sent */
+	FB_XBU_EV_BESTMOVE,  /* a bestmove: true when it is the engine's move */
 };
 
 /* A UCI option the GUI may set: its name and type (`option NAME=VALUE`
  * needs the type: a check's 1 is UCI's true). */
-struct xu_option {
+struct fb_xbu_option {
 	char *name;
 	enum fb_uci_type type;
 };
@@ -100,7 +100,7 @@ struct xu_option {
  * start only when the game was set anew or moves were taken back, or when
  * the policy's answers it was built with changed.
  */
-struct xu_sync {
+struct fb_xbu_sync {
 	struct fb_buf text;
 	bool valid;
 	size_t ply;
@@ -115,20 +115,20 @@ struct xu_sync {
 };
 
 /* The line up to some ply, to go back to (the reply pondered on). */
-struct xu_mark {
+struct fb_xbu_mark {
 	size_t len, ply;
 	struct fb_game end;
 	bool moves;
 	unsigned anchors;
 };
 
-struct xu {
+struct xbu {
 	const struct fb_filter_options *opt;
 	struct fb_policy pol;
-	enum xu_state state;
-	/* analyze's mode to go back to on exit (XU_WAITING or XU_FORCE);
+	enum fb_xbu_state state;
+	/* analyze's mode to go back to on exit (FB_XBU_WAITING or FB_XBU_FORCE);
 	 * meaningful in the analyze states only */
-	enum xu_state after_analyze;
+	enum fb_xbu_state after_analyze;
 	unsigned stale;     /* bestmoves still owed to fenbridge's own stops */
 	bool protover;      /* the GUI said protover 2: it wants features */
 	struct fb_buf held; /* GUI lines waiting for the handshake, "\n" each */
@@ -137,7 +137,7 @@ struct xu {
 	char name[128];
 	bool has_hash, has_threads, has_syzygy, has_ponder;
 	struct fb_buf feat_options; /* `feature option=...` lines */
-	struct xu_option *options;
+	struct fb_xbu_option *options;
 	size_t noptions;
 	bool engine_ponder; /* Ponder true sent */
 	/* The GUI's castling notation when the engine's differs (the pv's
@@ -156,7 +156,7 @@ struct xu {
 	bool over;
 	struct fb_move *moves;
 	size_t nmoves, cap_moves;
-	struct xu_sync sync;
+	struct fb_xbu_sync sync;
 	/* The legal moves of cur, generated once per position: a move is
 	 * checked and the game's end seen with one generation. */
 	struct fb_move legal[FB_MOVES_MAX];
@@ -169,7 +169,7 @@ struct xu {
 
 	/* Settings and clocks. */
 	bool post, hard;
-	struct fb_move ponder; /* the reply pondered on (XU_PONDERING) */
+	struct fb_move ponder; /* the reply pondered on (FB_XBU_PONDERING) */
 	int engine_side;       /* the colour the engine plays */
 	int mps;               /* moves per period, 0: the whole game */
 	long long base_ms, inc_ms, st_ms;
@@ -188,104 +188,104 @@ struct xu {
  * event does not apply in the state (a stale or stray bestmove, a late
  * uciok, ...). */
 bool
-xu_step(struct xu *x, enum xu_event ev, const char *text, size_t len,
-	const struct fb_sink *out);
+fb_xbu_step(struct xbu *x, enum fb_xbu_event ev, const char *text, size_t len,
+	    const struct fb_sink *out);
 /* The engine searches (think, ponder, analyze). */
 bool
-xu_searching(const struct xu *x);
+fb_xbu_searching(const struct xbu *x);
 bool
-xu_analyze_mode(const struct xu *x);
+fb_xbu_analyze_mode(const struct xbu *x);
 /* The engine's info lines are of a search the GUI sees. */
 bool
-xu_thinking_shown(const struct xu *x);
+fb_xbu_thinking_shown(const struct xbu *x);
 
 /* handshake.c */
 void
-xu_ask_engine(struct xu *x, const struct fb_sink *out);
+fb_xbu_ask_engine(struct xbu *x, const struct fb_sink *out);
 void
-xu_features(struct xu *x, const struct fb_sink *out);
+fb_xbu_features(struct xbu *x, const struct fb_sink *out);
 void
-xu_engine_id(struct xu *x, const char *text, size_t len,
-	     const struct fb_sink *out);
-void
-xu_engine_option(struct xu *x, const char *text, size_t len,
+fb_xbu_engine_id(struct xbu *x, const char *text, size_t len,
 		 const struct fb_sink *out);
 void
-xu_engine_uciok(struct xu *x, const struct fb_sink *out);
+fb_xbu_engine_option(struct xbu *x, const char *text, size_t len,
+		     const struct fb_sink *out);
+void
+fb_xbu_engine_uciok(struct xbu *x, const struct fb_sink *out);
 bool
-xu_uciok_timeout(struct xu *x, const struct fb_sink *out);
+fb_xbu_uciok_timeout(struct xbu *x, const struct fb_sink *out);
 void
-xu_gui_option(struct xu *x, const char *text, struct fb_span arg,
-	      const struct fb_sink *out);
+fb_xbu_gui_option(struct xbu *x, const char *text, struct fb_span arg,
+		  const struct fb_sink *out);
 void
-xu_gui_resource(struct xu *x, const char *uci, bool has, const char *text,
-		size_t len, struct fb_span arg, const struct fb_sink *out);
+fb_xbu_gui_resource(struct xbu *x, const char *uci, bool has, const char *text,
+		    size_t len, struct fb_span arg, const struct fb_sink *out);
 void
-xu_options_free(struct xu *x);
+fb_xbu_options_free(struct xbu *x);
 
 /* game.c */
 void
-xu_game_reset(struct xu *x, const struct fb_variant *v);
+fb_xbu_game_reset(struct xbu *x, const struct fb_variant *v);
 bool
-xu_game_push(struct xu *x, const struct fb_move *m);
+fb_xbu_game_push(struct xbu *x, const struct fb_move *m);
 void
-xu_game_undo(struct xu *x, size_t plies);
+fb_xbu_game_undo(struct xbu *x, size_t plies);
 void
-xu_gui_setboard(struct xu *x, const char *text, struct fb_span arg,
+fb_xbu_gui_setboard(struct xbu *x, const char *text, struct fb_span arg,
+		    const struct fb_sink *out);
+void
+fb_xbu_gui_variant(struct xbu *x, const char *text, struct fb_span arg,
+		   const struct fb_sink *out);
+void
+fb_xbu_gui_move(struct xbu *x, const char *text, struct fb_span mv,
 		const struct fb_sink *out);
 void
-xu_gui_variant(struct xu *x, const char *text, struct fb_span arg,
-	       const struct fb_sink *out);
+fb_xbu_sync_variant(struct xbu *x, const struct fb_sink *out);
 void
-xu_gui_move(struct xu *x, const char *text, struct fb_span mv,
-	    const struct fb_sink *out);
-void
-xu_sync_variant(struct xu *x, const struct fb_sink *out);
-void
-xu_send_position(struct xu *x, const struct fb_sink *out);
+fb_xbu_send_position(struct xbu *x, const struct fb_sink *out);
 /* Brings the line to the game's last move and marks it there; restores a
  * mark after a move was appended (the reply pondered on), or makes the
  * next search rebuild the line when that cannot be done. */
 void
-xu_mark(struct xu *x, struct xu_mark *m, const struct fb_sink *out);
+fb_xbu_mark(struct xbu *x, struct fb_xbu_mark *m, const struct fb_sink *out);
 void
-xu_restore(struct xu *x, const struct xu_mark *m);
+fb_xbu_restore(struct xbu *x, const struct fb_xbu_mark *m);
 int
-xu_print_move(const struct fb_game *g, const struct fb_move *m,
-	      enum fb_castle_notation n, char out[static 8]);
+fb_xbu_print_move(const struct fb_game *g, const struct fb_move *m,
+		  enum fb_castle_notation n, char out[static 8]);
 bool
-xu_same_move(const struct fb_move *a, const struct fb_move *b);
+fb_xbu_same_move(const struct fb_move *a, const struct fb_move *b);
 /* fb_moves_is_legal and fb_moves_end on cur, from its legal moves. */
 bool
-xu_legal(struct xu *x, const struct fb_move *m);
+fb_xbu_legal(struct xbu *x, const struct fb_move *m);
 enum fb_game_end
-xu_end(struct xu *x);
+fb_xbu_end(struct xbu *x);
 
 /* search.c */
 void
-xu_start_search(struct xu *x, bool analyze, const struct fb_sink *out);
+fb_xbu_start_search(struct xbu *x, bool analyze, const struct fb_sink *out);
 void
-xu_bestmove(struct xu *x, const char *text, size_t len,
+fb_xbu_bestmove(struct xbu *x, const char *text, size_t len,
+		const struct fb_sink *out);
+void
+fb_xbu_gui_level(struct xbu *x, const char *text, size_t len,
+		 struct fb_span arg, const struct fb_sink *out);
+void
+fb_xbu_gui_clock(long long *cs, const char *text, size_t len,
+		 struct fb_span arg, const struct fb_sink *out);
+long long
+fb_xbu_seconds_ms(const char *text, size_t start, size_t n);
+long long
+fb_xbu_number(const char *text, size_t start, size_t n, bool *ok);
+void
+fb_xbu_ping(struct xbu *x, const char *text, struct fb_span arg,
 	    const struct fb_sink *out);
 void
-xu_gui_level(struct xu *x, const char *text, size_t len, struct fb_span arg,
-	     const struct fb_sink *out);
-void
-xu_gui_clock(long long *cs, const char *text, size_t len, struct fb_span arg,
-	     const struct fb_sink *out);
-long long
-xu_seconds_ms(const char *text, size_t start, size_t n);
-long long
-xu_number(const char *text, size_t start, size_t n, bool *ok);
-void
-xu_ping(struct xu *x, const char *text, struct fb_span arg,
-	const struct fb_sink *out);
-void
-xu_readyok(struct xu *x, const struct fb_sink *out);
+fb_xbu_readyok(struct xbu *x, const struct fb_sink *out);
 
 /* thinking.c */
 void
-xu_engine_info(struct xu *x, const char *text, size_t len,
-	       const struct fb_sink *out);
+fb_xbu_engine_info(struct xbu *x, const char *text, size_t len,
+		   const struct fb_sink *out);
 
 #endif
