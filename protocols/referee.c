@@ -376,10 +376,15 @@ hist_push(struct fb_ref_hist *h, const struct fb_game *g)
 void
 fb_ref_hist_pop(struct fb_ref_wire *w)
 {
+	char *sp;
+
 	if (w->hist.n > 1)
 		w->hist.n--;
 	else
 		w->hist.complete = false;
+	sp = w->nmoves > 0 ? strrchr(w->moves, ' ') : NULL;
+	w->nmoves = sp != NULL ? (size_t)(sp - w->moves) : 0;
+	w->moves[w->nmoves] = '\0';
 }
 
 unsigned

@@ -168,6 +168,10 @@ struct fb_ref_wire {
 	bool race;
 	int engine_side;    /* the colour the engine plays, or -1 */
 	char last_move[24]; /* the last move given, for `Illegal move` */
+	/* A go (1) or playother (2) came after last_move: the engine took
+	 * its side from the position after it, or, when it rejects the
+	 * move, from the one before. */
+	unsigned char go_after;
 	/* The engine's last move when written `N. ... M`: GNU Chess writes
 	 * `My move is: M` after it, the same move. */
 	char announced[24];

@@ -122,11 +122,16 @@ given_move(struct fb_referee *r, enum fb_referee_side side, bool check,
 		w->known = false;
 		return;
 	}
+	/* Given to an engine thinking on its move (fenbridge sending a
+	 * rejected castle again): its move may cross this one. */
+	if (side == FB_REF_ENGINE && on_move(w))
+		w->race = true;
 	remember(w);
 	fb_game_play(&w->pos, &m);
 	fb_ref_add_move(w, text + mv.off, mv.len);
 	memcpy(w->last_move, text + mv.off, n);
 	w->last_move[n] = '\0';
+	w->go_after = 0;
 }
 
 /* Token t[0..n) written the way coordinates are (e2e4, e7e8q, a-j and
@@ -180,10 +185,12 @@ command(struct fb_referee *r, enum fb_referee_side side, bool check,
 	case FB_CECP_G_GO:
 		w->force = false;
 		w->engine_side = w->pos.side;
+		w->go_after = w->last_move[0] != '\0' ? 1 : 0;
 		break;
 	case FB_CECP_G_PLAYOTHER:
 		w->force = false;
 		w->engine_side = !w->pos.side;
+		w->go_after = w->last_move[0] != '\0' ? 2 : 0;
 		break;
 	case FB_CECP_G_USERMOVE:
 		given_move(r, side, check, text, fb_span_first(text, c.arg));
@@ -545,6 +552,19 @@ features(struct fb_referee *r, const char *text, size_t len)
 			    (int)(len < 80 ? len : 80), text);
 }
 
+/* The engine rejected the last move given: its game goes back one move,
+ * and a go or playother after the move took its side from there. */
+static void
+take_back(struct fb_ref_wire *w)
+{
+	w->pos = w->prev;
+	fb_ref_hist_pop(w);
+	w->last_move[0] = '\0';
+	if (w->go_after != 0)
+		w->engine_side = w->go_after == 1 ? w->pos.side : !w->pos.side;
+	w->go_after = 0;
+}
+
 static void
 reply(struct fb_referee *r, enum fb_referee_side side, bool check,
       const char *text, size_t len, uint64_t now)
@@ -581,17 +601,25 @@ reply(struct fb_referee *r, enum fb_referee_side side, bool check,
 		break;
 	case FB_CECP_E_ILLEGAL:
 		/* Rejects the move just given, which was legal: the engine's
-		 * board is not the game's. Its game goes back one move. */
+		 * board is not the game's. */
 		if (w->known && w->last_move[0] != '\0' &&
 		    fb_span_is(text, fb_span_first(text, l.arg),
 			       w->last_move)) {
 			fb_ref_find(r, side, FB_REF_PROTOCOL, &w->prev,
 				    "'Illegal move' for the legal move %s",
 				    w->last_move);
-			w->pos = w->prev;
-			fb_ref_hist_pop(w);
-			w->last_move[0] = '\0';
+			take_back(w);
 		}
+		break;
+	case FB_CECP_E_ERROR:
+	case FB_CECP_E_INVALID:
+		/* `Error (unknown command): O-O`: the move was not taken
+		 * (a notation or form the engine does not read; fenbridge
+		 * may send it again otherwise). No finding: the engine said
+		 * so, and nothing on its board is wrong. */
+		if (w->known && w->last_move[0] != '\0' &&
+		    fb_cecp_rejects(text, &l, w->last_move))
+			take_back(w);
 		break;
 	case FB_CECP_E_FEATURE:
 		features(r, text, len);

@@ -45,7 +45,8 @@ fb_ref_set_pos(struct fb_ref_wire *w, const struct fb_game *g);
 void
 fb_ref_add_move(struct fb_ref_wire *w, const char *text, size_t n);
 
-/* The last position of the history is taken back (`Illegal move`). */
+/* The last move is taken back (`Illegal move`): its position from the
+ * history, its text from the moves so far. */
 void
 fb_ref_hist_pop(struct fb_ref_wire *w);
 

@@ -181,11 +181,15 @@ class XboardGui:
         self.depth = depth
         self.s.send("xboard", "protover 2")
         self.usermove = False
-        # Each feature accepted, as XBoard does; as XBoard, no more than
-        # 2 s for `done=1` (GNU Chess sends no features), but after
-        # `done=0` until `done=1` comes (a deadline, scaled by
-        # FB_TEST_WAIT, only for a stall).
-        deadline = time.monotonic() + 2
+        # Each feature accepted, as XBoard does. Every engine driven here
+        # (Fairy-Stockfish, Sjaak II, fenbridge's pair for a UCI engine)
+        # ends its features with `done=1`: waited for until it comes (a
+        # deadline, scaled by FB_TEST_WAIT, only for a stall). XBoard's
+        # 2 s without `done=0` are too short on a loaded machine:
+        # Fairy-Stockfish, started 3 s late in a soak, got the moves
+        # before its `usermove=1` and rejected them, and its move for the
+        # wrong side reached the other session as the GUI's illegal move.
+        deadline = time.monotonic() + 60 * WAIT
         while True:
             try:
                 ln = self.s.line(deadline)
@@ -193,8 +197,6 @@ class XboardGui:
                 break
             if not ln.startswith("feature "):
                 continue
-            if "done=0" in ln:
-                deadline = time.monotonic() + 60 * WAIT
             for key, value in FEATURE_RE.findall(ln):
                 if key == "done":
                     continue

@@ -446,6 +446,11 @@ test_referee_clean_cecp_game(void **state)
 	expect_none(&f);
 }
 
+/* A Chess960 start where White castles at once, the castle given as O-O. */
+#define FRC_CASTLE                                                             \
+	"E<new\nE<variant fischerandom\nE<force\nE<setboard "                  \
+	"nbnrbkrq/pppppppp/8/8/8/8/PPPPPPPP/NBNRBKRQ w GDgd - 0 1\nE<O-O\n"
+
 static void
 test_referee_cecp_moves(void **state)
 {
@@ -485,6 +490,35 @@ test_referee_cecp_moves(void **state)
 	start(&r, &f);
 	run(&r, &f, FB_REF_CECP, FB_REF_CECP,
 	    "E<new\nE<usermove e2e4\nE>Illegal move: e2e4\n");
+	expect_one(&f, FB_REF_PROTOCOL, "for the legal move e2e4");
+	/* A move the engine rejects with `Error` (here a bare move to an
+	 * engine that wants usermove) is not on its board: the castle sent
+	 * again as king takes rook is the game's first move, not a second
+	 * castle (soak: Fairy-Stockfish, slow to start) */
+	start(&r, &f);
+	run(&r, &f, FB_REF_CECP, FB_REF_CECP,
+	    FRC_CASTLE "E>Error (unkown command): O-O\nE<f1g1\nE<go\n"
+		       "E>move a8b6\nE<usermove a2a3\nE>move b6a3\n");
+	expect_one(&f, FB_REF_ILLEGAL, "move 'b6a3' is not legal");
+	assert_non_null(strstr(f.text[0], "moves f1g1 a8b6 a2a3,"));
+	/* The same with the go before the Error came: the engine played the
+	 * side on move on its board, White; the castle sent again crossed
+	 * its move (fenbridge's doing, not the engine's) */
+	start(&r, &f);
+	run(&r, &f, FB_REF_CECP, FB_REF_CECP,
+	    FRC_CASTLE "E<go\nE>Error (unkown command): O-O\nE<f1g1\n"
+		       "E>move a2a3\nE>Error (unkown command): f1g1\n");
+	expect_none(&f);
+	/* Rejected with the go after it: the engine plays White now */
+	start(&r, &f);
+	run(&r, &f, FB_REF_CECP, FB_REF_CECP,
+	    "E<new\nE<force\nE<usermove e2e4\nE<go\n"
+	    "E>Error (unknown command): usermove e2e4\nE>move d2d4\n");
+	expect_none(&f);
+	start(&r, &f);
+	run(&r, &f, FB_REF_CECP, FB_REF_CECP,
+	    "E<new\nE<force\nE<usermove e2e4\nE<go\n"
+	    "E>Illegal move: e2e4\nE>move d2d4\n");
 	expect_one(&f, FB_REF_PROTOCOL, "for the legal move e2e4");
 	/* GNU Chess announces its move twice, the second after a force */
 	start(&r, &f);
