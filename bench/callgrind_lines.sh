@@ -26,6 +26,8 @@
 #     xboard20   per move (2 plies: the GUI's and the engine's) of an
 #                XBoard GUI with a UCI engine (--engine-protocol=uci),
 #                plies 10 to 30 of each game; xboard300: plies 290 to 310
+# BENCH_GAMES=FILE: the games of game, gamego and xboard (bench_bridge
+# --games; e.g. the default file cut to 50 plies a game).
 # e.g. bench/callgrind_lines.sh build-bench/bench/bench_bridge \
 #          build-bench/fenbridge flood game
 # Each line: MODE, the unit, instructions per unit for fenbridge and each
@@ -52,7 +54,7 @@ run() {
 	export CG_DIR
 	mkdir "$CG_DIR"
 	"$bench" --quick --reps=1 --only="$1" --count="$2" --wrap="$dir/wrap" \
-		"$fb" >"$CG_DIR/out" 2>&1 || {
+		${BENCH_GAMES:+--games="$BENCH_GAMES"} "$fb" >"$CG_DIR/out" 2>&1 || {
 		cat "$CG_DIR/out" >&2
 		echo "callgrind_lines.sh: bench_bridge --only=$1 --count=$2 failed" >&2
 		exit 1

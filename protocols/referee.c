@@ -341,19 +341,34 @@ fb_ref_note(struct fb_referee *r, enum fb_referee_side side, unsigned note,
 	va_end(ap);
 }
 
+/* One step of the key: word w mixed into h (a multiply and a rotation,
+ * 8 bytes at a time: a key is taken for every move the referee plays). */
+static uint64_t
+mix(uint64_t h, uint64_t w)
+{
+	h = (h ^ w) * 0x9e3779b97f4a7c15ull;
+	return h ^ (h >> 29);
+}
+
 uint64_t
 fb_ref_key(const struct fb_game *g)
 {
-	uint64_t h = 14695981039346656037ull; /* FNV-1a */
 	const unsigned char *b = (const unsigned char *)g->board;
+	uint64_t h = 14695981039346656037ull, w;
+	size_t i;
 
-	for (size_t i = 0; i < sizeof g->board; i++)
-		h = (h ^ b[i]) * 1099511628211ull;
-	h = (h ^ (unsigned)g->side) * 1099511628211ull;
-	for (int c = 0; c < 2; c++)
-		for (int k = 0; k < 2; k++)
-			h = (h ^ (unsigned)(g->castle[c][k] + 1)) *
-			    1099511628211ull;
+	for (i = 0; i + 8 <= sizeof g->board; i += 8) {
+		memcpy(&w, b + i, 8);
+		h = mix(h, w);
+	}
+	for (w = 0; i < sizeof g->board; i++)
+		w = w << 8 | b[i];
+	h = mix(h, w);
+	h = mix(h, (uint64_t)(unsigned)g->side << 32 |
+			   (unsigned)(g->castle[0][0] + 1) << 24 |
+			   (unsigned)(g->castle[0][1] + 1) << 16 |
+			   (unsigned)(g->castle[1][0] + 1) << 8 |
+			   (unsigned)(g->castle[1][1] + 1));
 	return h;
 }
 
@@ -536,8 +551,8 @@ fb_ref_set_last(struct fb_ref_wire *w, const char *text, size_t len)
 {
 	size_t n = len < sizeof w->last - 1 ? len : sizeof w->last - 1;
 
-	for (size_t i = 0; i < n; i++) /* a finding is one line */
-		w->last[i] = (unsigned char)text[i] < ' ' ? ' ' : text[i];
+	/* As it came: a finding makes its control bytes blanks (say). */
+	memcpy(w->last, text, n);
 	w->last[n] = '\0';
 }
 

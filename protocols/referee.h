@@ -75,6 +75,7 @@ typedef void (*fb_referee_fn)(void *ctx, enum fb_referee_kind kind,
 #define FB_REF_CMD_MAX 120
 #define FB_REF_SEARCHES 4
 #define FB_REF_PINGS 8
+#define FB_REF_POS_LINE 8192 /* a position line of some 1,600 plies */
 
 /* An answer the peer of a wire owes: isready/readyok, ping/pong. */
 struct fb_ref_wait {
@@ -145,11 +146,12 @@ struct fb_ref_wire {
 	unsigned search_id[FB_REF_SEARCHES];
 	unsigned nsearch, searches; /* searches: the go lines so far */
 	struct fb_ref_pvcache pv;
-	/* UCI: the last position line (with moves) that pos follows, as its
-	 * length and hash: the next one mostly adds a move or two. */
+	/* UCI: the last position line (with moves) that pos follows, and
+	 * its plies: the next one mostly adds a move or two, and only those
+	 * are played (a line longer than pos_line is read whole). */
 	size_t pos_len;
-	uint64_t pos_hash;
 	unsigned pos_plies;
+	char pos_line[FB_REF_POS_LINE];
 	bool answered; /* the last search has its bestmove; no go since */
 	struct fb_ref_wait wait[FB_REF_PINGS];
 	unsigned nwait;

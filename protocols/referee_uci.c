@@ -47,16 +47,6 @@ want_name(const struct fb_ref_wire *w)
 			   : "the king's destination (UCI_Chess960 is off)";
 }
 
-static uint64_t
-hash(const char *text, size_t len)
-{
-	uint64_t h = 14695981039346656037ull; /* FNV-1a */
-
-	for (size_t i = 0; i < len; i++)
-		h = (h ^ (unsigned char)text[i]) * 1099511628211ull;
-	return h;
-}
-
 static void
 position(struct fb_referee *r, enum fb_referee_side side, bool check,
 	 const char *text, size_t len)
@@ -66,7 +56,7 @@ position(struct fb_referee *r, enum fb_referee_side side, bool check,
 	struct fb_game g;
 	size_t pos, start, n;
 	unsigned ply = 0;
-	size_t last = w->pos_len;
+	size_t last = w->pos_len, kept = 0;
 
 	w->pos_len = 0;
 	if (fb_uci_parse_position(text, len, &p) < 0) {
@@ -74,11 +64,11 @@ position(struct fb_referee *r, enum fb_referee_side side, bool check,
 		return;
 	}
 	if (w->known && last > 0 && len > last && fb_token_blank(text[last]) &&
-	    hash(text, last) == w->pos_hash) {
+	    memcmp(text, w->pos_line, last) == 0) {
 		/* The last line and more moves: a GUI sends the whole game
 		 * each time, which read from the start would cost the square
 		 * of its length. */
-		pos = last;
+		pos = kept = last;
 		ply = w->pos_plies;
 		goto moves;
 	}
@@ -118,9 +108,10 @@ moves:
 		fb_game_play(&w->pos, &m);
 		fb_ref_add_move(w, text + start, n);
 	}
-	if (w->known && p.has_moves) {
+	if (w->known && p.has_moves && len <= sizeof w->pos_line) {
+		/* After the same start only what is new is copied. */
+		memcpy(w->pos_line + kept, text + kept, len - kept);
 		w->pos_len = len;
-		w->pos_hash = hash(text, len);
 		w->pos_plies = ply;
 	}
 }

@@ -377,6 +377,33 @@ gen_piece(struct list *l, int f, int r)
 	}
 }
 
+/* The moves of the piece on (f, r) that may land on (tf, tr): those of
+ * gen_piece in that direction only (no castles). */
+static void
+gen_toward(struct list *l, int f, int r, int tf, int tr)
+{
+	char k = kind(l->g->board[r][f]);
+	int df = tf - f, dr = tr - r;
+
+	if (k == 'P') {
+		gen_pawn(l, f, r);
+		return;
+	}
+	if (leaps_like_knight(k) && df * df + dr * dr == 5)
+		gen_leaps(l, f, r, knight_steps);
+	if (k == 'K')
+		gen_leaps(l, f, r, king_steps);
+	if ((df == 0) == (dr == 0) && df != dr && df != -dr)
+		return; /* on no line */
+	for (int i = 0; i < 8; i++)
+		if (ray_steps[i][0] == (df > 0) - (df < 0) &&
+		    ray_steps[i][1] == (dr > 0) - (dr < 0)) {
+			if (i < 4 ? slides_straight(k) : slides_diagonally(k))
+				gen_rays(l, f, r, i, i + 1);
+			return;
+		}
+}
+
 size_t
 fb_moves_legal(const struct fb_game *g, struct fb_move *out)
 {
@@ -432,11 +459,12 @@ fb_moves_is_legal(const struct fb_game *g, const struct fb_move *m)
 	p = g->board[m->from_rank][m->from_file];
 	if (!is_colour(p, g->side))
 		return false;
-	if (kind(p) != 'K') {
+	if (kind(p) != 'K' || m->castle < 0) {
 		/* Only the moving piece's moves, and the king's safety after
 		 * the one that matches: a referee asks this of every move of
 		 * every pv, and the whole list costs ten times as much. */
-		gen_piece(&l, m->from_file, m->from_rank);
+		gen_toward(&l, m->from_file, m->from_rank, m->to_file,
+			   m->to_rank);
 		for (size_t i = 0; i < l.n; i++)
 			if (same_move(&moves[i], m)) {
 				after = *g;
@@ -445,7 +473,7 @@ fb_moves_is_legal(const struct fb_game *g, const struct fb_move *m)
 			}
 		return false;
 	}
-	/* A king: castling, where two kings on a back rank castle once
+	/* Castling, where two kings on a back rank castle once
 	 * (fb_moves_legal): the whole list decides. */
 	n = fb_moves_legal(g, moves);
 	for (size_t i = 0; i < n; i++)

@@ -391,6 +391,13 @@ test_referee_uci_gui(void **state)
 	    "G>position startpos moves e2e4 e7e6 d2d4 d7d5 e1e3\n");
 	expect_one(&f, FB_REF_GUIKIND, "move 5 'e1e3' is not legal");
 	assert_non_null(strstr(f.text[0], "moves e2e4 e7e6 d2d4 d7d5,"));
+	/* Longer, but another start of the same length: read from the
+	 * start (after e2e4 the bishop could not go to f4) */
+	start(&r, &f);
+	run(&r, &f, FB_REF_UCI, FB_REF_UCI,
+	    "G>position startpos moves e2e4\n"
+	    "G>position startpos moves d2d4 d7d5 c1f4\n");
+	expect_none(&f);
 	start(&r, &f);
 	run(&r, &f, FB_REF_UCI, FB_REF_UCI,
 	    "G>ucinewgame\n"
