@@ -85,13 +85,17 @@ struct fb_ref_wait {
 	bool said;    /* reported while still owed (fb_referee_tick) */
 };
 
-/* The moves of the last pv judged, and the board after each: the next pv
- * of the same search mostly starts with the same moves (a flood of info
- * lines), which need no second look. */
-#define FB_REF_PV_CACHE 32
+/* The moves of a pv judged, and the board after each: the next pv of the
+ * same search mostly starts with the same moves as one of the last few
+ * (a flood of info lines, MultiPV's lines taking turns), which need no
+ * second look. FB_REF_PV_WAYS pvs are kept, the least recently used
+ * making room. */
+#define FB_REF_PV_CACHE 24
+#define FB_REF_PV_WAYS 8
 struct fb_ref_pvcache {
 	unsigned search; /* the search it belongs to (search_id) */
 	unsigned n;
+	unsigned used; /* when last used (fb_ref_wire.pv_clock) */
 	char tok[FB_REF_PV_CACHE][8];
 	unsigned char len[FB_REF_PV_CACHE];
 	struct fb_game after[FB_REF_PV_CACHE];
@@ -145,7 +149,8 @@ struct fb_ref_wire {
 	bool search_known[FB_REF_SEARCHES];
 	unsigned search_id[FB_REF_SEARCHES];
 	unsigned nsearch, searches; /* searches: the go lines so far */
-	struct fb_ref_pvcache pv;
+	struct fb_ref_pvcache pv[FB_REF_PV_WAYS];
+	unsigned pv_clock;
 	/* UCI: the last position line (with moves) that pos follows, and
 	 * its plies: the next one mostly adds a move or two, and only those
 	 * are played (a line longer than pos_line is read whole). */
@@ -194,6 +199,15 @@ struct fb_ref_held {
 	} line[FB_REF_HOLD_LINES];
 };
 
+/* The last move found legal and its position: the GUI wire and the engine
+ * wire mostly see the same move in the same position, one after the
+ * other. */
+struct fb_ref_legal_memo {
+	bool valid;
+	struct fb_game g;
+	struct fb_move m;
+};
+
 struct fb_referee {
 	enum fb_referee_mode mode;
 	fb_referee_fn report;
@@ -204,6 +218,7 @@ struct fb_referee {
 	char unjudged[32];
 	struct fb_ref_wire wire[2]; /* indexed by enum fb_referee_side */
 	struct fb_ref_held held[2]; /* by side: lines of a protocol unknown */
+	struct fb_ref_legal_memo memo;
 };
 
 /* Sets r up for a session in mode (not FB_REFEREE_OFF); report gets each

@@ -47,6 +47,28 @@ want_name(const struct fb_ref_wire *w)
 			   : "the king's destination (UCI_Chess960 is off)";
 }
 
+/* fb_ref_legal (coordinates), but a move found legal in the same position
+ * just before (on the other wire) is not looked at again. */
+static bool
+legal_memo(struct fb_referee *r, const struct fb_game *g, const char *text,
+	   size_t n, struct fb_move *m)
+{
+	struct fb_ref_legal_memo *c = &r->memo;
+
+	if (fb_game_parse_move(g, text, n, m) != 0 || m->null)
+		return false;
+	/* Whole structs compared, padding too: a miss at worst. */
+	if (c->valid && memcmp(&c->m, m, sizeof *m) == 0 &&
+	    memcmp(&c->g, g, sizeof *g) == 0)
+		return true;
+	if (!fb_moves_is_legal(g, m))
+		return false;
+	c->valid = true;
+	c->g = *g;
+	c->m = *m;
+	return true;
+}
+
 static void
 position(struct fb_referee *r, enum fb_referee_side side, bool check,
 	 const char *text, size_t len)
@@ -95,7 +117,7 @@ moves:
 	while (w->known && (n = fb_proto_token(text, len, &pos, &start)) > 0) {
 		struct fb_move m;
 		ply++;
-		if (!fb_ref_legal(&w->pos, text + start, n, false, &m)) {
+		if (!legal_memo(r, &w->pos, text + start, n, &m)) {
 			if (check)
 				fb_ref_find(r, side, FB_REF_GUIKIND, NULL,
 					    "the position does not follow "
@@ -259,42 +281,89 @@ option(struct fb_referee *r, const char *text, size_t len)
 	}
 }
 
+/* The way of the pv cache to fill from ply on, for a pv that matched way
+ * best (-1: none) up to ply: best itself when the pv goes on after all it
+ * holds, else the least recently used other way, given best's first
+ * plies. */
+static struct fb_ref_pvcache *
+pv_way(struct fb_ref_wire *w, int best, unsigned ply)
+{
+	bool extend = best >= 0 && w->pv[best].n == ply;
+	int k = extend ? best : -1;
+
+	for (int i = 0; !extend && i < FB_REF_PV_WAYS; i++) {
+		if (i == best)
+			continue;
+		if (w->pv[i].search != w->search_id[0]) {
+			k = i; /* an older search's: free */
+			break;
+		}
+		if (k < 0 || w->pv[i].used < w->pv[k].used)
+			k = i;
+	}
+	if (best >= 0 && k != best) {
+		const struct fb_ref_pvcache *b = &w->pv[best];
+		struct fb_ref_pvcache *c = &w->pv[k];
+		memcpy(c->tok, b->tok, ply * sizeof b->tok[0]);
+		memcpy(c->len, b->len, ply * sizeof b->len[0]);
+		memcpy(c->after, b->after, ply * sizeof b->after[0]);
+		memcpy(c->key, b->key, ply * sizeof b->key[0]);
+	}
+	w->pv[k].search = w->search_id[0];
+	w->pv[k].n = best >= 0 ? ply : 0;
+	w->pv[k].used = ++w->pv_clock;
+	return &w->pv[k];
+}
+
 /* Plays the pv text[s] of the oldest search on a copy of its position:
  * the first move that is not legal, or one after mate or stalemate, is a
  * finding; a move after a draw by rule (the rules end the game, not the
- * search) is the session's note, until it is said. The moves the last pv
- * of that search began with are taken from the cache. */
+ * search) is the session's note, until it is said. The moves a pv of that
+ * search in the cache began with are taken from there. */
 static void
 check_pv(struct fb_referee *r, const char *text, struct fb_span s,
 	 const char *what)
 {
 	struct fb_ref_wire *w = &r->wire[FB_REF_ENGINE];
-	struct fb_ref_pvcache *c = &w->pv;
+	struct fb_ref_pvcache *c = NULL;
 	struct fb_game g = w->search[0];
 	struct fb_ref_pvline line;
 	size_t pos = s.off, end = s.off + s.len, start, n;
-	unsigned ply = 0;
-	bool cached = c->search == w->search_id[0];
+	unsigned ply = 0, live = 0;
+	int best = -1;
 	/* Draws are looked for until the note is said: a pv that never
 	 * reaches one pays for the positions' keys only. */
 	bool draws = !(r->noted & FB_REF_NOTE_DRAW);
 	enum fb_game_end e;
 	const char *dr;
 
+	for (int i = 0; i < FB_REF_PV_WAYS; i++)
+		if (w->pv[i].search == w->search_id[0] && w->pv[i].n > 0)
+			live |= 1u << i;
 	fb_ref_pvline_start(&line, &w->search_hist[0]);
 	while ((n = fb_proto_token(text, end, &pos, &start)) > 0) {
 		struct fb_move m;
-		if (cached && ply < c->n && c->len[ply] == n &&
-		    memcmp(c->tok[ply], text + start, n) == 0) {
+		unsigned next = 0;
+		for (int i = 0; live != 0 && i < FB_REF_PV_WAYS; i++)
+			if ((live >> i & 1) && ply < w->pv[i].n &&
+			    w->pv[i].len[ply] == n &&
+			    memcmp(w->pv[i].tok[ply], text + start, n) == 0)
+				next |= 1u << i;
+		if (next != 0) {
+			const struct fb_ref_pvcache *b;
+			live = next;
+			best = __builtin_ctz(next);
+			b = &w->pv[best];
 			if (draws)
-				fb_ref_pvline_add(&line, &c->after[ply],
-						  c->key[ply]);
-			g = c->after[ply++];
+				fb_ref_pvline_add(&line, &b->after[ply],
+						  b->key[ply]);
+			g = b->after[ply++];
 			continue;
 		}
-		if (cached && ply < c->n)
-			c->n = ply; /* the pvs part here */
-		cached = false;
+		if (c == NULL) { /* the pv parts from the cache here */
+			live = 0;
+			c = pv_way(w, best, ply);
+		}
 		if (draws &&
 		    (dr = fb_ref_drawn(&w->search[0], &g, ply, &line)) !=
 			    NULL &&
@@ -337,10 +406,6 @@ check_pv(struct fb_referee *r, const char *text, struct fb_span s,
 			return;
 		}
 		fb_game_play(&g, &m);
-		if (c->search != w->search_id[0]) {
-			c->search = w->search_id[0];
-			c->n = 0;
-		}
 		{
 			/* The key only while draws are looked for: the
 			 * cache's keys are read only then too. */
@@ -357,6 +422,8 @@ check_pv(struct fb_referee *r, const char *text, struct fb_span s,
 			}
 		}
 	}
+	if (c == NULL && best >= 0) /* all of it from the cache */
+		w->pv[best].used = ++w->pv_clock;
 }
 
 static void

@@ -199,6 +199,25 @@ test_referee_uci_pv(void **state)
 	    "E<go infinite\n"
 	    "E>info depth 2 multipv 1 score cp 5 pv e2e4 e7e5 e1e3\n");
 	expect_one(&f, FB_REF_ILLEGAL, "pv move 3 'e1e3' is not legal");
+	/* MultiPV's lines take turns: each is read on from the cached pv it
+	 * begins like, in that pv's positions */
+	start(&r, &f);
+	run(&r, &f, FB_REF_UCI, FB_REF_UCI,
+	    "E<position startpos\nE<go infinite\n"
+	    "E>info multipv 1 pv e2e4 e7e5 g1f3\n"
+	    "E>info multipv 2 pv d2d4 d7d5 c1f4\n"
+	    "E>info multipv 3 pv e2e4 c7c5 g1f3 d7d6\n"
+	    "E>info multipv 1 pv e2e4 e7e5 g1f3 b8c6 f1b5\n"
+	    "E>info multipv 2 pv d2d4 d7d5 c1f4 c8f5 e2e3\n"
+	    "E>info multipv 3 pv e2e4 c7c5 g1f3 d7d6 d2d4 c5d4\n"
+	    "E>info multipv 1 pv e2e4 e7e5 g1f3 b8c6 f1c4 f8c5\n");
+	expect_none(&f);
+	run(&r, &f, FB_REF_UCI, FB_REF_UCI,
+	    "E>info multipv 3 pv e2e4 c7c5 g1f3 d7d6 d2d4 c5d4 f1b5 c8d7 "
+	    "d1d8\n");
+	expect_one(&f, FB_REF_ILLEGAL, "pv move 9 'd1d8' is not legal");
+	assert_non_null(strstr(f.text[0], "position rn1qkbnr/pp1bpppp/3p4/"
+					  "1B6/3pP3/5N2/PPP2PPP/RNBQK2R w"));
 	start(&r, &f);
 	run(&r, &f, FB_REF_UCI, FB_REF_UCI,
 	    "E<position startpos moves f2f3 e7e5 g2g4\n"
