@@ -285,6 +285,16 @@ option(struct fb_referee *r, const char *text, size_t len)
  * best (-1: none) up to ply: best itself when the pv goes on after all it
  * holds, else the least recently used other way, given best's first
  * plies. */
+/* A cached token t[0..n) (n at most its size) is text[0..n). */
+static bool
+same_token(const char *t, const char *text, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (t[i] != text[i])
+			return false;
+	return true;
+}
+
 static struct fb_ref_pvcache *
 pv_way(struct fb_ref_wire *w, int best, unsigned ply)
 {
@@ -326,7 +336,9 @@ check_pv(struct fb_referee *r, const char *text, struct fb_span s,
 {
 	struct fb_ref_wire *w = &r->wire[FB_REF_ENGINE];
 	struct fb_ref_pvcache *c = NULL;
-	struct fb_game g = w->search[0];
+	/* The position so far: in the cache while the pv follows it. */
+	const struct fb_game *gp = &w->search[0];
+	struct fb_game g;
 	struct fb_ref_pvline line;
 	size_t pos = s.off, end = s.off + s.len, start, n;
 	unsigned ply = 0, live = 0;
@@ -344,11 +356,13 @@ check_pv(struct fb_referee *r, const char *text, struct fb_span s,
 	while ((n = fb_proto_token(text, end, &pos, &start)) > 0) {
 		struct fb_move m;
 		unsigned next = 0;
-		for (int i = 0; live != 0 && i < FB_REF_PV_WAYS; i++)
-			if ((live >> i & 1) && ply < w->pv[i].n &&
-			    w->pv[i].len[ply] == n &&
-			    memcmp(w->pv[i].tok[ply], text + start, n) == 0)
-				next |= 1u << i;
+		for (unsigned k = live; k != 0; k &= k - 1) {
+			const struct fb_ref_pvcache *x =
+				&w->pv[__builtin_ctz(k)];
+			if (ply < x->n && x->len[ply] == n &&
+			    same_token(x->tok[ply], text + start, n))
+				next |= k & -k;
+		}
 		if (next != 0) {
 			const struct fb_ref_pvcache *b;
 			live = next;
@@ -357,11 +371,12 @@ check_pv(struct fb_referee *r, const char *text, struct fb_span s,
 			if (draws)
 				fb_ref_pvline_add(&line, &b->after[ply],
 						  b->key[ply]);
-			g = b->after[ply++];
+			gp = &b->after[ply++];
 			continue;
 		}
 		if (c == NULL) { /* the pv parts from the cache here */
 			live = 0;
+			g = *gp;
 			c = pv_way(w, best, ply);
 		}
 		if (draws &&
