@@ -129,9 +129,10 @@ judge(struct fb_session *s, enum fb_referee_side side, bool from_peer,
 		return;
 	}
 	while (text < end) {
-		const char *e = text;
-		while (e < end && *e != '\n' && *e != '\r')
-			e++;
+		const char *e = memchr(text, '\n', (size_t)(end - text));
+		const char *cr =
+			memchr(text, '\r', (size_t)((e ? e : end) - text));
+		e = cr != NULL ? cr : e != NULL ? e : end;
 		if (e > text)
 			fb_referee_line(&s->ref, side, false, proto, text,
 					(size_t)(e - text), ref_now(s));

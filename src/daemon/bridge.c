@@ -86,6 +86,9 @@ ref_release(struct fb_bridge *b)
 	b->ref_holding = false;
 }
 
+static void
+session_alarm(void *ctx, uint64_t at);
+
 /* The referee's deadline (a millisecond before it): an answer owed is late,
  * unless the engine is slow, not silent. */
 static void
@@ -93,6 +96,14 @@ on_ref_timer(uv_timer_t *t)
 {
 	struct fb_bridge *b = t->data;
 
+	if (b->ref_want != b->ref_armed) {
+		/* Set for an answer given since (session_alarm): nothing to
+		 * judge or to wait for; set again for the next, if any. */
+		b->ref_armed = 0;
+		if (b->ref_want != 0)
+			session_alarm(b, b->ref_want);
+		return;
+	}
 	if (!br_wait_due(b, &b->ref_wait, t, on_ref_timer)) {
 		if (!b->ref_holding)
 			b->ref_hold_from = uv_now(b->loop);
@@ -100,6 +111,7 @@ on_ref_timer(uv_timer_t *t)
 		return;
 	}
 	ref_release(b);
+	b->ref_armed = b->ref_want = 0;
 	fb_session_run(b->session, FB_STEP_JUDGE);
 	br_outq_flush(&b->down.q);
 }
@@ -112,11 +124,19 @@ session_alarm(void *ctx, uint64_t at)
 	uv_timer_t *t = &b->ref_timer;
 	uint64_t now;
 
-	if (uv_handle_get_type((uv_handle_t *)t) == UV_UNKNOWN_HANDLE ||
+	b->ref_want = at;
+	/* The timer set for an earlier deadline stays (unless the clock
+	 * stands still for it): it fires, finds that answer given and is set
+	 * again (on_ref_timer). A game's isready each ply would otherwise
+	 * start a wait (a sample of the engine's CPU time) twice a ply. */
+	if ((b->ref_armed != 0 && !b->ref_holding &&
+	     (at == 0 || at > b->ref_armed)) ||
+	    uv_handle_get_type((uv_handle_t *)t) == UV_UNKNOWN_HANDLE ||
 	    uv_is_closing((uv_handle_t *)t))
 		return;
 	ref_release(b);
 	now = ref_now(b);
+	b->ref_armed = at;
 	if (at == 0)
 		uv_timer_stop(t);
 	else

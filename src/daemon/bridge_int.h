@@ -172,6 +172,9 @@ struct fb_bridge {
 	 * still since ref_hold_from while ref_holding. */
 	uint64_t ref_held, ref_hold_from;
 	bool ref_holding;
+	/* The deadline ref_timer is set for, and the session's latest: a
+	 * later one waits for the timer set (session_alarm). */
+	uint64_t ref_armed, ref_want;
 	enum bridge_state state;
 	enum bridge_state resume; /* where RESTARTING returns */
 	/* The engine's end is no news to the GUI: the GUI quit or left, or
