@@ -153,8 +153,13 @@ build() {
 	# The cross file names the tools; the pkg-config path is ours only.
 	export PKG_CONFIG_LIBDIR=$prefix/lib/pkgconfig
 	if [ ! -f "$out/build.ninja" ]; then
+		# Quiet, but for why it failed (meson writes that to stdout).
 		meson setup "$out" --cross-file scripts/mingw64.txt \
-			-Dwerror=true -Dbuildtype=release -Dstrip=true >/dev/null
+			-Dwerror=true -Dbuildtype=release -Dstrip=true >"$deps/meson-setup.log" 2>&1 || {
+			tail -20 "$deps/meson-setup.log" >&2
+			echo "windows.sh: meson setup failed" >&2
+			exit 1
+		}
 	fi
 	# Quiet when it builds; the compiler's words when it does not.
 	if ! ninja -C "$out" >"$out/ninja.log" 2>&1; then
